@@ -1,0 +1,165 @@
+import { createAuthenticator, type Authenticator } from './auth/verify.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/index.js';
+import { AppError } from './errors.js';
+import type { Viewer } from './graphql/context.js';
+import { toAppError } from './graphql/errors.js';
+import { getSchema } from './graphql/schema.js';
+import { createGraphQLHandler } from './graphql/yoga.js';
+import { readBodyText } from './http/body.js';
+import { requestIdOf } from './http/request-id.js';
+import type { RequestScope } from './http/scope.js';
+import { createLogger, type Logger } from './logger.js';
+import { errorResponse, jsonResponse, successResponse } from './rest/envelope.js';
+import { createRestHandler } from './rest/handler.js';
+import { openApiDocument } from './rest/openapi.js';
+import { referencePage } from './rest/reference.js';
+import { createServices, type Services } from './services.js';
+import { manifestSchemaDocument } from './manifest/schema.js';
+
+/** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
+const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
+
+/** The address manifests put in `$schema`: under {base_url}, ending in a v1.0 segment. */
+export function manifestSchemaUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl}/schemas/manifest/v1.0`;
+}
+
+export interface AppOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** An already-open database (tests); otherwise one is opened from the config. */
+  database?: Database;
+}
+
+export interface App {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+  services: Services;
+  config: Config;
+}
+
+/**
+ * Builds the service: one fetch handler for every face (REST under /v1, GraphQL at /graphql,
+ * health checks) over one set of services.
+ */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const authenticator: Authenticator = await createAuthenticator({ ...config.oidc, devAuth: config.devAuth, dataDir: config.dataDir, production: config.production });
+  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const services = createServices({ db, config, clock });
+  const schema = getSchema();
+  const rest = createRestHandler({ schema, bodyLimitBytes: config.bodyLimitBytes });
+  const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
+  const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
+  const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
+
+  function newScope(request: Request, requestId: string): RequestScope {
+    let viewer: Promise<Viewer> | undefined;
+    const scope: RequestScope = {
+      requestId,
+      services,
+      log,
+      route: 'unmatched',
+      userId: null,
+      headers: {},
+      authenticate() {
+        viewer ??= (async () => {
+          const identity = await authenticator.verifyAuthorization(request.headers.get('authorization'));
+          const v = await services.users.resolveViewer(identity);
+          scope.userId = v.userId;
+          return v;
+        })();
+        return viewer;
+      },
+    };
+    return scope;
+  }
+
+  async function route(request: Request, url: URL, scope: RequestScope): Promise<Response> {
+    const path = url.pathname;
+    if (path === '/healthz') {
+      scope.route = 'GET /healthz';
+      return successResponse({ status: 'ok' });
+    }
+    if (path === '/readyz') {
+      scope.route = 'GET /readyz';
+      try {
+        await db.ping(2000);
+        return successResponse({ status: 'ready', database: db.kind });
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 'the database does not answer', { database: db.kind }, { 'Retry-After': '2' });
+      }
+    }
+    if (path === '/graphql') return handleGraphQL(request, scope);
+    if (path === '/v1/openapi.json') {
+      scope.route = 'GET /v1/openapi.json';
+      return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
+    if (path === MANIFEST_SCHEMA_PATH) {
+      scope.route = `GET ${MANIFEST_SCHEMA_PATH}`;
+      return new Response(manifestSchemaJson, { headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+    }
+    if (path === '/v1/reference' || path === '/v1/docs') {
+      scope.route = 'GET /v1/reference';
+      return new Response(referencePage('/v1/openapi.json'), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }
+    if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, path.slice(3) || '/', scope);
+    throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
+  }
+
+  async function handleGraphQL(request: Request, scope: RequestScope): Promise<Response> {
+    scope.route = `${request.method} /graphql`;
+    const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
+    if (wantsPage && !config.production) return graphql.fetch(request, { viewer: null, requestId: scope.requestId });
+    let viewer: Viewer;
+    try {
+      viewer = await scope.authenticate();
+    } catch (error) {
+      const appError = error instanceof AppError ? error : toAppError(error).appError;
+      return jsonResponse(JSON.stringify({ errors: [{ message: appError.message, extensions: { code: appError.code, details: appError.details } }] }), appError.status, appError.headers);
+    }
+    let forwarded = request;
+    if (request.method === 'POST') {
+      // Read the body here so the size limit holds for GraphQL as it does for REST.
+      const body = await readBodyText(request, config.bodyLimitBytes);
+      forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body });
+    }
+    return graphql.fetch(forwarded, { viewer, requestId: scope.requestId });
+  }
+
+  async function fetch(request: Request): Promise<Response> {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    const scope = newScope(request, requestId);
+    const url = new URL(request.url);
+    let response: Response;
+    try {
+      response = await route(request, url, scope);
+    } catch (error) {
+      const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
+      if (unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
+      response = errorResponse(appError);
+    }
+    const headers = new Headers(response.headers);
+    headers.set('x-request-id', requestId);
+    for (const [k, v] of Object.entries(scope.headers)) headers.set(k, v);
+    const out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round((performance.now() - started) * 100) / 100, userId: scope.userId }, 'request');
+    return out;
+  }
+
+  return {
+    fetch,
+    services,
+    config,
+    async close() {
+      await graphql.dispose?.();
+      authenticator.close?.();
+      if (!options.database) await db.close();
+    },
+  };
+}
+

@@ -1,0 +1,124 @@
+/**
+ * The only reader of process.env. Every variable is parsed and checked once; all
+ * problems are reported together so an operator fixes them in one go.
+ */
+export interface StripePrices {
+  pro_monthly?: string;
+  pro_annual?: string;
+  team_monthly?: string;
+  team_annual?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** The spec's {base_url}: ends in /v1, no trailing slash. */
+  publicBaseUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  production: boolean;
+  oidc: { issuer?: string; audience?: string; jwksUrl?: string };
+  devAuth: boolean;
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; prices: StripePrices };
+  logLevel: string;
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  /** Bearer token that protects GET /metrics; unset leaves it open (it is bound to HOST). */
+  metricsToken: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return n;
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got '${parsed.protocol}')`);
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+    }
+    return raw;
+  };
+
+  const production = env.NODE_ENV === 'production';
+  const port = int('PORT', 4000, 0, 65535);
+  const host = str('HOST') ?? '127.0.0.1';
+
+  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/v1`;
+  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+  if (!publicBaseUrl.endsWith('/v1')) problems.push(`PUBLIC_BASE_URL must end in /v1 (got '${publicBaseUrl}')`);
+
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']) ?? null;
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']) ?? null;
+
+  const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
+  const devAuthRaw = str('DEV_AUTH');
+  if (devAuthRaw !== undefined && !['on', 'off'].includes(devAuthRaw)) problems.push(`DEV_AUTH must be on or off (got '${devAuthRaw}')`);
+  const devAuth = devAuthRaw === undefined ? !production : devAuthRaw === 'on';
+  if (devAuth && production) problems.push('DEV_AUTH=on is refused when NODE_ENV=production');
+  if (oidc.issuer) {
+    if (!oidc.audience) problems.push('OIDC_AUDIENCE must be set when OIDC_ISSUER is set');
+    if (!oidc.jwksUrl) problems.push('OIDC_JWKS_URL must be set when OIDC_ISSUER is set');
+  } else if (production || !devAuth) {
+    const missing = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL'].filter((n) => !str(n));
+    problems.push(`${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`);
+  }
+
+  const logLevel = str('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl,
+    databaseUrl,
+    dataDir: str('DATA_DIR') ?? './.data',
+    redisUrl,
+    production,
+    oidc,
+    devAuth,
+    stripe: {
+      secretKey: str('STRIPE_SECRET_KEY'),
+      webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
+      apiUrl: url('STRIPE_API_URL', ['http:', 'https:']),
+      prices: {
+        pro_monthly: str('STRIPE_PRICE_PRO_MONTHLY'),
+        pro_annual: str('STRIPE_PRICE_PRO_ANNUAL'),
+        team_monthly: str('STRIPE_PRICE_TEAM_MONTHLY'),
+        team_annual: str('STRIPE_PRICE_TEAM_ANNUAL'),
+      },
+    },
+    logLevel,
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    metricsToken: str('METRICS_TOKEN') ?? null,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,52 @@
+/**
+ * The one error table of the service (spec section 7). A code fixes the HTTP
+ * status of REST answers, the GraphQL `extensions.code` and the JSON-RPC error
+ * code of the tool endpoint.
+ */
+export const errorTable = {
+  VALIDATION_ERROR: { status: 400, jsonRpc: -32602 },
+  UNAUTHORIZED: { status: 401, jsonRpc: -32001 },
+  PLAN_LIMIT_EXCEEDED: { status: 402, jsonRpc: -32002 },
+  FORBIDDEN: { status: 403, jsonRpc: -32003 },
+  NOT_FOUND: { status: 404, jsonRpc: -32004 },
+  METHOD_NOT_ALLOWED: { status: 405, jsonRpc: -32601 },
+  CONFLICT: { status: 409, jsonRpc: -32009 },
+  PAYLOAD_TOO_LARGE: { status: 413, jsonRpc: -32600 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, jsonRpc: -32600 },
+  RATE_LIMITED: { status: 429, jsonRpc: -32029 },
+  INTERNAL_ERROR: { status: 500, jsonRpc: -32603 },
+  BILLING_NOT_CONFIGURED: { status: 501, jsonRpc: -32603 },
+  SERVICE_UNAVAILABLE: { status: 503, jsonRpc: -32053 },
+} as const;
+
+export type ErrorCode = keyof typeof errorTable;
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  /** Extra response headers the error implies (Retry-After, WWW-Authenticate). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return errorTable[this.code].status;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export const notFound = (what: string, id?: string) =>
+  new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`, id ? { id } : {});
+
+export const validation = (message: string, details: ErrorDetails = {}) => new AppError('VALIDATION_ERROR', message, details);

@@ -1,0 +1,21 @@
+import { assertValidSchema, lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+// Each resource module registers its types, queries and mutations on import.
+import '../users/graphql.js';
+import '../manifest/graphql.js';
+
+let schema: GraphQLSchema | undefined;
+
+/** The schema, built once per process (the builder is a module singleton). */
+export function getSchema(): GraphQLSchema {
+  if (!schema) {
+    schema = builder.toSchema({ sortSchema: false });
+    // A broken schema fails the start, not the first request.
+    assertValidSchema(schema);
+  }
+  return schema;
+}
+
+export function printableSchema(): GraphQLSchema {
+  return lexicographicSortSchema(getSchema());
+}

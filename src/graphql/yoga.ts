@@ -1,0 +1,44 @@
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import type { Viewer } from './context.js';
+import { toAppError } from './errors.js';
+import { operationLimitRule } from './limits.js';
+
+export interface GraphQLServerContext {
+  viewer: Viewer | null;
+  requestId: string;
+}
+
+/** The /graphql face: Yoga over the shared schema, with operation limits and error masking. */
+export function createGraphQLHandler(options: { schema: GraphQLSchema; services: Services; log: Logger; production: boolean }) {
+  const { schema, services, log, production } = options;
+  const validationRules: Plugin = {
+    onValidate({ addValidationRule }) {
+      addValidationRule(operationLimitRule());
+      if (production) addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+  return createYoga<GraphQLServerContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: false,
+    graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
+    plugins: [validationRules],
+    context: ({ viewer, requestId }) => ({ viewer, requestId, services }),
+    maskedErrors: {
+      maskError(error, _message) {
+        if (error instanceof GraphQLError && !error.originalError) return error;
+        const { appError, unexpected } = toAppError(error);
+        if (unexpected) log.error({ err: (error as GraphQLError).originalError ?? error }, 'unexpected error in a GraphQL resolver');
+        return new GraphQLError(appError.message, {
+          nodes: (error as GraphQLError).nodes,
+          path: (error as GraphQLError).path,
+          extensions: { code: appError.code, details: appError.details },
+        });
+      },
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { AppError } from '../errors.js';
+
+/**
+ * Reads a request body up to `limit` bytes. A larger body is refused as soon as the limit is
+ * crossed (413), whether or not the client declared its length.
+ */
+export async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, { limit });
+}
+
+/** The JSON object body of a REST request; an empty body reads as {}. */
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, limit);
+  if (text.trim() === '') return {};
+  const type = request.headers.get('content-type') ?? '';
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON (Content-Type: application/json)', { contentType: type });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('VALIDATION_ERROR', `the request body is not valid JSON: ${(error as Error).message}`, {});
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new AppError('VALIDATION_ERROR', `the request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, {});
+  }
+  return parsed as Record<string, unknown>;
+}

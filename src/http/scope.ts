@@ -1,0 +1,17 @@
+import type { Viewer } from '../graphql/context.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+
+/** What one request carries through the faces: its id, its services and, once known, its viewer. */
+export interface RequestScope {
+  requestId: string;
+  services: Services;
+  log: Logger;
+  /** A route label for logs and metrics, e.g. `GET /v1/workflows/:workflowId`. */
+  route: string;
+  userId: string | null;
+  /** Verifies the Authorization header (once) and resolves the viewer, or throws UNAUTHORIZED. */
+  authenticate(): Promise<Viewer>;
+  /** Extra headers every response of this request carries (rate-limit headers). */
+  headers: Record<string, string>;
+}

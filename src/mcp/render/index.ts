@@ -1,0 +1,173 @@
+/**
+ * Rendering of a deployment's workflows into the MCP catalog a client sees (tools and
+ * prompts), and of tool calls and prompt requests into plans, shaped for the client's
+ * adapter. Pure: the same workflows and arguments always give the same output.
+ */
+import { AppError, notFound } from '../../errors.js';
+import { ADAPTERS, type Adapter } from '../../manifest/types.js';
+import { adapterOne } from './adapter-one.js';
+import { adapterThree, stepToolDescription } from './adapter-three.js';
+import { adapterTwo } from './adapter-two.js';
+import { oneLine } from './markdown.js';
+import { mainToolName, promptName, stepToolName } from './names.js';
+import { buildPlanInput } from './plan.js';
+import { mainInputSchema, PROMPT_ARGUMENTS, promptInputSchema, stepInputSchema, validateArgs } from './schemas.js';
+import type {
+  AdapterRenderer,
+  Catalog,
+  PlanArgs,
+  PromptResult,
+  RenderableWorkflow,
+  RenderedPrompt,
+  RenderedTool,
+  ToolCallResult,
+} from './types.js';
+
+export type {
+  Catalog,
+  PromptArgument,
+  PromptMessage,
+  PromptResult,
+  RenderableWorkflow,
+  RenderedPrompt,
+  RenderedTool,
+  TextContent,
+  ToolCallResult,
+} from './types.js';
+export { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
+
+const RENDERERS: Record<Adapter, AdapterRenderer> = {
+  adapter_one: adapterOne,
+  adapter_two: adapterTwo,
+  adapter_three: adapterThree,
+};
+
+function rendererFor(adapter: Adapter): AdapterRenderer {
+  // The adapter comes from the connecting client at run time, whatever the type says.
+  if (!(ADAPTERS as readonly string[]).includes(adapter)) {
+    throw new AppError('VALIDATION_ERROR', `unknown adapter '${String(adapter)}'`, { adapter, allowed: [...ADAPTERS] });
+  }
+  return RENDERERS[adapter];
+}
+
+function describe(workflow: RenderableWorkflow, how: string): string {
+  const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);
+  return `${own} (version ${oneLine(workflow.version)}) ${how}`;
+}
+
+function mainTool(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedTool {
+  return {
+    name: mainToolName(workflow.name, workflow.workflowId),
+    title: oneLine(workflow.name),
+    description: describe(workflow, `Returns the plan: ${renderer.summary(mode, workflow.manifest)}`),
+    inputSchema: mainInputSchema(workflow.manifest.context),
+    outputSchema: renderer.outputSchema(mode),
+    workflowId: workflow.workflowId,
+    stepId: null,
+  };
+}
+
+function stepTools(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedTool[] {
+  if (!renderer.hasStepTools(mode) || !renderer.stepOutputSchema) return [];
+  const outputSchema = renderer.stepOutputSchema(mode);
+  // Dependency order, so listing the tools already suggests the order to call them in.
+  const { steps } = buildPlanInput(workflow, renderer.adapter, mode, {});
+  return steps.map((step) => ({
+    name: stepToolName(workflow.name, workflow.workflowId, step.id),
+    title: `${oneLine(workflow.name)}: ${oneLine(step.name)}`,
+    description: stepToolDescription(workflow.name, workflow.manifest, step),
+    inputSchema: stepInputSchema(workflow.manifest.context, step.dependsOn),
+    outputSchema,
+    workflowId: workflow.workflowId,
+    stepId: step.id,
+  }));
+}
+
+function prompt(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedPrompt {
+  return {
+    name: promptName(workflow.name, workflow.workflowId),
+    title: oneLine(workflow.name),
+    // Prompts are picked by the user (slash commands), so this one speaks to the user, not the agent.
+    description: describe(workflow, `Sends the agent this workflow's plan for ${renderer.adapter} (${mode} mode).`),
+    arguments: PROMPT_ARGUMENTS.map((a) => ({ ...a })),
+    workflowId: workflow.workflowId,
+  };
+}
+
+/** Names are derived from each workflow alone, so a clash means bad input, never a reason to rename. */
+function assertUnique(workflows: readonly RenderableWorkflow[], catalog: Catalog): void {
+  const ids = new Set<string>();
+  for (const w of workflows) {
+    if (ids.has(w.workflowId)) {
+      throw new AppError('INTERNAL_ERROR', `workflow '${w.workflowId}' appears more than once in the deployment`, { workflowId: w.workflowId });
+    }
+    ids.add(w.workflowId);
+  }
+  const names = new Set<string>();
+  for (const { name } of [...catalog.tools, ...catalog.prompts]) {
+    if (names.has(name)) throw new AppError('INTERNAL_ERROR', `two catalog entries share the name '${name}'`, { name });
+    names.add(name);
+  }
+}
+
+export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
+  const renderer = rendererFor(adapter);
+  const catalog: Catalog = { adapter, tools: [], prompts: [] };
+  for (const workflow of workflows) {
+    const mode = renderer.modeOf(workflow.manifest);
+    catalog.tools.push(mainTool(workflow, renderer, mode), ...stepTools(workflow, renderer, mode));
+    catalog.prompts.push(prompt(workflow, renderer, mode));
+  }
+  assertUnique(workflows, catalog);
+  return catalog;
+}
+
+function workflowOf(workflows: readonly RenderableWorkflow[], workflowId: string): RenderableWorkflow {
+  const workflow = workflows.find((w) => w.workflowId === workflowId);
+  if (!workflow) throw notFound('workflow', workflowId);
+  return workflow;
+}
+
+export function callTool(
+  catalog: Catalog,
+  workflows: readonly RenderableWorkflow[],
+  toolName: string,
+  args: unknown,
+): ToolCallResult {
+  const tool = catalog.tools.find((t) => t.name === toolName);
+  if (!tool) throw new AppError('VALIDATION_ERROR', `unknown tool '${toolName}'`, { tool: toolName });
+  const valid = validateArgs<PlanArgs>(tool.inputSchema, args, `tool '${toolName}'`, { tool: toolName });
+  const workflow = workflowOf(workflows, tool.workflowId);
+  const renderer = rendererFor(catalog.adapter);
+  const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
+  let rendered;
+  if (tool.stepId === null) {
+    rendered = renderer.renderPlan(input);
+  } else {
+    if (!renderer.renderStep || !input.steps.some((s) => s.id === tool.stepId)) {
+      throw notFound('step', tool.stepId);
+    }
+    rendered = renderer.renderStep(input, tool.stepId);
+  }
+  return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
+}
+
+export function getPrompt(
+  catalog: Catalog,
+  workflows: readonly RenderableWorkflow[],
+  name: string,
+  args: unknown,
+): PromptResult {
+  const found = catalog.prompts.find((p) => p.name === name);
+  if (!found) throw new AppError('VALIDATION_ERROR', `unknown prompt '${name}'`, { prompt: name });
+  const valid = validateArgs<PlanArgs>(promptInputSchema, args, `prompt '${name}'`, { prompt: name });
+  const workflow = workflowOf(workflows, found.workflowId);
+  const renderer = rendererFor(catalog.adapter);
+  const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
+  const { text } = renderer.renderPlan(input);
+  const address = `Please run the workflow "${oneLine(workflow.name)}" for me. Follow the "How to run" list and take the steps in the dependency order given below.`;
+  return {
+    description: found.description,
+    messages: [{ role: 'user', content: { type: 'text', text: `${address}\n\n${text}` } }],
+  };
+}

@@ -1,0 +1,27 @@
+import { AppError, type ErrorDetails } from '../errors.js';
+import type { PageInfo } from '../graphql/builder.js';
+
+/**
+ * The response envelope of spec 2.1, made here and nowhere else.
+ */
+export function successBody(data: unknown, pagination?: PageInfo): string {
+  return JSON.stringify(pagination ? { success: true, data, pagination } : { success: true, data });
+}
+
+export function errorBody(code: string, message: string, details: ErrorDetails = {}): string {
+  return JSON.stringify({ success: false, error: { code, message, details } });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+}
+
+export function successResponse(data: unknown, status = 200, pagination?: PageInfo): Response {
+  return jsonResponse(successBody(data, pagination), status);
+}
+
+export function errorResponse(error: AppError): Response {
+  return jsonResponse(errorBody(error.code, error.message, error.details), error.status, error.headers);
+}

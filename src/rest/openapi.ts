@@ -1,0 +1,137 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { errorTable } from '../errors.js';
+import type { RestRouter } from './executor.js';
+
+/**
+ * The OpenAPI 3.1 document of the REST face, derived from the route table and the GraphQL
+ * argument and result types, so it cannot drift from what the routes accept and answer.
+ */
+type Schema = Record<string, unknown>;
+
+const SCALARS: Record<string, Schema> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSON: {},
+  JSONObject: { type: 'object' },
+};
+
+export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publicBaseUrl: string): Schema {
+  const components: Record<string, Schema> = {};
+
+  const toSchema = (type: GraphQLOutputType | GraphQLInputType): Schema => {
+    const inner = isNonNullType(type) ? type.ofType : type;
+    const nullable = !isNonNullType(type);
+    let out: Schema;
+    if (isListType(inner)) out = { type: 'array', items: toSchema(inner.ofType) };
+    else {
+      const named = getNamedType(inner);
+      if (isEnumType(named)) out = { type: 'string', enum: named.getValues().map((v) => v.name) };
+      else if (isObjectType(named) || isInputObjectType(named)) {
+        define(named.name);
+        out = { $ref: `#/components/schemas/${named.name}` };
+      } else out = SCALARS[named.name] ?? { type: 'string' };
+    }
+    return nullable && !out.$ref ? { ...out, nullable: true } : out;
+  };
+
+  const define = (name: string) => {
+    if (components[name]) return;
+    components[name] = {};
+    const type = schema.getType(name);
+    if (!isObjectType(type) && !isInputObjectType(type)) return;
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const field of Object.values(type.getFields())) {
+      if (field.extensions?.restExclude) continue;
+      if ('args' in field && field.args.some((a: { type: GraphQLInputType; defaultValue: unknown }) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
+      properties[field.name] = { ...toSchema(field.type), ...(field.description ? { description: field.description } : {}) };
+      if (isNonNullType(field.type)) required.push(field.name);
+    }
+    components[name] = { type: 'object', properties, ...(required.length ? { required } : {}), ...(type.description ? { description: type.description } : {}) };
+  };
+
+  components.Pagination = {
+    type: 'object',
+    required: ['hasMore', 'count'],
+    properties: { nextCursor: { type: 'string', nullable: true }, hasMore: { type: 'boolean' }, count: { type: 'integer' } },
+  };
+  components.ErrorEnvelope = {
+    type: 'object',
+    required: ['success', 'error'],
+    properties: {
+      success: { const: false },
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'details'],
+        properties: { code: { type: 'string', enum: Object.keys(errorTable) }, message: { type: 'string' }, details: { type: 'object' } },
+      },
+    },
+  };
+
+  const paths: Record<string, Record<string, Schema>> = {};
+  for (const route of router.routes) {
+    const { spec } = route;
+    const oaPath = `/v1${spec.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+    const hasBody = ['POST', 'PUT', 'PATCH'].includes(spec.method);
+    const parameters: Schema[] = [];
+    const bodyProps: Record<string, Schema> = {};
+    const bodyRequired: string[] = [];
+    for (const arg of route.args) {
+      const s = { ...toSchema(arg.type), ...(arg.description ? { description: arg.description } : {}) };
+      if (route.paramNames.includes(arg.name)) parameters.push({ name: arg.name, in: 'path', required: true, schema: s });
+      else if (hasBody) {
+        bodyProps[arg.name] = s;
+        if (isNonNullType(arg.type)) bodyRequired.push(arg.name);
+      } else parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: s });
+    }
+    const resultType = route.field.type;
+    let success: Schema;
+    if (spec.document) {
+      success = { description: 'The document', content: { 'application/json': {}, 'application/yaml': {} } };
+    } else {
+      const named = getNamedType(resultType);
+      const dataSchema = spec.list && isObjectType(named) ? toSchema(named.getFields().data!.type) : toSchema(resultType);
+      const envelope: Schema = {
+        type: 'object',
+        required: ['success', 'data', ...(spec.list ? ['pagination'] : [])],
+        properties: { success: { const: true }, data: dataSchema, ...(spec.list ? { pagination: { $ref: '#/components/schemas/Pagination' } } : {}) },
+      };
+      success = { description: spec.summary, content: { 'application/json': { schema: envelope } } };
+    }
+    const errorRef = { description: 'An error in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    paths[oaPath] ??= {};
+    paths[oaPath][spec.method.toLowerCase()] = {
+      operationId: route.fieldName,
+      summary: spec.summary,
+      tags: [spec.tag],
+      security: [{ bearerAuth: [] }],
+      ...(parameters.length ? { parameters } : {}),
+      ...(hasBody
+        ? { requestBody: { required: bodyRequired.length > 0, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } } } }
+        : {}),
+      responses: { [String(spec.status ?? 200)]: success, '400': errorRef, '401': errorRef, '404': errorRef, '429': errorRef, '500': errorRef },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Workflow service', version: '1.0.0', description: 'REST interface of the workflow service. Every response uses the envelope { success, data, pagination? } or { success: false, error }.' },
+    servers: [{ url: publicBaseUrl.replace(/\/v1$/, '') }],
+    components: { schemas: components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (OpenID Connect ID token)' } } },
+    paths,
+  };
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** The response envelope (spec 2.1, 7) on every kind of answer, and the health checks. */
+describe('envelope, errors and health', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { BODY_LIMIT_BYTES: '2048' } });
+    token = await t.token('env@example.com');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String), details: expect.any(Object) } });
+    expect(res.body.error.message.length).toBeGreaterThan(5);
+  };
+
+  it('wraps a success in { success, data }', async () => {
+    const res = await t.call('GET', '/v1/users/me', { token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'success']);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    expectError(await t.call('GET', '/v1/does-not-exist', { token }), 404, 'NOT_FOUND');
+    expectError(await t.call('GET', '/nothing-here'), 404, 'NOT_FOUND');
+  });
+
+  it('answers a wrong method on a known path with 405 and Allow', async () => {
+    const res = await t.call('DELETE', '/v1/users/me/extra', { token });
+    expectError(res, 404, 'NOT_FOUND');
+    const wrong = await t.call('PATCH', '/v1/users/me', { token, body: {} });
+    expectError(wrong, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrong.headers.get('allow')).toContain('GET');
+  });
+
+  it('echoes a sane X-Request-Id and makes one otherwise', async () => {
+    const echoed = await t.call('GET', '/v1/users/me', { token, headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await t.call('GET', '/v1/users/me', { token, headers: { 'x-request-id': 'bad id with spaces <script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const err = await t.call('GET', '/v1/nowhere');
+    expect(err.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('GET /healthz answers without a token', async () => {
+    const res = await t.call('GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { status: 'ok' } });
+  });
+
+  it('GET /readyz reports the database', async () => {
+    const res = await t.call('GET', '/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('ready');
+  });
+
+  it('serves the OpenAPI document and a reference page without a token', async () => {
+    const doc = await t.call('GET', '/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(doc.body.paths['/v1/users/me'].get.responses['200']).toBeDefined();
+    const page = await t.call('GET', '/v1/reference');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.text).toContain('openapi.json');
+  });
+});
+
+describe('request bodies', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { BODY_LIMIT_BYTES: '2048' } });
+    token = await t.token('body@example.com');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses unparsable JSON, a JSON array and an oversized body, each in the envelope', async () => {
+    const path = '/v1/manifests/validate';
+    const bad = await t.call('POST', path, { token, rawBody: '{"name": ' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    const arr = await t.call('POST', path, { token, rawBody: '[1,2]' });
+    expect(arr.status).toBe(400);
+    expect(arr.body.error.message).toMatch(/object/);
+    const big = await t.call('POST', path, { token, rawBody: JSON.stringify({ name: 'x'.repeat(5000) }) });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('applies the body limit to GraphQL too', async () => {
+    const res = await t.call('POST', '/graphql', { token, body: { query: `{ me { userId } } # ${'x'.repeat(5000)}` } });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe('readiness when the database is gone', () => {
+  it('GET /readyz answers 503 in the envelope', async () => {
+    const t = await startTestApp();
+    await t.database.db.close();
+    const res = await t.call('GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    await t.app.close();
+    await t.database.drop().catch(() => {});
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App } from '../../src/app.js';
+import { signDevToken } from '../../src/auth/dev-issuer.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and the like). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  config: Config;
+  dataDir: string;
+  /** A development-issuer token for this e-mail (the user is created on first use). */
+  token(email: string, options?: { sub?: string; expiresInSeconds?: number }): Promise<string>;
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** A GraphQL operation on /graphql. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<CallResult<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * A service instance on a fresh database, called through its fetch handler (no port).
+ * `env` adds configuration variables as an operator would set them.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wf-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env });
+  const database = options.database ?? (await createTestDatabase());
+  const app = await createApp(config, { database: database.db, logger: createLogger('silent') });
+  const tokens = new Map<string, string>();
+
+  async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const response = await app.fetch(new Request(`http://127.0.0.1${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON (a document or a page): the text is the body.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  return {
+    app,
+    database,
+    config,
+    dataDir,
+    async token(email, tokenOptions = {}) {
+      const key = `${email}|${tokenOptions.sub ?? ''}|${tokenOptions.expiresInSeconds ?? ''}`;
+      let token = tokens.get(key);
+      if (!token) {
+        token = await signDevToken(dataDir, { email, ...tokenOptions });
+        tokens.set(key, token);
+      }
+      return token;
+    },
+    call,
+    graphql(query, variables, token) {
+      return call('POST', '/graphql', { token, body: { query, variables } });
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

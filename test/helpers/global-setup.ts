@@ -1,0 +1,41 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { applyMigrations } from '../../src/db/migrations.js';
+import { pgRunner } from '../../src/db/index.js';
+
+/**
+ * On PostgreSQL (DATABASE_URL set) the migrations are applied once to a template database;
+ * every test file then gets its own copy of it. On PGlite every test file migrates its own
+ * in-memory database.
+ */
+export const TEMPLATE_DB = 'wf_test_template';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const url = process.env.DATABASE_URL;
+  project.provide('databaseUrl', url ?? '');
+  if (!url) return async () => {};
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${TEMPLATE_DB}`;
+  const client = new pg.Client({ connectionString: templateUrl.toString() });
+  await client.connect();
+  await applyMigrations(pgRunner(client));
+  await client.end();
+  return async () => {
+    const cleanup = new pg.Client({ connectionString: url });
+    await cleanup.connect();
+    const { rows } = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'wf_test_%'`);
+    for (const row of rows) await cleanup.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`).catch(() => {});
+    await cleanup.end();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
