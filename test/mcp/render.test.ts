@@ -421,6 +421,16 @@ describe('errors', () => {
     expectAppError(() => renderCatalog([wf], 'adapter_four' as Adapter), 'VALIDATION_ERROR', /unknown adapter 'adapter_four'/);
   });
 
+  it('hands out copies, so editing a result leaves the manifest alone', () => {
+    const w = workflow({ workflowId: 'wf_copy' });
+    const c = renderCatalog([w], 'adapter_one');
+    const s = callTool(c, [w], c.tools[0]?.name ?? '-', {}).structuredContent as Record<string, any>;
+    s.steps[0].parameters.depth = 'changed';
+    s.context.repo = 'changed';
+    expect(w.manifest.steps[0]?.parameters).toEqual({ depth: 'detailed' });
+    expect(w.manifest.context?.repo).toBe('acme/shop');
+  });
+
   it('keeps user text from breaking the Markdown structure', () => {
     const steps: WorkflowStep[] = [{ id: 'plan', name: 'Plan\n# injected heading', action: 'planning_agent', parameters: { note: 'a `tick`' } }];
     const w = { ...workflow({ workflowId: 'wf_md' }), manifest: manifest({}, steps) };

@@ -106,7 +106,7 @@ function renderStep(input: PlanInput, stepId: string): RenderedPlan {
   if (!step) throw new Error(`step '${stepId}' is not in workflow '${input.workflow.workflowId}'`);
   const dependencies = related(settings, input, step.dependsOn);
   const dependents = related(settings, input, input.steps.filter((s) => s.dependsOn.includes(stepId)).map((s) => s.id));
-  const inputs = { ...(input.args.inputs ?? {}) };
+  const inputs = structuredClone(input.args.inputs ?? {});
   const fns = functionsOf(settings, stepId);
   const instructions = [
     `Do this step only: ${oneLine(step.name)} (${step.action}).`,

@@ -17,7 +17,7 @@ function toPlanStep(step: WorkflowStep, level: readonly string[], levelIndex: nu
   const out: Partial<PlanStep> = { id: step.id, name: step.name, action: step.action };
   if (step.agent !== undefined) out.agent = step.agent;
   out.dependsOn = [...(step.depends_on ?? [])];
-  out.parameters = { ...(step.parameters ?? {}) };
+  out.parameters = structuredClone(step.parameters ?? {});
   if (step.condition !== undefined) out.condition = step.condition;
   if (step.retry !== undefined) {
     out.retry = {};
@@ -29,9 +29,12 @@ function toPlanStep(step: WorkflowStep, level: readonly string[], levelIndex: nu
   return out as PlanStep;
 }
 
-/** Manifest context first, then the caller's overrides, so key order is stable. */
+/**
+ * Manifest context first, then the caller's overrides, so key order is stable. Plans copy
+ * manifest data deeply: a caller that edits a result must not edit the deployment's manifest.
+ */
 function mergeContext(workflow: RenderableWorkflow, overrides: Record<string, string> | undefined): Record<string, unknown> {
-  return { ...(workflow.manifest.context ?? {}), ...(overrides ?? {}) };
+  return structuredClone({ ...(workflow.manifest.context ?? {}), ...(overrides ?? {}) });
 }
 
 function planOutputs(workflow: RenderableWorkflow): PlanOutputs | undefined {
@@ -40,7 +43,7 @@ function planOutputs(workflow: RenderableWorkflow): PlanOutputs | undefined {
   const out: PlanOutputs = {};
   if (o.type !== undefined) out.type = o.type;
   if (o.expected_files !== undefined) out.expectedFiles = [...o.expected_files];
-  if (o.schema !== undefined) out.schema = o.schema;
+  if (o.schema !== undefined) out.schema = structuredClone(o.schema);
   return out;
 }
 
