@@ -16,7 +16,11 @@ import { createRestHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { referencePage } from './rest/reference.js';
 import { createServices, type Services } from './services.js';
+import { createWebhookHandler, WEBHOOK_PATH } from './billing/webhook.js';
+import { clientAddress, limitUnidentified } from './limits/http.js';
+import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
+import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -33,8 +37,14 @@ export interface AppOptions {
   database?: Database;
 }
 
+/** What the HTTP server knows about a request beyond the request itself. */
+export interface ConnectionInfo {
+  /** The peer address of the socket. */
+  remoteAddress?: string;
+}
+
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
   close(): Promise<void>;
   services: Services;
   config: Config;
@@ -50,13 +60,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const authenticator: Authenticator = await createAuthenticator({ ...config.oidc, devAuth: config.devAuth, dataDir: config.dataDir, production: config.production });
   const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const services = createServices({ db, config, clock });
+  const limiter = await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log });
+  const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
   const schema = getSchema();
   const rest = createRestHandler({ schema, bodyLimitBytes: config.bodyLimitBytes });
+  const mcp = createMcpEndpoint({ services, config, log });
   const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
 
-  function newScope(request: Request, requestId: string): RequestScope {
+  function newScope(request: Request, requestId: string, connection: ConnectionInfo): RequestScope {
     let viewer: Promise<Viewer> | undefined;
     const scope: RequestScope = {
       requestId,
@@ -65,14 +78,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       route: 'unmatched',
       userId: null,
       headers: {},
+      clientIp: clientAddress(request, connection.remoteAddress, config.trustProxyHops),
       authenticate() {
         viewer ??= (async () => {
           const identity = await authenticator.verifyAuthorization(request.headers.get('authorization'));
           const v = await services.users.resolveViewer(identity);
           scope.userId = v.userId;
+          await limitInto(scope.headers, limiter, `user:${v.userId}`, await services.billing.planOf(v.userId));
           return v;
         })();
         return viewer;
+      },
+      async limitAnonymous(deploymentId, ownerId) {
+        await limitInto(scope.headers, limiter, `anon:${deploymentId}:${scope.clientIp}`, await services.billing.planOf(ownerId));
       },
     };
     return scope;
@@ -94,6 +112,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
+    if (path === WEBHOOK_PATH) {
+      scope.route = `POST ${WEBHOOK_PATH}`;
+      return billingWebhook(request);
+    }
     if (path === '/v1/openapi.json') {
       scope.route = 'GET /v1/openapi.json';
       return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -106,6 +128,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       scope.route = 'GET /v1/reference';
       return new Response(referencePage('/v1/openapi.json'), { headers: { 'content-type': 'text/html; charset=utf-8' } });
     }
+    const mcpMatch = MCP_PATH.exec(path);
+    if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
     if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, path.slice(3) || '/', scope);
     throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
   }
@@ -130,10 +154,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return graphql.fetch(forwarded, { viewer, requestId: scope.requestId });
   }
 
-  async function fetch(request: Request): Promise<Response> {
+  async function fetch(request: Request, connection: ConnectionInfo = {}): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdOf(request);
-    const scope = newScope(request, requestId);
+    const scope = newScope(request, requestId, connection);
     const url = new URL(request.url);
     let response: Response;
     try {
@@ -143,6 +167,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
       response = errorResponse(appError);
     }
+    response = await limitUnidentified(limiter, scope, url.pathname, response);
     const headers = new Headers(response.headers);
     headers.set('x-request-id', requestId);
     for (const [k, v] of Object.entries(scope.headers)) headers.set(k, v);
@@ -158,6 +183,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       await graphql.dispose?.();
       authenticator.close?.();
+      await limiter.close();
       if (!options.database) await db.close();
     },
   };

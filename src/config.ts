@@ -17,6 +17,12 @@ export interface Config {
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key the service writes, so several environments can share one Redis. */
+  redisKeyPrefix: string;
+  /** `enforce` refuses requests over the plan's rate limit; `report` only counts and sends the headers. */
+  rateLimitMode: 'enforce' | 'report';
+  /** Proxies in front of the service that append to X-Forwarded-For (0: use the socket address). */
+  trustProxyHops: number;
   production: boolean;
   oidc: { issuer?: string; audience?: string; jwksUrl?: string };
   devAuth: boolean;
@@ -26,6 +32,11 @@ export interface Config {
   bodyLimitBytes: number;
   /** Bearer token that protects GET /metrics; unset leaves it open (it is bound to HOST). */
   metricsToken: string | null;
+  /**
+   * HMAC key material for the tool endpoint's Mcp-Session-Id (MCP_SESSION_SECRET). Unset: a key
+   * kept under DATA_DIR, shared by the instances that share DATA_DIR; required in production.
+   */
+  mcpSessionSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +88,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']) ?? null;
   const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']) ?? null;
+  const rateLimitMode = str('RATE_LIMIT_MODE') ?? 'enforce';
+  if (rateLimitMode !== 'enforce' && rateLimitMode !== 'report') problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
 
   const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
   const devAuthRaw = str('DEV_AUTH');
@@ -91,6 +104,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`);
   }
 
+  const mcpSessionSecret = str('MCP_SESSION_SECRET') ?? null;
+  if (mcpSessionSecret !== null && mcpSessionSecret.length < 32) problems.push('MCP_SESSION_SECRET must be at least 32 characters');
+  if (mcpSessionSecret === null && production) problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
+
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
 
@@ -101,6 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: str('DATA_DIR') ?? './.data',
     redisUrl,
+    redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'wf:',
+    rateLimitMode: rateLimitMode === 'report' ? 'report' : 'enforce',
+    trustProxyHops: int('TRUST_PROXY_HOPS', 0, 0, 10),
     production,
     oidc,
     devAuth,
@@ -118,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     metricsToken: str('METRICS_TOKEN') ?? null,
+    mcpSessionSecret,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -29,7 +29,9 @@ try {
   process.exit(1);
 }
 
-const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+const server = createServer(
+  createServerAdapter<{ req?: { socket?: { remoteAddress?: string } } }>((request: Request, context) => app.fetch(request, { remoteAddress: context.req?.socket?.remoteAddress })),
+);
 server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();

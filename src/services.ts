@@ -2,6 +2,13 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { createUserService } from './users/service.js';
+import { createWorkflowService } from './workflows/service.js';
+import { createLibraryService } from './library/service.js';
+import { createDeploymentService } from './deployments/service.js';
+import { createBillingService } from './billing/service.js';
+import { enforceConnectionQuota, enforceQuota } from './limits/quota.js';
+import { createMarketplaceService } from './marketplace/service.js';
+import { createReviewService } from './reviews/service.js';
 
 /** What every service is built from. */
 export interface ServiceDeps {
@@ -11,9 +18,19 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const billing = createBillingService(deps);
   return {
     ...deps,
-    users: createUserService(deps),
+    billing,
+    users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
+    workflows: createWorkflowService(deps),
+    library: createLibraryService(deps),
+    deployments: createDeploymentService(deps, {
+      beforeCreate: async (tx, userId) => void (await enforceQuota(tx, userId, 'deployments')),
+      countConnection: enforceConnectionQuota,
+    }),
+    marketplace: createMarketplaceService(deps),
+    reviews: createReviewService(deps),
   };
 }
 

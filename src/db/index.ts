@@ -24,6 +24,15 @@ export interface DatabaseOptions {
   inMemory?: boolean;
   /** PostgreSQL only: connections in the pool. */
   poolSize?: number;
+  /** Called for every SQL statement Prisma sends (statement counting in tests, metrics). */
+  onQuery?: (sql: string) => void;
+}
+
+function newClient(adapter: PrismaPg, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  client.$on('query' as never, (event: { query: string }) => onQuery(event.query));
+  return client;
 }
 
 // The PGlite adapter's ESM entry does not load under Node's resolver; its CommonJS build does.
@@ -71,7 +80,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // The embedded database belongs to this process, so it is brought up to date at start.
   await applyMigrations(pgliteRunner(lite));
   // The adapter is typed against an older copy of Prisma's adapter interfaces; at run time they match.
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) as unknown as PrismaPg });
+  const prisma = newClient(new PrismaPGlite(lite) as unknown as PrismaPg, options.onQuery);
   return {
     kind: 'pglite',
     prisma,
@@ -100,7 +109,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     await pool.end();
     throw new Error(`the database has ${pending.length} migration(s) not applied (${pending.join(', ')}): run npm run db:migrate first`);
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = newClient(new PrismaPg(pool), options.onQuery);
   return {
     kind: 'postgres',
     prisma,

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import type { Loaders } from './loaders.js';
 
 /** The authenticated person behind a request. */
 export interface Viewer {
@@ -12,4 +13,5 @@ export interface GraphQLContext {
   viewer: Viewer | null;
   services: Services;
   requestId: string;
+  loaders: Loaders;
 }

@@ -1,6 +1,13 @@
 import {
+  getNamedType,
   GraphQLError,
+  isListType,
+  isNonNullType,
+  isObjectType,
   Kind,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
   type ASTVisitor,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -28,32 +35,53 @@ function limitError(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR', details: { limit: code } } });
 }
 
-function walk(
-  set: SelectionSetNode,
-  fragments: Record<string, FragmentDefinitionNode>,
-  visit: (depth: number, multiplier: number, node: SelectionSetNode['selections'][number]) => number,
-  depth: number,
-  multiplier: number,
-  seen: Set<string>,
-): void {
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      const childMultiplier = visit(depth, multiplier, sel);
-      if (sel.selectionSet) walk(sel.selectionSet, fragments, visit, depth + 1, childMultiplier, seen);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      walk(sel.selectionSet, fragments, visit, depth, multiplier, seen);
-    } else {
-      const frag = fragments[sel.name.value];
-      if (frag && !seen.has(frag.name.value)) walk(frag.selectionSet, fragments, visit, depth, multiplier, new Set([...seen, frag.name.value]));
-    }
-  }
-}
-
 function pageSizeOf(node: FieldNode): number | null {
   for (const arg of node.arguments ?? []) {
     if (['first', 'last', 'limit'].includes(arg.name.value) && arg.value.kind === Kind.INT) return Number(arg.value.value);
   }
   return null;
+}
+
+interface Visit {
+  depth: number;
+  multiplier: number;
+  field: FieldNode;
+}
+
+/**
+ * Walks the selections with the schema's types: `visit` returns the multiplier for the
+ * field's children. Fragments are followed once per path.
+ */
+function walk(
+  schema: GraphQLSchema,
+  parent: GraphQLNamedType | null | undefined,
+  set: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  visit: (v: Visit, type: GraphQLOutputType | null, pageSize: number | null) => number,
+  depth: number,
+  multiplier: number,
+  pageSize: number | null,
+  seen: Set<string>,
+): void {
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      const fieldDef = parent && isObjectType(parent) ? parent.getFields()[sel.name.value] : undefined;
+      const type = fieldDef?.type ?? null;
+      const childMultiplier = visit({ depth, multiplier, field: sel }, type, pageSize);
+      if (sel.selectionSet) {
+        const ownSize = pageSizeOf(sel);
+        walk(schema, type ? getNamedType(type) : null, sel.selectionSet, fragments, visit, depth + 1, childMultiplier, ownSize ?? null, seen);
+      }
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
+      walk(schema, cond, sel.selectionSet, fragments, visit, depth, multiplier, pageSize, seen);
+    } else {
+      const frag = fragments[sel.name.value];
+      if (frag && !seen.has(frag.name.value)) {
+        walk(schema, schema.getType(frag.typeCondition.name.value), frag.selectionSet, fragments, visit, depth, multiplier, pageSize, new Set([...seen, frag.name.value]));
+      }
+    }
+  }
 }
 
 export function operationLimitRule(limits: OperationLimits = defaultOperationLimits): ValidationRule {
@@ -65,20 +93,25 @@ export function operationLimitRule(limits: OperationLimits = defaultOperationLim
         let maxDepth = 0;
         let aliases = 0;
         let cost = 0;
+        const schema = context.getSchema();
+        const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
         walk(
+          schema,
+          root,
           op.selectionSet,
           fragments,
-          (depth, multiplier, node) => {
-            if (node.kind !== Kind.FIELD) return multiplier;
+          ({ depth, multiplier, field }, type, pageSize) => {
             maxDepth = Math.max(maxDepth, depth + 1);
-            if (node.alias) aliases += 1;
+            if (field.alias) aliases += 1;
             cost += multiplier;
-            const size = pageSizeOf(node);
-            const isList = size !== null || (node.selectionSet !== undefined && /s$|^data$|^edges$|library|versions|reviews/.test(node.name.value));
-            return isList ? multiplier * (size ?? DEFAULT_LIST_SIZE) : multiplier;
+            // A list multiplies what it selects by its page size: its own limit argument, the
+            // limit of the page it belongs to, or a default.
+            const listed = type !== null && isListType(isNonNullType(type) ? type.ofType : type) && field.selectionSet !== undefined;
+            return listed ? multiplier * (pageSizeOf(field) ?? pageSize ?? DEFAULT_LIST_SIZE) : multiplier;
           },
           0,
           1,
+          null,
           new Set(),
         );
         if (maxDepth > limits.maxDepth) context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${limits.maxDepth} are allowed`, 'depth'));

@@ -1,11 +1,13 @@
+import type { ObjectRef } from '@pothos/core';
 import type { Page } from '../pagination.js';
 import { builder, PaginationRef } from './builder.js';
 
 /** A page type `{ data: [Item!]!, pagination: Pagination! }` for a list field. */
-export function pageRef<T>(name: string, item: Parameters<typeof builder.objectRef<T>>[0] | ReturnType<typeof builder.objectRef<T>>) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function pageRef<T>(name: string, item: ObjectRef<any, T, any>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      data: t.field({ type: [item as ReturnType<typeof builder.objectRef<T>>], resolve: (page) => page.data }),
+      data: t.field({ type: [item], resolve: (page) => page.data as never }),
       pagination: t.field({ type: PaginationRef, resolve: (page) => page.pagination }),
     }),
   });

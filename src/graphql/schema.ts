@@ -3,6 +3,12 @@ import { builder } from './builder.js';
 // Each resource module registers its types, queries and mutations on import.
 import '../users/graphql.js';
 import '../manifest/graphql.js';
+import '../billing/graphql.js';
+import '../workflows/graphql.js';
+import '../library/graphql.js';
+import '../deployments/graphql.js';
+import '../marketplace/graphql.js';
+import '../reviews/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

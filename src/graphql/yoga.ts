@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import type { Viewer } from './context.js';
 import { toAppError } from './errors.js';
+import { createLoaders } from './loaders.js';
 import { operationLimitRule } from './limits.js';
 
 export interface GraphQLServerContext {
@@ -27,7 +28,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
     plugins: [validationRules],
-    context: ({ viewer, requestId }) => ({ viewer, requestId, services }),
+    context: ({ viewer, requestId }) => ({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
     maskedErrors: {
       maskError(error, _message) {
         if (error instanceof GraphQLError && !error.originalError) return error;

@@ -14,4 +14,12 @@ export interface RequestScope {
   authenticate(): Promise<Viewer>;
   /** Extra headers every response of this request carries (rate-limit headers). */
   headers: Record<string, string>;
+  /** The client's address (X-Forwarded-For is trusted only through TRUST_PROXY_HOPS). */
+  clientIp: string;
+  /**
+   * Counts an anonymous call to a deployment's endpoint against the limit of key
+   * `anon:<deploymentId>:<clientIp>` at the owner's plan rate; throws RATE_LIMITED (429) over it.
+   * Authenticated calls need nothing: `authenticate()` counts them per user.
+   */
+  limitAnonymous(deploymentId: string, ownerId: string): Promise<void>;
 }

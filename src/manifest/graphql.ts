@@ -1,5 +1,5 @@
 import { builder } from '../graphql/builder.js';
-import type { ManifestError } from './types.js';
+import { ADAPTERS, type ManifestError } from './types.js';
 import { parseManifestInput, validateManifest } from './validate.js';
 
 export const ManifestErrorRef = builder.objectRef<ManifestError>('ManifestError').implement({
@@ -10,6 +10,9 @@ export const ManifestErrorRef = builder.objectRef<ManifestError>('ManifestError'
     message: t.exposeString('message'),
   }),
 });
+
+/** The three adapters of spec 2.8; shared by every type that enables or names adapters. */
+export const AdapterRef = builder.enumType('Adapter', { values: ADAPTERS });
 
 const ManifestValidationRef = builder.objectRef<{ valid: boolean; errors: ManifestError[] }>('ManifestValidation').implement({
   fields: (t) => ({

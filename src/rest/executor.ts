@@ -43,18 +43,18 @@ export type RouteMatch =
 
 const MAX_SELECTION_DEPTH = 6;
 
-function selectionFor(type: GraphQLOutputType, seen: ReadonlySet<string>, depth: number): string {
+function selectionFor(type: GraphQLOutputType, seen: ReadonlySet<string>, depth: number, omit: ReadonlySet<string>): string {
   const named = getNamedType(type);
   if (isLeafType(named) || !isObjectType(named)) return '';
   const inner: string[] = [];
   for (const field of Object.values(named.getFields())) {
-    if (field.extensions?.restExclude) continue;
+    if (field.extensions?.restExclude || omit.has(`${named.name}.${field.name}`)) continue;
     if (field.args.some((a) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
     const target = getNamedType(field.type);
     if (isLeafType(target)) {
       inner.push(field.name);
     } else if (isObjectType(target) && !seen.has(target.name) && depth < MAX_SELECTION_DEPTH) {
-      const sub = selectionFor(field.type, new Set([...seen, named.name]), depth + 1);
+      const sub = selectionFor(field.type, new Set([...seen, named.name]), depth + 1, omit);
       if (sub) inner.push(`${field.name} ${sub}`);
     }
   }
@@ -69,7 +69,7 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   const varDefs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const callArgs = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const op = typeName === 'Query' ? 'query' : 'mutation';
-  const source = `${op} Rest${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selectionFor(field.type, new Set(), 0)} }`;
+  const source = `${op} Rest${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selectionFor(field.type, new Set(), 0, new Set(spec.omit ?? []))} }`;
   const paramNames: string[] = [];
   const pattern = new RegExp(
     `^${spec.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z]+)/g, (_m, name: string) => {

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { AppError } from '../errors.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { toAppError } from '../graphql/errors.js';
+import { createLoaders } from '../graphql/loaders.js';
 import { readJsonObject } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import { jsonResponse, successResponse, errorBody } from './envelope.js';
@@ -28,7 +29,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: new URL(request.url).searchParams, body });
-    const context: GraphQLContext = { viewer, services: scope.services, requestId: scope.requestId };
+    const context: GraphQLContext = { viewer, services: scope.services, requestId: scope.requestId, loaders: createLoaders(scope.services, viewer) };
     const result = await router.run(route, schema, variables, context);
     if (result.errors?.length) {
       const { appError, unexpected } = toAppError(result.errors[0]);

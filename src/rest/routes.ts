@@ -17,11 +17,46 @@ export interface RouteSpec {
   list?: boolean;
   /** The field returns `{ contentType, body }`, sent as a document rather than in the envelope. */
   document?: boolean;
+  /** Fields left out of this route's answer, as `Type.field` (e.g. the manifest in list summaries). */
+  omit?: string[];
   summary: string;
   tag: string;
 }
 
 export const routes: RouteSpec[] = [
   { method: 'GET', path: '/users/me', field: 'Query.me', summary: 'The signed-in user with counts', tag: 'Users' },
+  { method: 'DELETE', path: '/users/me', field: 'Mutation.deleteMe', summary: 'Delete the account and everything it owns, for good', tag: 'Users' },
+  { method: 'GET', path: '/billing/subscription', field: 'Query.billingSubscription', summary: 'The plan and its subscription', tag: 'Billing' },
+  { method: 'POST', path: '/billing/checkout', field: 'Mutation.createCheckoutSession', summary: 'Start a subscription checkout', tag: 'Billing' },
+  { method: 'POST', path: '/billing/portal', field: 'Mutation.createBillingPortalSession', summary: 'Open the billing portal', tag: 'Billing' },
   { method: 'POST', path: '/manifests/validate', field: 'Mutation.validateManifest', summary: 'Validate a manifest without storing it', tag: 'Manifests' },
+  { method: 'GET', path: '/workflows', field: 'Query.workflows', list: true, omit: ['Workflow.manifest'], summary: "List the caller's workflows", tag: 'Workflows' },
+  { method: 'POST', path: '/workflows', field: 'Mutation.createWorkflow', status: 201, summary: 'Create a workflow', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId', field: 'Query.workflow', summary: 'Get a workflow with its manifest', tag: 'Workflows' },
+  { method: 'PUT', path: '/workflows/:workflowId', field: 'Mutation.updateWorkflow', summary: 'Replace a workflow', tag: 'Workflows' },
+  { method: 'DELETE', path: '/workflows/:workflowId', field: 'Mutation.deleteWorkflow', summary: 'Delete a workflow', tag: 'Workflows' },
+  { method: 'POST', path: '/workflows/:workflowId/fork', field: 'Mutation.forkWorkflow', status: 201, summary: 'Fork a public workflow', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId/manifest', field: 'Query.workflowManifest', document: true, summary: 'Export the manifest as JSON or YAML', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId/versions', field: 'Query.workflowVersions', list: true, omit: ['WorkflowVersion.manifest'], summary: 'List the versions of a workflow', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId/versions/:version', field: 'Query.workflowVersion', summary: 'Get one version with its manifest', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId/reviews', field: 'Query.workflowReviews', list: true, summary: 'List the reviews of a workflow, newest first', tag: 'Reviews' },
+  { method: 'POST', path: '/workflows/:workflowId/reviews', field: 'Mutation.createReview', status: 201, summary: 'Review a workflow you forked or subscribed to', tag: 'Reviews' },
+  { method: 'PUT', path: '/workflows/:workflowId/reviews/:reviewId', field: 'Mutation.updateReview', summary: 'Change your review', tag: 'Reviews' },
+  { method: 'DELETE', path: '/workflows/:workflowId/reviews/:reviewId', field: 'Mutation.deleteReview', summary: 'Delete your review', tag: 'Reviews' },
+  { method: 'GET', path: '/marketplace', field: 'Query.marketplace', list: true, summary: "Browse every user's public workflows", tag: 'Marketplace' },
+  { method: 'GET', path: '/marketplace/search', field: 'Query.marketplaceSearch', list: true, summary: 'Search public workflows by text', tag: 'Marketplace' },
+  { method: 'GET', path: '/marketplace/featured', field: 'Query.marketplaceFeatured', list: true, summary: 'A short list of featured workflows', tag: 'Marketplace' },
+  { method: 'GET', path: '/library', field: 'Query.library', list: true, summary: "List the caller's library", tag: 'Library' },
+  { method: 'POST', path: '/library/:workflowId', field: 'Mutation.addToLibrary', status: 201, summary: 'Add a workflow to the library (subscribe)', tag: 'Library' },
+  { method: 'PATCH', path: '/library/:workflowId', field: 'Mutation.updateLibraryEntry', summary: 'Change a library entry', tag: 'Library' },
+  { method: 'DELETE', path: '/library/:workflowId', field: 'Mutation.removeFromLibrary', summary: 'Remove a workflow from the library', tag: 'Library' },
+  { method: 'GET', path: '/deployments', field: 'Query.deployments', list: true, summary: "List the caller's deployments with usage", tag: 'Deployments' },
+  { method: 'POST', path: '/deployments', field: 'Mutation.createDeployment', status: 201, summary: 'Create a deployment (an MCP endpoint)', tag: 'Deployments' },
+  { method: 'GET', path: '/deployments/:deploymentId', field: 'Query.deployment', summary: 'Get a deployment', tag: 'Deployments' },
+  { method: 'PUT', path: '/deployments/:deploymentId', field: 'Mutation.updateDeployment', summary: 'Change a deployment', tag: 'Deployments' },
+  { method: 'DELETE', path: '/deployments/:deploymentId', field: 'Mutation.deleteDeployment', summary: 'Delete a deployment for good', tag: 'Deployments' },
+  { method: 'POST', path: '/deployments/:deploymentId/adapters', field: 'Mutation.setDeploymentAdapter', summary: 'Enable or disable an adapter', tag: 'Deployments' },
+  { method: 'POST', path: '/deployments/:deploymentId/activate', field: 'Mutation.activateDeployment', summary: 'Activate a deployment', tag: 'Deployments' },
+  { method: 'POST', path: '/deployments/:deploymentId/deactivate', field: 'Mutation.deactivateDeployment', summary: 'Deactivate a deployment', tag: 'Deployments' },
+  { method: 'GET', path: '/deployments/:deploymentId/usage', field: 'Query.deploymentUsage', summary: "A deployment's connections by adapter and day", tag: 'Deployments' },
 ];

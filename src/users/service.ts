@@ -16,8 +16,45 @@ export interface UserDto {
   updatedAt: string;
 }
 
-export function createUserService({ db, clock }: ServiceDeps) {
+/** The counts of spec 4.6: what DELETE /users/me removed. */
+export interface DeletionStats {
+  workflows: number;
+  workflowVersions: number;
+  deployments: number;
+  deploymentPrompts: number;
+  deploymentLookups: number;
+  subscriptions: number;
+  subscriberEntries: number;
+  billingRecords: number;
+}
+
+export interface AccountDeletion {
+  userId: string;
+  deleted: true;
+  deletedAt: string;
+  stats: DeletionStats;
+}
+
+export interface UserServiceHooks {
+  /** Runs before anything is deleted; throwing stops the deletion (the paid subscription is cancelled here). */
+  beforeDelete?: (userId: string) => Promise<void>;
+  /** Runs after the deletion committed (caches of the user are dropped here). */
+  afterDelete?: (userId: string) => void;
+}
+
+/** How long a resolved viewer is reused without asking the database again. */
+const VIEWER_TTL_MS = 30_000;
+const VIEWER_CACHE_SIZE = 10_000;
+
+export function createUserService({ db, clock }: ServiceDeps, hooks: UserServiceHooks = {}) {
   const prisma = db.prisma;
+  // issuer + subject → viewer. Saves a query on every request; an account deleted on another
+  // instance is noticed within the TTL (writes check the user row under lock meanwhile).
+  const viewers = new Map<string, { viewer: Viewer; until: number }>();
+
+  function forgetViewer(issuer: string, subject: string): void {
+    viewers.delete(`${issuer}\u0000${subject}`);
+  }
 
   /**
    * The user behind a verified ID token, created by their first authenticated request.
@@ -25,6 +62,17 @@ export function createUserService({ db, clock }: ServiceDeps) {
    * winner's row, so exactly one user exists and every request succeeds.
    */
   async function resolveViewer(identity: VerifiedIdentity): Promise<Viewer> {
+    const key = `${identity.issuer}\u0000${identity.subject}`;
+    const cached = viewers.get(key);
+    const nowMs = Date.now();
+    if (cached && cached.until > nowMs && (!identity.email || identity.email === cached.viewer.email)) return cached.viewer;
+    const viewer = await lookUpViewer(identity);
+    if (viewers.size >= VIEWER_CACHE_SIZE) viewers.delete(viewers.keys().next().value!);
+    viewers.set(key, { viewer, until: nowMs + VIEWER_TTL_MS });
+    return viewer;
+  }
+
+  async function lookUpViewer(identity: VerifiedIdentity): Promise<Viewer> {
     const where = { issuer_subject: { issuer: identity.issuer, subject: identity.subject } };
     let user = await prisma.user.findUnique({ where, select: { id: true, email: true } });
     if (!user) {
@@ -69,7 +117,54 @@ export function createUserService({ db, clock }: ServiceDeps) {
     };
   }
 
-  return { resolveViewer, getMe };
+  /**
+   * Deletes the account for good (spec 4.6), in one transaction that first locks the user's row,
+   * so no create of this user (quota checks take the same lock) interleaves with it. Each count
+   * in `stats` is the row count of the delete that removed those rows. Counters that other
+   * users' workflows keep about this user (subscribers, ratings) are corrected; forks made by
+   * others stay, still naming their origin.
+   */
+  async function deleteAccount(viewer: Viewer): Promise<AccountDeletion> {
+    const userId = viewer.userId;
+    await hooks.beforeDelete?.(userId);
+    const deletedAt = clock.now();
+    const stats = await prisma.$transaction(
+      async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+        if (locked.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
+        const ownDeployment = { deployment: { ownerId: userId } };
+        const deploymentLookups = (await tx.deploymentUsage.deleteMany({ where: ownDeployment })).count;
+        // Bundles of this user's deployments, and bundles in others' deployments of this user's workflows.
+        const deploymentPrompts = (await tx.deploymentWorkflow.deleteMany({ where: { OR: [ownDeployment, { workflow: { ownerId: userId } }] } })).count;
+        const deployments = (await tx.deployment.deleteMany({ where: { ownerId: userId } })).count;
+        const subscriberEntries = (await tx.libraryEntry.deleteMany({ where: { workflow: { ownerId: userId }, userId: { not: userId } } })).count;
+        await tx.$executeRaw`
+          UPDATE workflows w SET subscribers_count = GREATEST(w.subscribers_count - 1, 0)
+          FROM library_entries e
+          WHERE e.workflow_id = w.id AND e.user_id = ${userId} AND e.source_type = 'subscribed' AND w.owner_id <> ${userId}`;
+        await tx.$executeRaw`
+          UPDATE workflows w SET rating_sum = GREATEST(w.rating_sum - r.rating, 0), rating_count = GREATEST(w.rating_count - 1, 0)
+          FROM reviews r
+          WHERE r.workflow_id = w.id AND r.user_id = ${userId} AND w.owner_id <> ${userId}`;
+        const subscriptions = (await tx.libraryEntry.deleteMany({ where: { userId, sourceType: 'subscribed' } })).count;
+        const workflowVersions = (await tx.workflowVersion.deleteMany({ where: { workflow: { ownerId: userId } } })).count;
+        const workflows = (await tx.workflow.deleteMany({ where: { ownerId: userId } })).count;
+        const billingRecords = (await tx.billingRecord.deleteMany({ where: { userId } })).count;
+        // The rest (own library entries, reviews, usage counters, the subscription row) goes with the user.
+        await tx.user.delete({ where: { id: userId } });
+        return { workflows, workflowVersions, deployments, deploymentPrompts, deploymentLookups, subscriptions, subscriberEntries, billingRecords };
+      },
+      { timeout: 30_000, maxWait: 10_000 },
+    );
+    forgetViewer(viewer.issuer, viewer.subject);
+    // The next request with the same token starts afresh (a new, empty account) rather than
+    // finding the deleted user in the cache.
+    forgetViewer(viewer.issuer, viewer.subject);
+    hooks.afterDelete?.(userId);
+    return { userId, deleted: true, deletedAt: deletedAt.toISOString(), stats };
+  }
+
+  return { resolveViewer, forgetViewer, getMe, deleteAccount };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

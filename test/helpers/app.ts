@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
-import { signDevToken } from '../../src/auth/dev-issuer.js';
+import { DEV_ISSUER, signDevToken } from '../../src/auth/dev-issuer.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -27,8 +27,12 @@ export interface TestApp {
   database: TestDatabase;
   config: Config;
   dataDir: string;
-  /** A development-issuer token for this e-mail (the user is created on first use). */
-  token(email: string, options?: { sub?: string; expiresInSeconds?: number }): Promise<string>;
+  /**
+   * A development-issuer token for this e-mail. The user is created at once on the given plan
+   * (default enterprise, so functional tests are not shaped by the free plan's limits; tests of
+   * limits ask for 'free').
+   */
+  token(email: string, options?: { sub?: string; expiresInSeconds?: number; plan?: 'free' | 'pro' | 'team' | 'enterprise' }): Promise<string>;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
   /** A GraphQL operation on /graphql. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<CallResult<T>>;
@@ -41,7 +45,9 @@ export interface TestApp {
  */
 export async function startTestApp(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env });
+  // Suites make far more requests per minute than the free plan allows: they get the headers but no
+  // refusals unless a test asks for RATE_LIMIT_MODE=enforce.
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', RATE_LIMIT_MODE: 'report', ...options.env });
   const database = options.database ?? (await createTestDatabase());
   const app = await createApp(config, { database: database.db, logger: createLogger('silent') });
   const tokens = new Map<string, string>();
@@ -70,11 +76,20 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     config,
     dataDir,
     async token(email, tokenOptions = {}) {
-      const key = `${email}|${tokenOptions.sub ?? ''}|${tokenOptions.expiresInSeconds ?? ''}`;
+      const { plan = 'enterprise', ...signOptions } = tokenOptions;
+      const key = `${email}|${signOptions.sub ?? ''}|${signOptions.expiresInSeconds ?? ''}`;
       let token = tokens.get(key);
       if (!token) {
-        token = await signDevToken(dataDir, { email, ...tokenOptions });
+        token = await signDevToken(dataDir, { email, ...signOptions });
         tokens.set(key, token);
+        const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: signOptions.sub ?? `dev|${email.toLowerCase()}`, email, name: null });
+        if (plan !== 'free') {
+          await database.db.prisma.billingSubscription.upsert({
+            where: { userId: viewer.userId },
+            create: { userId: viewer.userId, plan, status: 'active' },
+            update: { plan, status: 'active' },
+          });
+        }
       }
       return token;
     },

@@ -17,10 +17,10 @@ export interface TestDatabase {
 }
 
 /** A fresh, migrated database for one test file (or one test). */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { poolSize?: number; onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
   const adminUrl = inject('databaseUrl');
   if (!adminUrl) {
-    const db = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true });
+    const db = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true, onQuery: options.onQuery });
     return { db, url: null, drop: () => db.close() };
   }
   const name = `wf_test_${randomBytes(6).toString('hex')}`;
@@ -42,7 +42,7 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: options.poolSize ?? 10 });
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: options.poolSize ?? 10, onQuery: options.onQuery });
   return {
     db,
     url: url.toString(),

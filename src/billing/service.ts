@@ -1,0 +1,175 @@
+import Stripe from 'stripe';
+import { isUniqueViolation } from '../db/errors.js';
+import { AppError } from '../errors.js';
+import type { Viewer } from '../graphql/context.js';
+import { effectivePlan, type PlanName } from '../limits/plans.js';
+import { readPlan } from '../limits/quota.js';
+import type { ServiceDeps } from '../services.js';
+import { createStripeClient, isMissingResource, notConfigured, planOfPriceKey, providerUnavailable, stripePriceOf, type PriceKey } from './stripe.js';
+
+/** The billing subscription of spec 2.7. */
+export interface BillingSubscriptionDto {
+  plan: PlanName;
+  status: string;
+  customerId: string | null;
+  subscriptionId: string | null;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** Statuses of a subscription that still charges or may charge the customer. */
+const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
+
+// Rate limiting reads the plan on every request; a plan change reaches other instances within this.
+const PLAN_CACHE_MS = 15_000;
+const PLAN_CACHE_MAX = 50_000;
+const URL_MAX_LENGTH = 2048;
+
+/** An absolute http(s) URL, or a VALIDATION_ERROR naming the field. */
+export function checkRedirectUrl(field: string, value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Reported below.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || value.length > URL_MAX_LENGTH) {
+    throw new AppError('VALIDATION_ERROR', `${field} must be an absolute http or https URL of at most ${URL_MAX_LENGTH} characters`, {
+      fields: [{ field, message: `${field} must be an absolute http or https URL` }],
+    });
+  }
+  return url.toString();
+}
+
+export function createBillingService({ db, config, clock }: ServiceDeps) {
+  const prisma = db.prisma;
+  const stripe = createStripeClient(config.stripe);
+  const planCache = new Map<string, { plan: PlanName; expiresAt: number }>();
+
+  function requireStripe(): Stripe {
+    if (!stripe) throw notConfigured('STRIPE_SECRET_KEY is not set');
+    return stripe;
+  }
+
+  /** The plan in force, cached briefly: the rate limiter asks on every request. */
+  async function planOf(userId: string): Promise<PlanName> {
+    const now = Date.now();
+    const hit = planCache.get(userId);
+    if (hit && hit.expiresAt > now) return hit.plan;
+    const plan = await readPlan(prisma, userId);
+    if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
+    planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
+    return plan;
+  }
+
+  function forgetPlan(userId: string): void {
+    planCache.delete(userId);
+  }
+
+  async function getSubscription(viewer: Pick<Viewer, 'userId'>): Promise<BillingSubscriptionDto> {
+    const row = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId } });
+    return {
+      plan: effectivePlan(row),
+      status: row?.status ?? 'active',
+      customerId: row?.customerId ?? null,
+      subscriptionId: row?.subscriptionId ?? null,
+      currentPeriodStart: row?.currentPeriodStart?.toISOString() ?? null,
+      currentPeriodEnd: row?.currentPeriodEnd?.toISOString() ?? null,
+      cancelAtPeriodEnd: row?.cancelAtPeriodEnd ?? false,
+    };
+  }
+
+  /** The user's Stripe customer, created on first need and reused afterwards. */
+  async function ensureCustomer(client: Stripe, viewer: Viewer): Promise<string> {
+    const existing = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId }, select: { customerId: true } });
+    if (existing?.customerId) return existing.customerId;
+    let customer: Stripe.Customer;
+    try {
+      // Concurrent first checkouts of one user share the idempotency key, so Stripe answers them
+      // with the same customer instead of creating two.
+      customer = await client.customers.create(
+        { ...(viewer.email ? { email: viewer.email } : {}), metadata: { userId: viewer.userId } },
+        { idempotencyKey: `wf-customer-${viewer.userId}` },
+      );
+    } catch (error) {
+      throw providerUnavailable('create the customer', error);
+    }
+    try {
+      await prisma.billingSubscription.upsert({ where: { userId: viewer.userId }, create: { userId: viewer.userId, customerId: customer.id, createdAt: clock.now() }, update: {} });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    await prisma.billingSubscription.updateMany({ where: { userId: viewer.userId, customerId: null }, data: { customerId: customer.id } });
+    const stored = await prisma.billingSubscription.findUniqueOrThrow({ where: { userId: viewer.userId }, select: { customerId: true } });
+    return stored.customerId ?? customer.id;
+  }
+
+  async function createCheckout(viewer: Viewer, input: { priceId: PriceKey; successUrl: string; cancelUrl: string }): Promise<{ checkoutUrl: string }> {
+    const successUrl = checkRedirectUrl('successUrl', input.successUrl);
+    const cancelUrl = checkRedirectUrl('cancelUrl', input.cancelUrl);
+    const client = requireStripe();
+    const price = stripePriceOf(config.stripe.prices, input.priceId);
+    const current = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId }, select: { subscriptionId: true, status: true, plan: true } });
+    if (current?.subscriptionId && LIVE_STATUSES.has(current.status)) {
+      // A second checkout would start a second subscription and charge twice.
+      throw new AppError('CONFLICT', `you already have a ${current.plan} subscription (${current.status}); change or cancel it in the billing portal (POST /v1/billing/portal)`, {
+        subscriptionId: current.subscriptionId,
+        status: current.status,
+      });
+    }
+    const customer = await ensureCustomer(client, viewer);
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await client.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        line_items: [{ price, quantity: 1 }],
+        success_url: successUrl,
+        cancel_url: cancelUrl,
+        client_reference_id: viewer.userId,
+        metadata: { userId: viewer.userId, priceKey: input.priceId },
+        subscription_data: { metadata: { userId: viewer.userId, plan: planOfPriceKey(input.priceId) ?? 'free' } },
+      });
+    } catch (error) {
+      throw providerUnavailable('start the checkout', error);
+    }
+    if (!session.url) throw providerUnavailable('start the checkout (no URL was returned)', null);
+    return { checkoutUrl: session.url };
+  }
+
+  async function createPortal(viewer: Viewer, input: { returnUrl?: string | null }): Promise<{ portalUrl: string }> {
+    const returnUrl = input.returnUrl === undefined || input.returnUrl === null ? undefined : checkRedirectUrl('returnUrl', input.returnUrl);
+    const client = requireStripe();
+    const row = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId }, select: { customerId: true } });
+    if (!row?.customerId) {
+      throw new AppError('NOT_FOUND', 'you have no billing account yet: subscribe to a plan first (POST /v1/billing/checkout)', { resource: 'billing customer' });
+    }
+    try {
+      const session = await client.billingPortal.sessions.create({ customer: row.customerId, ...(returnUrl ? { return_url: returnUrl } : {}) });
+      return { portalUrl: session.url };
+    } catch (error) {
+      throw providerUnavailable('open the billing portal', error);
+    }
+  }
+
+  /**
+   * Ends the user's subscription at the provider before their account is deleted, so nobody is
+   * charged for an account that no longer exists. Runs before the deletion: if the provider
+   * cannot be reached nothing is deleted and the user can retry.
+   */
+  async function cancelForDeletion(userId: string): Promise<void> {
+    const row = await prisma.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
+    if (!row?.subscriptionId || !LIVE_STATUSES.has(row.status)) return;
+    if (!stripe) throw notConfigured('STRIPE_SECRET_KEY is not set, so the paid subscription of this account cannot be cancelled before deleting it');
+    try {
+      await stripe.subscriptions.cancel(row.subscriptionId);
+    } catch (error) {
+      if (!isMissingResource(error)) throw providerUnavailable('cancel the subscription, so nothing was deleted', error);
+    }
+  }
+
+  return { stripe, planOf, forgetPlan, currentPlan: (userId: string) => readPlan(prisma, userId), getSubscription, createCheckout, createPortal, cancelForDeletion };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

@@ -1,0 +1,82 @@
+import Stripe from 'stripe';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors.js';
+import { readBodyText } from '../http/body.js';
+import type { Logger } from '../logger.js';
+import { successResponse } from '../rest/envelope.js';
+import { notConfigured } from './stripe.js';
+import { checkoutSessionCompleted } from './webhook/checkout-session-completed.js';
+import { invoicePaid } from './webhook/invoice-paid.js';
+import { invoicePaymentFailed } from './webhook/invoice-payment-failed.js';
+import type { WebhookHandler, WebhookOutcome } from './webhook/state.js';
+import { subscriptionChanged } from './webhook/subscription-changed.js';
+import { subscriptionDeleted } from './webhook/subscription-deleted.js';
+
+/**
+ * POST /v1/billing/webhook: Stripe's event deliveries. Authenticated by the Stripe-Signature
+ * header over the raw body (no bearer token). Each event is applied at most once: its id goes into
+ * ProcessedEvent in the same transaction as its effect, so a redelivery, or two deliveries racing
+ * on two instances, find it there and change nothing. A failure rolls both back and answers 500,
+ * and Stripe delivers again later.
+ */
+export const WEBHOOK_PATH = '/v1/billing/webhook';
+
+const HANDLERS: Record<string, WebhookHandler> = {
+  'checkout.session.completed': checkoutSessionCompleted,
+  'customer.subscription.created': subscriptionChanged,
+  'customer.subscription.updated': subscriptionChanged,
+  'customer.subscription.deleted': subscriptionDeleted,
+  'invoice.paid': invoicePaid,
+  'invoice.payment_failed': invoicePaymentFailed,
+};
+
+export interface WebhookDeps {
+  db: Database;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  /** Called after a commit that changed the user's plan state, so cached plans are dropped. */
+  onPlanChanged(userId: string): void;
+}
+
+export function createWebhookHandler(deps: WebhookDeps) {
+  const { db, config, clock, log } = deps;
+
+  function verify(payload: string, signature: string | null): Stripe.Event {
+    const secret = config.stripe.webhookSecret;
+    if (!secret) throw notConfigured('STRIPE_WEBHOOK_SECRET is not set');
+    if (!signature) throw new AppError('VALIDATION_ERROR', 'the Stripe-Signature header is missing', { header: 'Stripe-Signature' });
+    try {
+      return Stripe.webhooks.constructEvent(payload, signature, secret);
+    } catch (error) {
+      const reason = error instanceof Stripe.errors.StripeSignatureVerificationError ? error.message : 'the payload is not a valid event';
+      throw new AppError('VALIDATION_ERROR', `the webhook signature does not verify: ${reason}`, { header: 'Stripe-Signature' });
+    }
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    if (request.method !== 'POST') {
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${WEBHOOK_PATH}; use POST`, { allowed: ['POST'] }, { Allow: 'POST' });
+    }
+    // The signature covers the exact bytes sent, so the body is read raw, never re-serialised.
+    const payload = await readBodyText(request, config.bodyLimitBytes);
+    const event = verify(payload, request.headers.get('stripe-signature'));
+    const handler = HANDLERS[event.type];
+    const now = clock.now();
+    let duplicate = false;
+    let outcome: WebhookOutcome = { userId: null, applied: false, reason: 'event type not handled' };
+    await db.prisma.$transaction(async (tx) => {
+      const claimed = await tx.processedEvent.createMany({ data: [{ id: event.id, type: event.type, processedAt: now }], skipDuplicates: true });
+      if (claimed.count === 0) {
+        duplicate = true;
+        return;
+      }
+      if (handler) outcome = await handler({ tx, event, eventAt: new Date(event.created * 1000), prices: config.stripe.prices, now });
+    });
+    if (outcome.applied && outcome.userId) deps.onPlanChanged(outcome.userId);
+    log.info({ eventId: event.id, type: event.type, duplicate, applied: outcome.applied, reason: outcome.reason }, 'billing webhook');
+    return successResponse({ received: true, eventId: event.id, type: event.type, duplicate, applied: outcome.applied, ...(outcome.reason && !duplicate ? { reason: outcome.reason } : {}) });
+  };
+}

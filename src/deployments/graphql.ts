@@ -1,0 +1,201 @@
+import { builder, graphqlOnly } from '../graphql/builder.js';
+import { pageRef } from '../graphql/pagination.js';
+import { AdapterRef } from '../manifest/graphql.js';
+import { UserRef } from '../users/graphql.js';
+import {
+  DEPLOYMENT_STATUSES,
+  USAGE_PERIODS,
+  type DeploymentDto,
+  type DeploymentUsageSummary,
+  type DeploymentWorkflowDto,
+  type UsageReport,
+  type WorkflowStats,
+} from './types.js';
+
+const StatusRef = builder.enumType('DeploymentStatus', { values: DEPLOYMENT_STATUSES });
+const PeriodRef = builder.enumType('UsagePeriod', { values: USAGE_PERIODS });
+
+const StatsRef = builder.objectRef<WorkflowStats>('DeploymentWorkflowStats').implement({
+  description: 'Marketplace figures of a bundled workflow.',
+  fields: (t) => ({
+    subscribersCount: t.exposeInt('subscribersCount'),
+    forksCount: t.exposeInt('forksCount'),
+    ratingCount: t.exposeInt('ratingCount'),
+    averageRating: t.exposeFloat('averageRating', { nullable: true }),
+  }),
+});
+
+const WorkflowRef = builder.objectRef<DeploymentWorkflowDto>('DeploymentWorkflow').implement({
+  description: 'A workflow bundled in a deployment, at the version the deployment uses (spec 2.4).',
+  fields: (t) => ({
+    workflowId: t.exposeString('workflowId'),
+    name: t.exposeString('name'),
+    version: t.exposeString('version'),
+    isOwned: t.exposeBoolean('isOwned'),
+    stats: t.field({ type: StatsRef, extensions: graphqlOnly, resolve: (w) => w.stats }),
+  }),
+});
+
+const UsageSummaryRef = builder.objectRef<DeploymentUsageSummary>('DeploymentUsageSummary').implement({
+  fields: (t) => ({
+    connectionsThisMonth: t.exposeInt('connectionsThisMonth', { description: 'Connections (MCP initialize requests) this UTC calendar month.' }),
+    lastConnectedAt: t.exposeString('lastConnectedAt', { nullable: true }),
+  }),
+});
+
+export const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').implement({
+  description: 'A bundle of workflows behind one MCP tool endpoint (spec 2.4).',
+  fields: (t) => ({
+    deploymentId: t.exposeString('deploymentId'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    workflows: t.field({ type: [WorkflowRef], resolve: (d) => d.workflows }),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => d.enabledAdapters }),
+    status: t.field({ type: StatusRef, resolve: (d) => d.status }),
+    allowAnonymous: t.exposeBoolean('allowAnonymous'),
+    mcpEndpoint: t.exposeString('mcpEndpoint'),
+    usage: t.field({ type: UsageSummaryRef, resolve: (d) => d.usage }),
+    createdAt: t.exposeString('createdAt'),
+    updatedAt: t.exposeString('updatedAt'),
+  }),
+});
+
+const DeploymentPageRef = pageRef<DeploymentDto>('DeploymentPage', DeploymentRef);
+
+const ConnectionsRef = builder.objectRef<UsageReport['connections']>('DeploymentConnections').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: "This deployment's connections in the period." }),
+    limit: t.exposeInt('limit', { description: "The owner's monthly connection quota." }),
+    remaining: t.exposeInt('remaining', { description: 'What is left of the quota this month, across all of the owner\'s deployments.' }),
+  }),
+});
+
+const ByAdapterRef = builder.objectRef<UsageReport['byAdapter']>('DeploymentConnectionsByAdapter').implement({
+  fields: (t) => ({
+    adapter_one: t.exposeInt('adapter_one'),
+    adapter_two: t.exposeInt('adapter_two'),
+    adapter_three: t.exposeInt('adapter_three'),
+  }),
+});
+
+const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentDayCount').implement({
+  fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
+});
+
+const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').implement({
+  fields: (t) => ({
+    deploymentId: t.exposeString('deploymentId'),
+    period: t.field({ type: PeriodRef, resolve: (r) => r.period }),
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    connections: t.field({ type: ConnectionsRef, resolve: (r) => r.connections }),
+    byAdapter: t.field({ type: ByAdapterRef, resolve: (r) => r.byAdapter }),
+    byDay: t.field({ type: [DayCountRef], resolve: (r) => r.byDay }),
+  }),
+});
+
+const AdaptersResultRef = builder.objectRef<{ deploymentId: string; enabledAdapters: string[] }>('DeploymentAdapters').implement({
+  fields: (t) => ({
+    deploymentId: t.exposeString('deploymentId'),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (r) => r.enabledAdapters as never }),
+  }),
+});
+
+const DeletionRef = builder.objectRef<{ deploymentId: string; deleted: true }>('DeploymentDeletion').implement({
+  fields: (t) => ({ deploymentId: t.exposeString('deploymentId'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const auth = { authenticated: true } as const;
+
+builder.queryFields((t) => ({
+  deployments: t.field({
+    type: DeploymentPageRef,
+    description: "The signed-in user's deployments, newest first, each with usage. REST: GET /v1/deployments.",
+    authScopes: auth,
+    args: { status: t.arg({ type: StatusRef }), limit: t.arg.int(), cursor: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.deployments.listDeployments(ctx.viewer!, args),
+  }),
+  deployment: t.field({
+    type: DeploymentRef,
+    description: 'One deployment. REST: GET /v1/deployments/:deploymentId.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.getDeployment(ctx.viewer!, args.deploymentId),
+  }),
+  deploymentUsage: t.field({
+    type: UsageReportRef,
+    description: 'Connections to a deployment in this UTC day, ISO week or month. REST: GET /v1/deployments/:deploymentId/usage.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }), period: t.arg({ type: PeriodRef, defaultValue: 'month' }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.getUsage(ctx.viewer!, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDeployment: t.field({
+    type: DeploymentRef,
+    description: 'Bundles workflows behind a new MCP endpoint. REST: POST /v1/deployments.',
+    authScopes: auth,
+    args: {
+      name: t.arg.string({ required: true }),
+      description: t.arg.string(),
+      workflowIds: t.arg.stringList({ required: true }),
+      enabledAdapters: t.arg({ type: [AdapterRef] }),
+      allowAnonymous: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) => ctx.services.deployments.createDeployment(ctx.viewer!, args),
+  }),
+  updateDeployment: t.field({
+    type: DeploymentRef,
+    description: 'Changes a deployment; every field is optional and description: null removes it. REST: PUT /v1/deployments/:deploymentId.',
+    authScopes: auth,
+    args: {
+      deploymentId: t.arg.string({ required: true }),
+      name: t.arg.string(),
+      description: t.arg.string(),
+      workflowIds: t.arg.stringList(),
+      enabledAdapters: t.arg({ type: [AdapterRef] }),
+      allowAnonymous: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) => ctx.services.deployments.updateDeployment(ctx.viewer!, args),
+  }),
+  setDeploymentAdapter: t.field({
+    type: AdaptersResultRef,
+    description: 'Enables or disables one adapter on a deployment. REST: POST /v1/deployments/:deploymentId/adapters.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }), adapter: t.arg({ type: AdapterRef, required: true }), enabled: t.arg.boolean({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.setAdapter(ctx.viewer!, args),
+  }),
+  activateDeployment: t.field({
+    type: DeploymentRef,
+    description: 'Makes an inactive deployment active again. REST: POST /v1/deployments/:deploymentId/activate.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.activate(ctx.viewer!, args.deploymentId),
+  }),
+  deactivateDeployment: t.field({
+    type: DeploymentRef,
+    description: 'Switches a deployment off without deleting it. REST: POST /v1/deployments/:deploymentId/deactivate.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.deactivate(ctx.viewer!, args.deploymentId),
+  }),
+  deleteDeployment: t.field({
+    type: DeletionRef,
+    description: 'Deletes a deployment for good; its endpoint stops answering at once. REST: DELETE /v1/deployments/:deploymentId.',
+    authScopes: auth,
+    args: { deploymentId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.deployments.deleteDeployment(ctx.viewer!, args.deploymentId),
+  }),
+}));
+
+builder.objectField(UserRef, 'deployments', (t) =>
+  t.field({
+    type: [DeploymentRef],
+    description: "The user's deployments with workflows and usage, newest first (dashboard; for pages use Query.deployments). Empty for any user but the viewer.",
+    extensions: graphqlOnly,
+    args: { status: t.arg({ type: StatusRef }), limit: t.arg.int() },
+    resolve: async (user, args, ctx) =>
+      user.userId === ctx.viewer?.userId ? (await ctx.services.deployments.listDeployments(ctx.viewer, args)).data : [],
+  }),
+);

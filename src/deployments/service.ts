@@ -1,0 +1,326 @@
+import type { Prisma } from '@prisma/client';
+import { newId } from '../clock.js';
+import { AppError, notFound, validation } from '../errors.js';
+import type { Viewer } from '../graphql/context.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import type { RenderableWorkflow } from '../mcp/render/index.js';
+import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import type { ServiceDeps } from '../services.js';
+import { bundleQuery, loadRenderable, resolveBundle, toWorkflowDto, type BundledWorkflow } from './bundle.js';
+import {
+  DESCRIPTION_MAX,
+  NAME_MAX,
+  WORKFLOWS_MAX,
+  type CreateDeploymentInput,
+  type DeploymentDto,
+  type DeploymentStatus,
+  type DeploymentUsageSummary,
+  type ListDeploymentsInput,
+  type UpdateDeploymentInput,
+  type UsagePeriod,
+  type UsageReport,
+} from './types.js';
+import { createUsageStore, type CountConnection } from './usage.js';
+
+/**
+ * Deployments (spec 2.4, 3, 4.2): every rule and permission check. Another user's deployment
+ * is NOT_FOUND, never FORBIDDEN, so its existence does not leak.
+ */
+
+const CURSOR_KIND = 'deployments';
+
+/** What the tool endpoint needs to answer one request. */
+export interface EndpointTarget {
+  deploymentId: string;
+  ownerId: string;
+  name: string;
+  description: string | null;
+  allowAnonymous: boolean;
+  enabledAdapters: Adapter[];
+  /** Bundled workflows the owner may use, with their library settings (filter per adapter). */
+  bundle: BundledWorkflow[];
+}
+
+type DeploymentRow = Prisma.DeploymentGetPayload<{ include: { workflows: ReturnType<typeof bundleQuery> } }>;
+
+function codePoints(s: string): number {
+  return [...s].length;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw validation('name must not be empty', { fields: [{ field: 'name', message: 'name must not be empty' }] });
+  if (codePoints(trimmed) > NAME_MAX) {
+    const message = `name must be at most ${NAME_MAX} characters (got ${codePoints(trimmed)})`;
+    throw validation(message, { fields: [{ field: 'name', message }] });
+  }
+  return trimmed;
+}
+
+function checkDescription(description: string | null | undefined): string | null | undefined {
+  if (description === null || description === undefined) return description;
+  if (codePoints(description) > DESCRIPTION_MAX) {
+    const message = `description must be at most ${DESCRIPTION_MAX} characters`;
+    throw validation(message, { fields: [{ field: 'description', message }] });
+  }
+  return description;
+}
+
+/** Known adapters, deduplicated, in the canonical order. */
+export function checkAdapters(adapters: readonly string[]): Adapter[] {
+  const unknown = adapters.filter((a) => !(ADAPTERS as readonly string[]).includes(a));
+  if (unknown.length) {
+    const message = `enabledAdapters may only contain ${ADAPTERS.join(', ')} (got ${unknown.map((a) => `'${a}'`).join(', ')})`;
+    throw validation(message, { fields: [{ field: 'enabledAdapters', message }], allowed: [...ADAPTERS] });
+  }
+  return ADAPTERS.filter((a) => adapters.includes(a));
+}
+
+function notNull(field: string): AppError {
+  return validation(`${field} cannot be null; leave it out to keep the current value`, { fields: [{ field, message: `${field} cannot be null` }] });
+}
+
+export interface DeploymentHooks {
+  /** Runs in the create transaction before the insert (the plans engine's deployment quota). */
+  beforeCreate?: (tx: Prisma.TransactionClient, userId: string) => Promise<void>;
+  /** Counts a connection on the owner's monthly counter (default: a plain atomic increment). */
+  countConnection?: CountConnection;
+}
+
+export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
+  const prisma = db.prisma;
+  const usage = createUsageStore(prisma, hooks.countConnection);
+
+  const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
+
+  /**
+   * Each id must name a workflow the viewer owns, or a public one they subscribe to. Unknown ids
+   * and other users' private workflows get the same answer, so neither leaks.
+   */
+  async function checkWorkflowIds(viewer: Viewer, workflowIds: readonly string[]): Promise<string[]> {
+    const fail = (message: string, extra: Record<string, unknown> = {}) =>
+      validation(message, { fields: [{ field: 'workflowIds', message }], ...extra });
+    if (workflowIds.length === 0) throw fail('workflowIds must name at least one workflow');
+    if (workflowIds.length > WORKFLOWS_MAX) throw fail(`workflowIds may name at most ${WORKFLOWS_MAX} workflows`);
+    const duplicates = [...new Set(workflowIds.filter((id, i) => workflowIds.indexOf(id) !== i))];
+    if (duplicates.length) throw fail(`workflowIds names a workflow more than once: ${duplicates.join(', ')}`, { duplicateIds: duplicates });
+    const usable = await prisma.workflow.findMany({
+      where: {
+        id: { in: [...workflowIds] },
+        OR: [{ ownerId: viewer.userId }, { visibility: 'public', libraryEntries: { some: { userId: viewer.userId, sourceType: 'subscribed' } } }],
+      },
+      select: { id: true },
+    });
+    const ok = new Set(usable.map((w) => w.id));
+    const invalid = workflowIds.filter((id) => !ok.has(id));
+    if (invalid.length) {
+      throw fail(`workflowIds must name workflows you own or have subscribed to in your library; these are not: ${invalid.join(', ')}`, { invalidIds: invalid });
+    }
+    return [...workflowIds];
+  }
+
+  function toDto(row: DeploymentRow, summary: DeploymentUsageSummary | undefined): DeploymentDto {
+    return {
+      deploymentId: row.id,
+      name: row.name,
+      description: row.description,
+      workflows: resolveBundle(row.workflows, row.ownerId).map(toWorkflowDto),
+      enabledAdapters: checkAdapters(row.enabledAdapters),
+      status: row.status,
+      allowAnonymous: row.allowAnonymous,
+      mcpEndpoint: endpointOf(row.id),
+      usage: summary ?? { connectionsThisMonth: 0, lastConnectedAt: row.lastConnectedAt?.toISOString() ?? null },
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  async function withUsage(rows: DeploymentRow[]): Promise<DeploymentDto[]> {
+    const summaries = await usage.summaries(rows, clock.now());
+    return rows.map((row) => toDto(row, summaries.get(row.id)));
+  }
+
+  async function findOwned(viewer: Viewer, deploymentId: string): Promise<DeploymentRow> {
+    const row = await prisma.deployment.findFirst({
+      where: { id: deploymentId, ownerId: viewer.userId },
+      include: { workflows: bundleQuery(viewer.userId) },
+    });
+    if (!row) throw notFound('deployment', deploymentId);
+    return row;
+  }
+
+  async function getDeployment(viewer: Viewer, deploymentId: string): Promise<DeploymentDto> {
+    const [dto] = await withUsage([await findOwned(viewer, deploymentId)]);
+    return dto!;
+  }
+
+  async function listDeployments(viewer: Viewer, input: ListDeploymentsInput = {}): Promise<Page<DeploymentDto>> {
+    const limit = pageLimit(input.limit);
+    const where: Prisma.DeploymentWhereInput = { ownerId: viewer.userId };
+    if (input.status) where.status = input.status;
+    if (input.cursor) {
+      const [createdAt, id] = decodeCursor(input.cursor, CURSOR_KIND, ['number', 'string']) as [number, string];
+      const at = new Date(createdAt);
+      where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
+    }
+    const rows = await prisma.deployment.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+      include: { workflows: bundleQuery(viewer.userId) },
+    });
+    const page = toPage(rows, limit, CURSOR_KIND, (r) => [r.createdAt.getTime(), r.id], (r) => r);
+    return { data: await withUsage(page.data), pagination: page.pagination };
+  }
+
+  async function createDeployment(viewer: Viewer, input: CreateDeploymentInput): Promise<DeploymentDto> {
+    const name = checkName(input.name);
+    const description = checkDescription(input.description) ?? null;
+    const enabledAdapters = input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : checkAdapters(input.enabledAdapters);
+    const workflowIds = await checkWorkflowIds(viewer, input.workflowIds);
+    const now = clock.now();
+    const row = await prisma.$transaction(async (tx) => {
+      await hooks.beforeCreate?.(tx, viewer.userId);
+      return tx.deployment.create({
+        data: {
+          id: newId('dep'),
+          ownerId: viewer.userId,
+          name,
+          description,
+          enabledAdapters,
+          status: 'active',
+          allowAnonymous: input.allowAnonymous ?? false,
+          createdAt: now,
+          updatedAt: now,
+          workflows: { create: workflowIds.map((workflowId, position) => ({ workflowId, position })) },
+        },
+        include: { workflows: bundleQuery(viewer.userId) },
+      });
+    });
+    return toDto(row, undefined);
+  }
+
+  async function updateDeployment(viewer: Viewer, input: UpdateDeploymentInput): Promise<DeploymentDto> {
+    const current = await findOwned(viewer, input.deploymentId);
+    if (input.name === null) throw notNull('name');
+    if (input.workflowIds === null) throw notNull('workflowIds');
+    if (input.enabledAdapters === null) throw notNull('enabledAdapters');
+    if (input.allowAnonymous === null) throw notNull('allowAnonymous');
+    const data: Prisma.DeploymentUpdateInput = {};
+    if (input.name !== undefined) data.name = checkName(input.name);
+    if (input.description !== undefined) data.description = checkDescription(input.description);
+    if (input.enabledAdapters !== undefined) data.enabledAdapters = checkAdapters(input.enabledAdapters);
+    if (input.allowAnonymous !== undefined) data.allowAnonymous = input.allowAnonymous;
+    const workflowIds = input.workflowIds === undefined ? undefined : await checkWorkflowIds(viewer, input.workflowIds);
+    if (Object.keys(data).length === 0 && workflowIds === undefined) return getDeployment(viewer, current.id);
+    data.updatedAt = clock.now();
+    if (workflowIds) {
+      data.workflows = { deleteMany: {}, create: workflowIds.map((workflowId, position) => ({ workflowId, position })) };
+    }
+    await mutateOwned(viewer, current.id, data);
+    return getDeployment(viewer, current.id);
+  }
+
+  /** Applies an update to a deployment the viewer owns; a concurrent delete makes it NOT_FOUND. */
+  async function mutateOwned(viewer: Viewer, deploymentId: string, data: Prisma.DeploymentUpdateInput): Promise<void> {
+    try {
+      await prisma.deployment.update({ where: { id: deploymentId, ownerId: viewer.userId }, data });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'P2025') throw notFound('deployment', deploymentId);
+      throw error;
+    }
+  }
+
+  async function setAdapter(viewer: Viewer, input: { deploymentId: string; adapter: string; enabled: boolean }): Promise<{ deploymentId: string; enabledAdapters: Adapter[] }> {
+    const [adapter] = checkAdapters([input.adapter]);
+    const current = await findOwned(viewer, input.deploymentId);
+    const enabled = new Set(checkAdapters(current.enabledAdapters));
+    if (input.enabled) enabled.add(adapter!);
+    else enabled.delete(adapter!);
+    const enabledAdapters = ADAPTERS.filter((a) => enabled.has(a));
+    if (enabledAdapters.length !== current.enabledAdapters.length) {
+      await mutateOwned(viewer, current.id, { enabledAdapters, updatedAt: clock.now() });
+    }
+    return { deploymentId: current.id, enabledAdapters };
+  }
+
+  /** Spec 3: active <-> inactive. Asking for the state a deployment is already in changes nothing. */
+  async function setStatus(viewer: Viewer, deploymentId: string, status: DeploymentStatus): Promise<DeploymentDto> {
+    const current = await findOwned(viewer, deploymentId);
+    if (current.status !== status) await mutateOwned(viewer, current.id, { status, updatedAt: clock.now() });
+    return getDeployment(viewer, current.id);
+  }
+
+  async function deleteDeployment(viewer: Viewer, deploymentId: string): Promise<{ deploymentId: string; deleted: true }> {
+    const { count } = await prisma.deployment.deleteMany({ where: { id: deploymentId, ownerId: viewer.userId } });
+    if (count === 0) throw notFound('deployment', deploymentId);
+    return { deploymentId, deleted: true };
+  }
+
+  async function getUsage(viewer: Viewer, input: { deploymentId: string; period?: UsagePeriod | null }): Promise<UsageReport> {
+    const row = await prisma.deployment.findFirst({ where: { id: input.deploymentId, ownerId: viewer.userId }, select: { id: true } });
+    if (!row) throw notFound('deployment', input.deploymentId);
+    return usage.report({ deploymentId: row.id, ownerId: viewer.userId, period: input.period ?? 'month', now: clock.now() });
+  }
+
+  /**
+   * The deployment behind a tool-endpoint request (spec 5.3): unknown → NOT_FOUND; private
+   * without a viewer → UNAUTHORIZED; another user's private one → NOT_FOUND; inactive → FORBIDDEN.
+   * Read from the database on every request, so deletion or deactivation cuts clients off at once.
+   */
+  async function loadDeploymentForEndpoint(deploymentId: string, viewer: Viewer | null): Promise<EndpointTarget> {
+    const row = await prisma.deployment.findUnique({
+      where: { id: deploymentId },
+      select: { id: true, ownerId: true, name: true, description: true, enabledAdapters: true, status: true, allowAnonymous: true },
+    });
+    if (!row) throw notFound('deployment', deploymentId);
+    if (!row.allowAnonymous) {
+      if (!viewer) {
+        throw new AppError('UNAUTHORIZED', 'this deployment is private: send its owner\'s token as Authorization: Bearer <ID token>', {}, { 'WWW-Authenticate': 'Bearer' });
+      }
+      if (viewer.userId !== row.ownerId) throw notFound('deployment', deploymentId);
+    }
+    if (row.status !== 'active') {
+      throw new AppError('FORBIDDEN', `deployment '${deploymentId}' is inactive; its owner can activate it with POST /v1/deployments/${deploymentId}/activate`, {
+        reason: 'deployment_inactive',
+        deploymentId,
+      });
+    }
+    const rows = await prisma.deploymentWorkflow.findMany({ where: { deploymentId }, ...bundleQuery(row.ownerId) });
+    return {
+      deploymentId: row.id,
+      ownerId: row.ownerId,
+      name: row.name,
+      description: row.description,
+      allowAnonymous: row.allowAnonymous,
+      enabledAdapters: checkAdapters(row.enabledAdapters),
+      bundle: resolveBundle(rows, row.ownerId),
+    };
+  }
+
+  /** Manifests of the workflows a connection on `adapter` is offered, in deployment order. */
+  function renderableFor(target: EndpointTarget, adapter: Adapter): Promise<RenderableWorkflow[]> {
+    return loadRenderable(prisma, target.bundle.filter((w) => w.isActive && w.adapters.includes(adapter)));
+  }
+
+  function recordConnection(target: EndpointTarget, adapter: Adapter): Promise<void> {
+    return usage.recordConnection({ deploymentId: target.deploymentId, ownerId: target.ownerId, adapter, at: clock.now() });
+  }
+
+  return {
+    listDeployments,
+    getDeployment,
+    createDeployment,
+    updateDeployment,
+    setAdapter,
+    activate: (viewer: Viewer, deploymentId: string) => setStatus(viewer, deploymentId, 'active'),
+    deactivate: (viewer: Viewer, deploymentId: string) => setStatus(viewer, deploymentId, 'inactive'),
+    deleteDeployment,
+    getUsage,
+    loadDeploymentForEndpoint,
+    renderableFor,
+    recordConnection,
+  };
+}
+
+export type DeploymentService = ReturnType<typeof createDeploymentService>;

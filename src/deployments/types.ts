@@ -1,0 +1,84 @@
+import type { Adapter } from '../manifest/types.js';
+
+/** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
+
+export const DEPLOYMENT_STATUSES = ['active', 'inactive'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+export const USAGE_PERIODS = ['day', 'week', 'month'] as const;
+export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 2000;
+/** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
+export const WORKFLOWS_MAX = 100;
+
+export interface WorkflowStats {
+  subscribersCount: number;
+  forksCount: number;
+  ratingCount: number;
+  /** Mean rating, null until the first review. */
+  averageRating: number | null;
+}
+
+export interface DeploymentWorkflowDto {
+  workflowId: string;
+  name: string;
+  version: string;
+  isOwned: boolean;
+  stats: WorkflowStats;
+}
+
+export interface DeploymentUsageSummary {
+  connectionsThisMonth: number;
+  lastConnectedAt: string | null;
+}
+
+export interface DeploymentDto {
+  deploymentId: string;
+  name: string;
+  description: string | null;
+  workflows: DeploymentWorkflowDto[];
+  enabledAdapters: Adapter[];
+  status: DeploymentStatus;
+  allowAnonymous: boolean;
+  mcpEndpoint: string;
+  usage: DeploymentUsageSummary;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateDeploymentInput {
+  name: string;
+  description?: string | null;
+  workflowIds: string[];
+  enabledAdapters?: string[] | null;
+  allowAnonymous?: boolean | null;
+}
+
+/** Every field optional; `description: null` removes the description. */
+export interface UpdateDeploymentInput {
+  deploymentId: string;
+  name?: string | null;
+  description?: string | null;
+  workflowIds?: string[] | null;
+  enabledAdapters?: string[] | null;
+  allowAnonymous?: boolean | null;
+}
+
+export interface ListDeploymentsInput {
+  status?: DeploymentStatus | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+export interface UsageReport {
+  deploymentId: string;
+  period: UsagePeriod;
+  /** First and last UTC day the report covers (YYYY-MM-DD). */
+  from: string;
+  to: string;
+  connections: { total: number; limit: number; remaining: number };
+  byAdapter: Record<Adapter, number>;
+  byDay: { date: string; count: number }[];
+}

@@ -1,0 +1,127 @@
+import type { Prisma, PrismaClient } from '@prisma/client';
+import { AppError } from '../errors.js';
+import { effectivePlan, planLimits, usagePeriod } from '../limits/plans.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.js';
+
+/**
+ * Connections to deployment endpoints: counted per deployment, adapter and UTC day
+ * (DeploymentUsage) and per owner and UTC month (UsageCounter, the quota the plans engine
+ * enforces). Every count is an atomic upsert-increment, so concurrent connections on several
+ * instances never lose one.
+ */
+
+export const CONNECTIONS_METRIC = 'connections';
+
+const DAY_MS = 86_400_000;
+
+/** A burst of connections queues for pool connections; Prisma's 2 s default wait would fail some of them. */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
+
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The quota period, `YYYY-MM` in UTC, exactly as the plans engine reads it. */
+export const utcMonth = usagePeriod;
+
+function startOfUtcDay(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+export function startOfUtcMonth(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+}
+
+/** Calendar periods in UTC, ending today: today, this ISO week (from Monday), this month. */
+export function periodStart(period: UsagePeriod, now: Date): Date {
+  const today = startOfUtcDay(now);
+  if (period === 'day') return today;
+  if (period === 'week') return new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS);
+  return startOfUtcMonth(now);
+}
+
+/**
+ * Adds one connection to the owner's monthly counter inside the connection's transaction. The
+ * plans engine may replace it with one that also refuses connections over the quota.
+ */
+export type CountConnection = (tx: Prisma.TransactionClient, ownerId: string, at: Date) => Promise<unknown>;
+
+const incrementMonthlyCounter: CountConnection = (tx, ownerId, at) => tx.$executeRaw`
+  INSERT INTO usage_counters (user_id, metric, period, count) VALUES (${ownerId}, ${CONNECTIONS_METRIC}, ${utcMonth(at)}, 1)
+  ON CONFLICT (user_id, metric, period) DO UPDATE SET count = usage_counters.count + 1`;
+
+export function createUsageStore(prisma: PrismaClient, countConnection: CountConnection = incrementMonthlyCounter) {
+  /**
+   * Counts one connection. The deployment row is touched first, so a deployment deleted in the
+   * meantime fails the whole transaction (NOT_FOUND) instead of counting for nobody.
+   */
+  async function recordConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; at: Date }): Promise<void> {
+    const { deploymentId, ownerId, adapter, at } = input;
+    const day = utcDay(at);
+    await prisma.$transaction(async (tx) => {
+      const touched = await tx.$executeRaw`
+        UPDATE deployments SET last_connected_at = GREATEST(COALESCE(last_connected_at, ${at}), ${at})
+        WHERE id = ${deploymentId}`;
+      if (touched === 0) throw new AppError('NOT_FOUND', `deployment '${deploymentId}' was not found`, { id: deploymentId });
+      await tx.$executeRaw`
+        INSERT INTO deployment_usage (deployment_id, adapter, day, count) VALUES (${deploymentId}, ${adapter}, ${day}::date, 1)
+        ON CONFLICT (deployment_id, adapter, day) DO UPDATE SET count = deployment_usage.count + 1`;
+      await countConnection(tx, ownerId, at);
+    }, TRANSACTION_OPTIONS);
+  }
+
+  /** `usage` of each deployment in a list: one statement for the whole page. */
+  async function summaries(deployments: readonly { id: string; lastConnectedAt: Date | null }[], now: Date): Promise<Map<string, DeploymentUsageSummary>> {
+    const sums = deployments.length
+      ? await prisma.deploymentUsage.groupBy({
+          by: ['deploymentId'],
+          where: { deploymentId: { in: deployments.map((d) => d.id) }, day: { gte: startOfUtcMonth(now) } },
+          _sum: { count: true },
+        })
+      : [];
+    const byId = new Map(sums.map((s) => [s.deploymentId, s._sum.count ?? 0]));
+    return new Map(
+      deployments.map((d) => [d.id, { connectionsThisMonth: byId.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null }]),
+    );
+  }
+
+  async function report(input: { deploymentId: string; ownerId: string; period: UsagePeriod; now: Date }): Promise<UsageReport> {
+    const { deploymentId, ownerId, period, now } = input;
+    const from = periodStart(period, now);
+    const [rows, counter, subscription] = await Promise.all([
+      prisma.deploymentUsage.findMany({ where: { deploymentId, day: { gte: from } }, select: { adapter: true, day: true, count: true } }),
+      prisma.usageCounter.findUnique({
+        where: { userId_metric_period: { userId: ownerId, metric: CONNECTIONS_METRIC, period: utcMonth(now) } },
+        select: { count: true },
+      }),
+      prisma.billingSubscription.findUnique({ where: { userId: ownerId }, select: { plan: true, status: true } }),
+    ]);
+    const byAdapter = Object.fromEntries(ADAPTERS.map((a) => [a, 0])) as Record<Adapter, number>;
+    const perDay = new Map<string, number>();
+    let total = 0;
+    for (const row of rows) {
+      total += row.count;
+      if ((ADAPTERS as readonly string[]).includes(row.adapter)) byAdapter[row.adapter as Adapter] += row.count;
+      const date = utcDay(row.day);
+      perDay.set(date, (perDay.get(date) ?? 0) + row.count);
+    }
+    const byDay: { date: string; count: number }[] = [];
+    for (let t = from.getTime(); t <= now.getTime(); t += DAY_MS) {
+      const date = utcDay(new Date(t));
+      byDay.push({ date, count: perDay.get(date) ?? 0 });
+    }
+    const limit = planLimits(effectivePlan(subscription)).connectionsPerMonth;
+    return {
+      deploymentId,
+      period,
+      from: utcDay(from),
+      to: utcDay(now),
+      connections: { total, limit, remaining: Math.max(0, limit - (counter?.count ?? 0)) },
+      byAdapter,
+      byDay,
+    };
+  }
+
+  return { recordConnection, summaries, report };
+}

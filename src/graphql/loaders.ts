@@ -1,0 +1,25 @@
+import type { Workflow } from '@prisma/client';
+import DataLoader from 'dataloader';
+import type { Services } from '../services.js';
+import { canRead } from '../workflows/service.js';
+import type { Viewer } from './context.js';
+
+/**
+ * Per-request batch loaders for lookups that are not Prisma relations (so plugin-prisma cannot
+ * fold them into the parent query): each runs one query for all the ids a response needs.
+ */
+export function createLoaders(services: Services, viewer: Viewer | null) {
+  return {
+    /** A workflow the viewer may read, or null (deleted, or now private). */
+    readableWorkflow: new DataLoader<string, Workflow | null>(async (ids) => {
+      const rows = await services.db.prisma.workflow.findMany({ where: { id: { in: [...ids] } } });
+      const byId = new Map(rows.map((w) => [w.id, w]));
+      return ids.map((id) => {
+        const w = byId.get(id);
+        return w && viewer && canRead(viewer, w) ? w : null;
+      });
+    }),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,89 @@
+import { builder, graphqlOnly } from '../graphql/builder.js';
+import { pageRef } from '../graphql/pagination.js';
+import { UserRef } from '../users/graphql.js';
+import { pageItemQuery } from '../workflows/graphql.js';
+import type { LibraryQuery } from './service.js';
+
+const SourceTypeEnum = builder.enumType('LibrarySourceType', {
+  description: 'How a workflow came into a library: created by the user, forked by the user, or subscribed to from the marketplace.',
+  values: ['owned', 'forked', 'subscribed'] as const,
+});
+
+export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
+  description: 'A workflow in a user\'s library (spec 2.5).',
+  fields: (t) => ({
+    libraryId: t.exposeString('id'),
+    workflowId: t.exposeString('workflowId'),
+    userId: t.exposeString('userId'),
+    sourceType: t.field({ type: SourceTypeEnum, resolve: (e) => e.sourceType }),
+    sourceUserId: t.exposeString('sourceUserId'),
+    isActive: t.exposeBoolean('isActive'),
+    enabledAdapters: t.exposeStringList('enabledAdapters'),
+    workflowName: t.string({ select: { workflow: { select: { name: true } } }, resolve: (e) => e.workflow.name }),
+    workflowVersion: t.exposeString('workflowVersion'),
+    autoUpdate: t.exposeBoolean('autoUpdate'),
+    addedAt: t.string({ resolve: (e) => e.addedAt.toISOString() }),
+    updatedAt: t.string({ resolve: (e) => e.updatedAt.toISOString() }),
+    workflow: t.relation('workflow', { extensions: graphqlOnly }),
+  }),
+});
+
+const LibraryPageRef = pageRef('LibraryPage', LibraryEntryRef);
+
+const RemovedEntryRef = builder.objectRef<{ workflowId: string; removed: true }>('RemovedLibraryEntry').implement({
+  fields: (t) => ({ workflowId: t.exposeString('workflowId'), removed: t.exposeBoolean('removed') }),
+});
+
+const libraryListArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({
+  limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
+  cursor: t.arg.string(),
+  activeOnly: t.arg.boolean({ description: 'Only active entries (default false).' }),
+});
+
+builder.queryField('library', (t) =>
+  t.field({
+    type: LibraryPageRef,
+    description: "The caller's library, most recently added first. REST: GET /v1/library.",
+    authScopes: { authenticated: true },
+    args: libraryListArgs(t),
+    resolve: (_root, args, ctx, info) => ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
+  }),
+);
+
+builder.objectField(UserRef, 'library', (t) =>
+  t.field({
+    type: LibraryPageRef,
+    description: "The user's library (the dashboard's nested read).",
+    extensions: graphqlOnly,
+    args: { limit: t.arg.int(), cursor: t.arg.string(), activeOnly: t.arg.boolean() },
+    resolve: (_user, args, ctx, info) => ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  addToLibrary: t.prismaField({
+    type: 'LibraryEntry',
+    description: "Subscribes to another user's public workflow (or re-adds one of yours). REST: POST /v1/library/:workflowId.",
+    authScopes: { authenticated: true },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      enabledAdapters: t.arg.stringList({ description: 'Adapters this workflow is offered to (default all three).' }),
+      autoUpdate: t.arg.boolean({ description: "Follow the source's new versions (default true)." }),
+    },
+    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.library.addToLibrary(ctx.viewer!, workflowId, input, query),
+  }),
+  updateLibraryEntry: t.prismaField({
+    type: 'LibraryEntry',
+    description: 'Activates or deactivates a library entry or changes its adapters. REST: PATCH /v1/library/:workflowId.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }), isActive: t.arg.boolean(), enabledAdapters: t.arg.stringList() },
+    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.library.updateLibraryEntry(ctx.viewer!, workflowId, input, query),
+  }),
+  removeFromLibrary: t.field({
+    type: RemovedEntryRef,
+    description: 'Removes a workflow from your library. REST: DELETE /v1/library/:workflowId.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.library.removeFromLibrary(ctx.viewer!, args.workflowId),
+  }),
+}));

@@ -1,0 +1,59 @@
+/**
+ * The plans as data (spec section 8). Everything that limits a user reads its numbers here,
+ * so a change of offer is a change of this table and of docs/plans.md, nothing else.
+ */
+export const PLAN_NAMES = ['free', 'pro', 'team', 'enterprise'] as const;
+
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface PlanLimits {
+  plan: PlanName;
+  requestsPerMinute: number;
+  requestsPerHour: number;
+  /** Workflows the user owns, forks included. */
+  workflows: number;
+  deployments: number;
+  /** Library entries with sourceType subscribed. */
+  subscriptions: number;
+  /** Tool-endpoint `initialize` calls per UTC calendar month, over all the user's deployments. */
+  connectionsPerMonth: number;
+}
+
+/**
+ * Paid quotas are finite on purpose: every consumer (the usage route, GraphQL, the 402 details)
+ * can then report `limit` and `remaining` as plain integers, and even an enterprise account cannot
+ * exhaust the service by accident. A contract that needs more changes this table.
+ */
+const PLANS: Record<PlanName, PlanLimits> = {
+  free: { plan: 'free', requestsPerMinute: 30, requestsPerHour: 500, workflows: 5, deployments: 1, subscriptions: 20, connectionsPerMonth: 500 },
+  pro: { plan: 'pro', requestsPerMinute: 100, requestsPerHour: 5_000, workflows: 100, deployments: 10, subscriptions: 200, connectionsPerMonth: 50_000 },
+  team: { plan: 'team', requestsPerMinute: 300, requestsPerHour: 20_000, workflows: 500, deployments: 50, subscriptions: 1_000, connectionsPerMonth: 250_000 },
+  enterprise: { plan: 'enterprise', requestsPerMinute: 1_000, requestsPerHour: 100_000, workflows: 10_000, deployments: 1_000, subscriptions: 10_000, connectionsPerMonth: 5_000_000 },
+};
+
+export function isPlanName(value: unknown): value is PlanName {
+  return typeof value === 'string' && (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** The limits of a plan; anything unknown gets the free plan's, never more. */
+export function planLimits(plan: string | null | undefined): PlanLimits {
+  return isPlanName(plan) ? PLANS[plan] : PLANS.free;
+}
+
+/**
+ * Provider subscription statuses under which the paid plan is in force. `past_due` keeps it
+ * while the provider retries the payment; every other status (incomplete, incomplete_expired,
+ * unpaid, canceled, paused) falls back to free.
+ */
+const PLAN_GRANTING_STATUSES = new Set(['active', 'trialing', 'past_due']);
+
+/** The plan in force for a stored subscription row (or none: free). */
+export function effectivePlan(subscription: { plan: string; status: string } | null | undefined): PlanName {
+  if (!subscription || !PLAN_GRANTING_STATUSES.has(subscription.status)) return 'free';
+  return isPlanName(subscription.plan) ? subscription.plan : 'free';
+}
+
+/** The quota period of a moment: its UTC calendar month, `YYYY-MM`. */
+export function usagePeriod(at: Date): string {
+  return at.toISOString().slice(0, 7);
+}

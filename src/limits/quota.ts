@@ -1,0 +1,161 @@
+import type { Prisma } from '@prisma/client';
+import { AppError } from '../errors.js';
+import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
+
+/**
+ * Plan quotas (spec section 8), enforced inside the caller's create transaction.
+ *
+ * A count followed by an insert is only safe when concurrent creates of the same user cannot
+ * interleave, so `enforceQuota` first locks the user's row. Every create of that user then waits
+ * for the previous one to commit and counts what it committed (READ COMMITTED sees it). Creates of
+ * different users never wait for each other. The lock also orders creates with account deletion,
+ * which takes the same lock.
+ */
+
+/** A Prisma client or interactive-transaction client. */
+export type Db = Prisma.TransactionClient;
+
+export type CountedQuota = 'workflows' | 'deployments' | 'subscriptions';
+export type QuotaName = CountedQuota | 'connections';
+
+export const CONNECTIONS_METRIC = 'connections';
+
+export interface QuotaUse {
+  quota: QuotaName;
+  plan: PlanName;
+  used: number;
+  limit: number;
+  remaining: number;
+}
+
+interface LockedUser {
+  id: string;
+  plan: string | null;
+  status: string | null;
+}
+
+function accountGone(): AppError {
+  return new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
+}
+
+/** Locks the user's row until the transaction ends and reads the plan in force, in one statement. */
+export async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
+  const rows = await tx.$queryRaw<LockedUser[]>`
+    SELECT u.id, s.plan, s.status
+    FROM users u LEFT JOIN billing_subscriptions s ON s.user_id = u.id
+    WHERE u.id = ${userId}
+    FOR UPDATE OF u`;
+  const row = rows[0];
+  if (!row) throw accountGone();
+  return effectivePlan(row.plan === null || row.status === null ? null : { plan: row.plan, status: row.status });
+}
+
+/** The plan in force, without locking anything. */
+export async function readPlan(db: Db, userId: string): Promise<PlanName> {
+  const sub = await db.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } });
+  return effectivePlan(sub);
+}
+
+export function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number> {
+  switch (quota) {
+    case 'workflows':
+      return db.workflow.count({ where: { ownerId: userId } });
+    case 'deployments':
+      return db.deployment.count({ where: { ownerId: userId } });
+    case 'subscriptions':
+      return db.libraryEntry.count({ where: { userId, sourceType: 'subscribed' } });
+  }
+}
+
+const LIMIT_OF: Record<QuotaName, (limits: PlanLimits) => number> = {
+  workflows: (l) => l.workflows,
+  deployments: (l) => l.deployments,
+  subscriptions: (l) => l.subscriptions,
+  connections: (l) => l.connectionsPerMonth,
+};
+
+const WHAT: Record<QuotaName, string> = {
+  workflows: 'workflows',
+  deployments: 'deployments',
+  subscriptions: 'subscriptions',
+  connections: 'tool-endpoint connections this month',
+};
+
+function exceeded(quota: QuotaName, plan: PlanName, limit: number, used: number): AppError {
+  return new AppError(
+    'PLAN_LIMIT_EXCEEDED',
+    `the ${plan} plan allows ${limit} ${WHAT[quota]} and ${used} are used; upgrade the plan or remove some first`,
+    { quota, limit, used, plan },
+  );
+}
+
+/**
+ * Call inside the interactive transaction that creates the resource, before the insert:
+ * `await prisma.$transaction(async (tx) => { await enforceQuota(tx, userId, 'workflows'); … create … })`.
+ * Throws PLAN_LIMIT_EXCEEDED (402) when `adding` more would go over the plan's quota, and
+ * UNAUTHORIZED when the account has been deleted meanwhile. A downgraded user keeps what they
+ * have; only new resources over the new quota are refused.
+ */
+export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, adding = 1): Promise<QuotaUse> {
+  const plan = await lockUserPlan(tx, userId);
+  const limit = LIMIT_OF[quota](planLimits(plan));
+  const used = await countQuota(tx, userId, quota);
+  if (used + adding > limit) throw exceeded(quota, plan, limit, used);
+  return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
+}
+
+/**
+ * Counts one tool-endpoint connection (an MCP `initialize`) of the deployment owner's month and
+ * refuses it with PLAN_LIMIT_EXCEEDED when the month's connections are used up. It both checks
+ * and counts, atomically (one conditional upsert), so callers must not increment the counter
+ * themselves. A refused connection is not counted. Works with or without a surrounding transaction.
+ */
+export async function enforceConnectionQuota(tx: Db, userId: string, now: Date = new Date()): Promise<QuotaUse> {
+  const plan = await readPlan(tx, userId);
+  const limit = planLimits(plan).connectionsPerMonth;
+  const period = usagePeriod(now);
+  const rows = await tx.$queryRaw<{ count: number }[]>`
+    INSERT INTO usage_counters (user_id, metric, period, count)
+    SELECT ${userId}, ${CONNECTIONS_METRIC}, ${period}, 1 WHERE ${limit}::int >= 1
+    ON CONFLICT (user_id, metric, period)
+    DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${limit}::int
+    RETURNING count`;
+  const counted = rows[0];
+  if (!counted) {
+    const used = await connectionsUsed(tx, userId, now);
+    throw exceeded('connections', plan, limit, used);
+  }
+  return { quota: 'connections', plan, used: counted.count, limit, remaining: Math.max(limit - counted.count, 0) };
+}
+
+export async function connectionsUsed(db: Db, userId: string, now: Date = new Date()): Promise<number> {
+  const row = await db.usageCounter.findUnique({
+    where: { userId_metric_period: { userId, metric: CONNECTIONS_METRIC, period: usagePeriod(now) } },
+    select: { count: true },
+  });
+  return row?.count ?? 0;
+}
+
+/** What the usage route reports: the month's connections, the plan's limit and what is left. */
+export async function connectionUsage(db: Db, userId: string, now: Date = new Date()): Promise<{ total: number; limit: number; remaining: number }> {
+  const [plan, total] = await Promise.all([readPlan(db, userId), connectionsUsed(db, userId, now)]);
+  const limit = planLimits(plan).connectionsPerMonth;
+  return { total, limit, remaining: Math.max(limit - total, 0) };
+}
+
+/** Every quota of the user, for GraphQL. */
+export async function quotaUsage(db: Db, userId: string, now: Date = new Date()): Promise<Record<QuotaName, QuotaUse>> {
+  const [plan, workflows, deployments, subscriptions, connections] = await Promise.all([
+    readPlan(db, userId),
+    countQuota(db, userId, 'workflows'),
+    countQuota(db, userId, 'deployments'),
+    countQuota(db, userId, 'subscriptions'),
+    connectionsUsed(db, userId, now),
+  ]);
+  const limits = planLimits(plan);
+  const use = (quota: QuotaName, used: number): QuotaUse => {
+    const limit = LIMIT_OF[quota](limits);
+    return { quota, plan, used, limit, remaining: Math.max(limit - used, 0) };
+  };
+  return { workflows: use('workflows', workflows), deployments: use('deployments', deployments), subscriptions: use('subscriptions', subscriptions), connections: use('connections', connections) };
+}

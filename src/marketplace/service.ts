@@ -1,0 +1,235 @@
+import { Prisma, type Workflow } from '@prisma/client';
+import { AppError } from '../errors.js';
+import { decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
+import type { ServiceDeps } from '../services.js';
+import { WORKFLOW_LIMITS } from '../workflows/input.js';
+import type { WorkflowQuery } from '../workflows/service.js';
+import { parseSearchText } from './query.js';
+
+/**
+ * The marketplace: every user's public workflows, browsed by a sort order, searched by text, or
+ * picked as featured (docs/decisions.md, "Marketplace and reviews").
+ *
+ * Orders Prisma cannot express (computed keys, relevance) are computed in SQL, which returns the
+ * ordered ids and the key values of the page; Prisma then loads those rows with whatever nested
+ * reads the GraphQL selection asks for. Every key is an integer, a timestamp or the id, so a
+ * cursor holds exact values and the row-value comparison that resumes a page never loses or
+ * repeats a row, ties included. The key expressions match the partial indexes of the
+ * marketplace_search migration character for character; keep them in step.
+ */
+
+export const MARKETPLACE_SORTS = ['popular', 'recent', 'rating'] as const;
+export type MarketplaceSort = (typeof MARKETPLACE_SORTS)[number];
+
+/** popularity = subscribers + FORK_WEIGHT × forks. */
+export const POPULAR_FORK_WEIGHT = 2;
+
+/**
+ * Bayesian average: every workflow starts with `weight` imaginary ratings of `mean`, so a single
+ * 5 (→ 3.64) ranks below forty ratings averaging 4.8 (→ 4.54).
+ */
+export const RATING_PRIOR = { mean: 3.5, weight: 10 } as const;
+
+export function bayesianRating(ratingSum: number, ratingCount: number): number {
+  return (RATING_PRIOR.weight * RATING_PRIOR.mean + ratingSum) / (RATING_PRIOR.weight + ratingCount);
+}
+
+export const FEATURED_RULE = {
+  size: 10,
+  minRatings: 3,
+  minMean: 4,
+  growthDays: 7,
+  growthWeight: 0.25,
+} as const;
+
+export interface BrowseInput {
+  category?: string | null;
+  sort?: MarketplaceSort | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+export interface SearchInput {
+  q: string;
+  category?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+interface KeyRow {
+  id: string;
+  k1: number | Date;
+  k2: number | null;
+}
+
+interface SortPlan {
+  shape: readonly ('string' | 'number')[];
+  /** `k1`, `k2` (null when unused) and the id, in order. */
+  keys: Prisma.Sql;
+  order: Prisma.Sql;
+  after(values: CursorValue[]): Prisma.Sql;
+  cursorOf(row: KeyRow): CursorValue[];
+}
+
+const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
+// (C·m + sum) / (C + count) in millionths, with C = 10 and m = 3.5 (RATING_PRIOR); integer division.
+const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
+const PUBLISHED = Prisma.sql`coalesce(w.published_at, w.created_at)`;
+
+const SORTS: Record<MarketplaceSort, SortPlan> = {
+  popular: {
+    shape: ['number', 'string'],
+    keys: Prisma.sql`${POPULARITY} AS k1, NULL::int AS k2`,
+    order: Prisma.sql`${POPULARITY} DESC, w.id DESC`,
+    after: ([k1, id]) => Prisma.sql`(${POPULARITY}, w.id) < (${k1}::int, ${id}::text)`,
+    cursorOf: (r) => [r.k1 as number, r.id],
+  },
+  recent: {
+    shape: ['string', 'string'],
+    keys: Prisma.sql`${PUBLISHED} AS k1, NULL::int AS k2`,
+    order: Prisma.sql`${PUBLISHED} DESC, w.id DESC`,
+    after: ([at, id]) => Prisma.sql`(${PUBLISHED}, w.id) < (${cursorTime(at!)}::timestamptz, ${id}::text)`,
+    cursorOf: (r) => [(r.k1 as Date).toISOString(), r.id],
+  },
+  rating: {
+    shape: ['number', 'number', 'string'],
+    keys: Prisma.sql`${RATING_KEY} AS k1, w.rating_count AS k2`,
+    order: Prisma.sql`${RATING_KEY} DESC, w.rating_count DESC, w.id DESC`,
+    after: ([k1, k2, id]) => Prisma.sql`(${RATING_KEY}, w.rating_count, w.id) < (${k1}::int, ${k2}::int, ${id}::text)`,
+    cursorOf: (r) => [r.k1 as number, r.k2 as number, r.id],
+  },
+};
+
+function badCursor(): AppError {
+  return new AppError('VALIDATION_ERROR', 'cursor is not valid for this list: pass the nextCursor of a previous page unchanged', { field: 'cursor' });
+}
+
+const INT4_MAX = 2_147_483_647;
+
+/**
+ * decodeCursor checks the shape; this also keeps every value one PostgreSQL accepts for its
+ * key's type (a 32-bit integer, text without NUL), so a forged cursor is a 400, never a
+ * database error.
+ */
+function readCursor(cursor: string, kind: string, shape: readonly ('string' | 'number')[]): CursorValue[] {
+  const values = decodeCursor(cursor, kind, shape);
+  for (const v of values) {
+    if (typeof v === 'number' ? !Number.isInteger(v) || Math.abs(v) > INT4_MAX : v.includes('\u0000')) throw badCursor();
+  }
+  return values;
+}
+
+/** A cursor's time as the ISO text PostgreSQL parses, or a 400. */
+function cursorTime(value: CursorValue): string {
+  const date = new Date(value as string);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw badCursor();
+  return date.toISOString();
+}
+
+/** Blank means every category; the match ignores case. */
+function categoryFilter(category: string | null | undefined): Prisma.Sql {
+  const wanted = (category ?? '').trim();
+  if (!wanted) return Prisma.empty;
+  // eslint-disable-next-line no-control-regex -- NUL and other control characters are what is refused
+  if (wanted.length > WORKFLOW_LIMITS.category || /[\u0000-\u001f]/.test(wanted)) {
+    const message = `category must be at most ${WORKFLOW_LIMITS.category} characters, without control characters`;
+    throw new AppError('VALIDATION_ERROR', message, { fields: [{ field: 'category', message }] });
+  }
+  return Prisma.sql`AND lower(w.category) = lower(${wanted})`;
+}
+
+export function createMarketplaceService({ db, clock }: ServiceDeps) {
+  const prisma = db.prisma;
+
+  /** The rows of `ids` in that order, with the nested reads of `query`; rows gone private since are dropped. */
+  async function loadInOrder(ids: string[], query: WorkflowQuery): Promise<Workflow[]> {
+    if (ids.length === 0) return [];
+    const rows = (await prisma.workflow.findMany({ where: { id: { in: ids }, visibility: 'public' }, ...query })) as Workflow[];
+    const byId = new Map(rows.map((w) => [w.id, w]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async function pageOf<R extends { id: string }>(keyRows: R[], limit: number, kind: string, cursorOf: (row: R) => CursorValue[], query: WorkflowQuery): Promise<Page<Workflow>> {
+    const page = toPage(keyRows, limit, kind, cursorOf, (r) => r.id);
+    return { data: await loadInOrder(page.data, query), pagination: page.pagination };
+  }
+
+  async function browse(input: BrowseInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+    const sort = input.sort ?? 'popular';
+    const plan = SORTS[sort];
+    const limit = pageLimit(input.limit);
+    const kind = `marketplace:${sort}`;
+    const after = input.cursor ? Prisma.sql`AND ${plan.after(readCursor(input.cursor, kind, plan.shape))}` : Prisma.empty;
+    const rows = await prisma.$queryRaw<KeyRow[]>`
+      SELECT w.id, ${plan.keys}
+      FROM workflows w
+      WHERE w.visibility = 'public' ${categoryFilter(input.category)} ${after}
+      ORDER BY ${plan.order}
+      LIMIT ${limit + 1}`;
+    return pageOf(rows, limit, kind, plan.cursorOf, query);
+  }
+
+  /**
+   * Full-text search over the generated search document, best match first. Relevance is ts_rank
+   * in millionths (an exact integer for the cursor); equal relevance falls back to popularity,
+   * then the id. The document is a generated column, so a workflow made public, private or
+   * deleted is found or gone by the very next search.
+   */
+  async function search(input: SearchInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+    const terms = parseSearchText(input.q);
+    const limit = pageLimit(input.limit);
+    const kind = `search:${terms.digest}`;
+    let after = Prisma.empty;
+    if (input.cursor) {
+      const [score, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']);
+      after = Prisma.sql`WHERE (s.score, s.popularity, s.id) < (${score}::int, ${popularity}::int, ${id}::text)`;
+    }
+    const rows = await prisma.$queryRaw<{ id: string; score: number; popularity: number }[]>`
+      SELECT s.id, s.score, s.popularity FROM (
+        SELECT w.id,
+               round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
+               ${POPULARITY} AS popularity
+        FROM workflows w CROSS JOIN to_tsquery('simple', ${terms.tsquery}) AS q(query)
+        WHERE w.visibility = 'public' AND w.search_document @@ q.query ${categoryFilter(input.category)}
+      ) s
+      ${after}
+      ORDER BY s.score DESC, s.popularity DESC, s.id DESC
+      LIMIT ${limit + 1}`;
+    return pageOf(rows, limit, kind, (r) => [r.score, r.popularity, r.id], query);
+  }
+
+  /**
+   * A short list: public workflows with at least 3 ratings averaging 4 or more, scored by their
+   * Bayesian rating plus 0.25 × ln(1 + subscriptions added in the last 7 days), at most one per
+   * owner. The same data at the same time gives the same list.
+   */
+  async function featured(query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+    const since = new Date(clock.now().getTime() - FEATURED_RULE.growthDays * 86_400_000).toISOString();
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      WITH growth AS (
+        SELECT e.workflow_id, count(*)::int AS recent
+        FROM library_entries e
+        WHERE e.source_type = 'subscribed' AND e.added_at >= ${since}::timestamptz
+        GROUP BY e.workflow_id
+      ), scored AS (
+        SELECT w.id, w.owner_id, w.rating_count,
+               (35 + w.rating_sum)::float8 / (10 + w.rating_count) + ${FEATURED_RULE.growthWeight}::float8 * ln(1 + coalesce(g.recent, 0)) AS score
+        FROM workflows w LEFT JOIN growth g ON g.workflow_id = w.id
+        WHERE w.visibility = 'public' AND w.rating_count >= ${FEATURED_RULE.minRatings}::int
+          AND w.rating_sum >= ${FEATURED_RULE.minMean}::int * w.rating_count
+      ), ranked AS (
+        SELECT s.*, row_number() OVER (PARTITION BY s.owner_id ORDER BY s.score DESC, s.rating_count DESC, s.id DESC) AS nth
+        FROM scored s
+      )
+      SELECT id FROM ranked WHERE nth = 1
+      ORDER BY score DESC, rating_count DESC, id DESC
+      LIMIT ${FEATURED_RULE.size}::int`;
+    const data = await loadInOrder(rows.map((r) => r.id), query);
+    return { data, pagination: { nextCursor: null, hasMore: false, count: data.length } };
+  }
+
+  return { browse, search, featured };
+}
+
+export type MarketplaceService = ReturnType<typeof createMarketplaceService>;

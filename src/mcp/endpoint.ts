@@ -1,0 +1,168 @@
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { Viewer } from '../graphql/context.js';
+import { toAppError } from '../graphql/errors.js';
+import { readBodyText } from '../http/body.js';
+import type { RequestScope } from '../http/scope.js';
+import type { Logger } from '../logger.js';
+import type { Adapter } from '../manifest/types.js';
+import type { Services } from '../services.js';
+import {
+  adapterForClient,
+  adapterFromQuery,
+  checkParams,
+  DEFAULT_VERSION,
+  isSupportedVersion,
+  JSONRPC,
+  negotiateVersion,
+  parseMessage,
+  RpcFailure,
+  SUPPORTED_VERSIONS,
+  type InboundMessage,
+  type JsonRpcId,
+  type ProtocolVersion,
+} from './protocol.js';
+import { answer } from './server.js';
+import { createSessionCodec } from './session.js';
+
+/**
+ * POST /v1/mcp/:deploymentId — a deployment's MCP endpoint over Streamable HTTP, answered
+ * with JSON and no server-side state. This layer owns HTTP: access (spec 5.3), framing and
+ * the JSON-RPC error codes, the connection's adapter and revision (signed Mcp-Session-Id),
+ * and counting connections; src/mcp/server.ts answers the MCP methods through the SDK.
+ */
+
+export const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
+
+const SESSION_HEADER = 'mcp-session-id';
+
+export function createMcpEndpoint(deps: { services: Services; config: Config; log: Logger }) {
+  const { services, config, log } = deps;
+  const deployments = services.deployments;
+  const sessions = createSessionCodec(config);
+
+  /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
+  async function viewerOf(request: Request, scope: RequestScope): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+    if (!request.headers.has('authorization')) return { viewer: null, authError: null };
+    try {
+      return { viewer: await scope.authenticate(), authError: null };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') return { viewer: null, authError: error };
+      throw error;
+    }
+  }
+
+  async function loadTarget(request: Request, deploymentId: string, scope: RequestScope) {
+    const { viewer, authError } = await viewerOf(request, scope);
+    let target;
+    try {
+      target = await deployments.loadDeploymentForEndpoint(deploymentId, viewer);
+    } catch (error) {
+      // A bad token says more about what to fix than "send a token".
+      if (authError && error instanceof AppError && error.code === 'UNAUTHORIZED') throw authError;
+      throw error;
+    }
+    // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
+    if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
+    return target;
+  }
+
+  function checkContentType(request: Request): void {
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', { contentType: type || null });
+    }
+  }
+
+  /** The adapter and revision of this request: at initialize from the client, later from the session. */
+  async function connectionOf(request: Request, url: URL, deploymentId: string, inbound: InboundMessage) {
+    const fromQuery = adapterFromQuery(url);
+    const id = inbound.kind === 'request' ? inbound.id : null;
+    if (inbound.kind === 'request' && inbound.method === 'initialize') {
+      const params = inbound.params as { protocolVersion: string; clientInfo: { name: string } };
+      const adapter = fromQuery ?? adapterForClient(params.clientInfo.name);
+      return { adapter, protocolVersion: negotiateVersion(params.protocolVersion), source: fromQuery ? 'query' : 'client' };
+    }
+    const header = request.headers.get('mcp-protocol-version');
+    if (header !== null && !isSupportedVersion(header)) {
+      throw new RpcFailure(400, JSONRPC.INVALID_REQUEST, `Invalid Request: unsupported MCP-Protocol-Version '${header}'; supported: ${SUPPORTED_VERSIONS.join(', ')}`, id);
+    }
+    const sessionId = request.headers.get(SESSION_HEADER);
+    const claims = sessionId ? await sessions.read(sessionId) : null;
+    if (sessionId && (!claims || claims.deploymentId !== deploymentId)) {
+      // 404 tells a Streamable HTTP client to start a new session with initialize.
+      throw new RpcFailure(404, -32001, 'Session not found: this Mcp-Session-Id was not issued for this deployment; initialize again', id);
+    }
+    const adapter: Adapter = fromQuery ?? claims?.adapter ?? 'adapter_three';
+    const protocolVersion: ProtocolVersion = (header as ProtocolVersion | null) ?? claims?.protocolVersion ?? DEFAULT_VERSION;
+    return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
+  }
+
+  async function serve(request: Request, url: URL, deploymentId: string, scope: RequestScope): Promise<Response> {
+    if (request.method !== 'POST') {
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`, { allowed: ['POST'] }, { Allow: 'POST' });
+    }
+    const target = await loadTarget(request, deploymentId, scope);
+    checkContentType(request);
+    const inbound = parseMessage(await readBodyText(request, config.bodyLimitBytes));
+    const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
+    try {
+      if (inbound.kind === 'request') checkParams(inbound);
+      const { adapter, protocolVersion, source } = await connectionOf(request, url, deploymentId, inbound);
+      if (!target.enabledAdapters.includes(adapter)) {
+        const how = source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
+        throw new AppError('FORBIDDEN', `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`, {
+          reason: 'adapter_disabled',
+          adapter,
+          enabledAdapters: target.enabledAdapters,
+        });
+      }
+      const response = await answer(inbound.message, request, {
+        deploymentName: target.name,
+        deploymentDescription: target.description,
+        adapter,
+        protocolVersion,
+        workflows: () => deployments.renderableFor(target, adapter),
+        log,
+      });
+      if (inbound.kind !== 'request' || inbound.method !== 'initialize') return response;
+      const text = await response.text();
+      const body = JSON.parse(text) as { result?: unknown };
+      const headers = new Headers(response.headers);
+      if (body.result !== undefined) {
+        await deployments.recordConnection(target, adapter);
+        headers.set(SESSION_HEADER, await sessions.issue({ deploymentId, adapter, protocolVersion }));
+      }
+      return new Response(text, { status: response.status, headers });
+    } catch (error) {
+      if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
+      throw error;
+    }
+  }
+
+  function withId(error: RpcFailure | AppError, id: JsonRpcId | null): RpcFailure {
+    if (error instanceof AppError) return RpcFailure.fromAppError(error, id);
+    return error.id === null && id !== null ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers) : error;
+  }
+
+  return {
+    /** `rawId` is the path segment as sent (still percent-encoded). */
+    async handle(request: Request, url: URL, rawId: string, scope: RequestScope): Promise<Response> {
+      scope.route = `${request.method} /v1/mcp/:deploymentId`;
+      try {
+        let deploymentId: string;
+        try {
+          deploymentId = decodeURIComponent(rawId);
+        } catch {
+          throw new AppError('NOT_FOUND', `deployment '${rawId}' was not found`, { id: rawId });
+        }
+        return await serve(request, url, deploymentId, scope);
+      } catch (error) {
+        if (error instanceof RpcFailure) return error.toResponse();
+        const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
+        if (unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
+        return RpcFailure.fromAppError(appError).toResponse();
+      }
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AppError, errorTable } from '../errors.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
+
+/**
+ * The wire rules of the tool endpoint that sit in front of the SDK: protocol revisions, the
+ * adapter of a connection, and JSON-RPC 2.0 framing with the specification's error codes.
+ */
+
+/** Newest first: the first is what a client asking for anything else is offered. */
+export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
+export const LATEST_VERSION: ProtocolVersion = SUPPORTED_VERSIONS[0];
+/** What Streamable HTTP says to assume when a request carries no MCP-Protocol-Version. */
+export const DEFAULT_VERSION: ProtocolVersion = '2025-03-26';
+
+export function isSupportedVersion(v: unknown): v is ProtocolVersion {
+  return (SUPPORTED_VERSIONS as readonly unknown[]).includes(v);
+}
+
+/** MCP lifecycle: the client's revision when supported, otherwise the latest one. */
+export function negotiateVersion(requested: string): ProtocolVersion {
+  return isSupportedVersion(requested) ? requested : LATEST_VERSION;
+}
+
+/**
+ * The adapter a client gets from its `clientInfo.name`. Names are compared lower-cased with
+ * everything but letters and digits removed, so "claude-code", "Claude Code" and "claude_code"
+ * all match; Cursor's editors report names such as "cursor-vscode".
+ */
+export function adapterForClient(clientName: string): Adapter {
+  const key = clientName.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (key.startsWith('claudecode')) return 'adapter_one';
+  if (key.startsWith('cursor')) return 'adapter_two';
+  return 'adapter_three';
+}
+
+export const JSONRPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  /** MCP: a resources/read for a URI the server does not have. */
+  RESOURCE_NOT_FOUND: -32002,
+} as const;
+
+export type JsonRpcId = string | number;
+
+/** A failure answered as one JSON-RPC error object with an HTTP status. */
+export class RpcFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly id: JsonRpcId | null = null,
+    readonly data?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'RpcFailure';
+  }
+
+  static fromAppError(error: AppError, id: JsonRpcId | null = null): RpcFailure {
+    return new RpcFailure(error.status, errorTable[error.code].jsonRpc, error.message, id, { code: error.code, ...error.details }, error.headers);
+  }
+
+  toResponse(): Response {
+    const error: Record<string, unknown> = { code: this.code, message: this.message };
+    if (this.data !== undefined) error.data = this.data;
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: this.id, error }), {
+      status: this.status,
+      headers: { 'content-type': 'application/json', ...this.headers },
+    });
+  }
+}
+
+export type InboundMessage =
+  | { kind: 'request'; id: JsonRpcId; method: string; message: JSONRPCMessage; params: Record<string, unknown> }
+  | { kind: 'notification'; method: string; message: JSONRPCMessage }
+  | { kind: 'response'; message: JSONRPCMessage };
+
+const invalid = (message: string, id: JsonRpcId | null = null) => new RpcFailure(400, JSONRPC.INVALID_REQUEST, `Invalid Request: ${message}`, id);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * One JSON-RPC 2.0 message from a request body. Batches are refused: MCP 2025-06-18 removed
+ * them and a stateless endpoint gains nothing from them.
+ */
+export function parseMessage(text: string): InboundMessage {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new RpcFailure(400, JSONRPC.PARSE_ERROR, `Parse error: the body is not valid JSON (${(error as Error).message})`);
+  }
+  if (Array.isArray(raw)) throw invalid('batches (JSON arrays) are not supported; send one JSON-RPC message per HTTP request');
+  if (!isObject(raw)) throw invalid('the body must be a JSON-RPC 2.0 object');
+  const id = typeof raw.id === 'string' || (typeof raw.id === 'number' && Number.isFinite(raw.id)) ? raw.id : null;
+  if (raw.jsonrpc !== '2.0') throw invalid(`jsonrpc must be "2.0" (got ${JSON.stringify(raw.jsonrpc) ?? 'nothing'})`, id);
+  if ('id' in raw && id === null) throw invalid('id must be a string or a number', null);
+  if ('method' in raw && typeof raw.method !== 'string') throw invalid('method must be a string', id);
+  if (raw.params !== undefined) {
+    if (Array.isArray(raw.params)) throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, 'Invalid params: params must be an object', id);
+    if (!isObject(raw.params)) throw invalid('params must be an object', id);
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(raw);
+  if (!parsed.success) throw invalid(`not a JSON-RPC request, notification or response (${describeIssues(parsed.error.issues)})`, id);
+  if (typeof raw.method === 'string') {
+    if (id === null) return { kind: 'notification', method: raw.method, message: parsed.data };
+    return { kind: 'request', id, method: raw.method, message: parsed.data, params: (raw.params as Record<string, unknown>) ?? {} };
+  }
+  return { kind: 'response', message: parsed.data };
+}
+
+/** The methods the endpoint serves, with the SDK schema their params must satisfy. */
+const REQUEST_SCHEMAS = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+} as const;
+
+export function isServedMethod(method: string): method is keyof typeof REQUEST_SCHEMAS {
+  return Object.hasOwn(REQUEST_SCHEMAS, method);
+}
+
+/**
+ * Checks a request's params before the SDK sees them: the SDK would answer a schema failure
+ * with -32603 and a dump of its validator's output, the specification asks for -32602.
+ */
+export function checkParams(message: InboundMessage & { kind: 'request' }): void {
+  if (!isServedMethod(message.method)) return;
+  const result = REQUEST_SCHEMAS[message.method].safeParse(message.message);
+  if (!result.success) {
+    throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, `Invalid params for ${message.method}: ${describeIssues(result.error.issues)}`, message.id);
+  }
+}
+
+function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : 'message'}: ${i.message}`)
+    .join('; ');
+}
+
+/** The `adapter` query parameter of the endpoint URL, when present. */
+export function adapterFromQuery(url: URL): Adapter | null {
+  const value = url.searchParams.get('adapter');
+  if (value === null) return null;
+  if (!(ADAPTERS as readonly string[]).includes(value)) {
+    throw new RpcFailure(400, JSONRPC.INVALID_PARAMS, `unknown adapter '${value}' in the adapter query parameter; use ${ADAPTERS.join(', ')}`, null, { allowed: [...ADAPTERS] });
+  }
+  return value as Adapter;
+}

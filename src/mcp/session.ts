@@ -1,0 +1,86 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import { SUPPORTED_VERSIONS, type ProtocolVersion } from './protocol.js';
+
+/**
+ * The tool endpoint keeps no state between requests: what a connection settled at `initialize`
+ * (deployment, adapter, protocol revision) travels in the Mcp-Session-Id it was given, signed
+ * so that any instance holding the same key can trust it, and none has to remember it.
+ *
+ * Format: `mcp1.<base64url JSON>.<base64url HMAC-SHA256>` (visible ASCII only, as MCP requires).
+ * A session never expires: it grants nothing (every request is authenticated and checked
+ * against the deployment afresh), it only saves the client from repeating its choices.
+ */
+export interface SessionClaims {
+  deploymentId: string;
+  adapter: Adapter;
+  protocolVersion: ProtocolVersion;
+}
+
+const PREFIX = 'mcp1';
+const MAX_LENGTH = 512;
+
+export interface SessionCodec {
+  issue(claims: SessionClaims): Promise<string>;
+  /** The claims of a session id this service signed, or null for anything else. */
+  read(sessionId: string): Promise<SessionClaims | null>;
+}
+
+/** MCP_SESSION_SECRET, or else a random key stored once under DATA_DIR (first writer wins). */
+async function loadKey(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): Promise<Buffer> {
+  if (config.mcpSessionSecret) return Buffer.from(config.mcpSessionSecret, 'utf8');
+  const dir = path.join(config.dataDir, 'mcp-session');
+  const file = path.join(dir, 'secret.key');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (existing?.trim()) return Buffer.from(existing.trim(), 'hex');
+  const tmp = path.join(dir, `.secret.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  try {
+    // link() refuses to replace a file, so two instances starting at once end up with one key.
+    await link(tmp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+  return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+}
+
+export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): SessionCodec {
+  let key: Promise<Buffer> | undefined;
+  const keyOnce = () => (key ??= loadKey(config));
+  const sign = async (payload: string) => createHmac('sha256', await keyOnce()).update(`${PREFIX}.${payload}`).digest();
+
+  return {
+    async issue(claims) {
+      // The nonce makes every connection's id distinct, as MCP asks of session ids.
+      const body = { d: claims.deploymentId, a: claims.adapter, v: claims.protocolVersion, n: randomBytes(9).toString('base64url') };
+      const payload = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+      return `${PREFIX}.${payload}.${(await sign(payload)).toString('base64url')}`;
+    },
+    async read(sessionId) {
+      if (sessionId.length > MAX_LENGTH) return null;
+      const parts = sessionId.split('.');
+      if (parts.length !== 3 || parts[0] !== PREFIX || !/^[A-Za-z0-9_-]+$/.test(parts[1]!) || !/^[A-Za-z0-9_-]+$/.test(parts[2]!)) return null;
+      const expected = await sign(parts[1]!);
+      const given = Buffer.from(parts[2]!, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+      } catch {
+        return null;
+      }
+      const { d, a, v } = (body ?? {}) as Record<string, unknown>;
+      if (typeof d !== 'string' || !(ADAPTERS as readonly unknown[]).includes(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
+      return { deploymentId: d, adapter: a as Adapter, protocolVersion: v as ProtocolVersion };
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import type { Prisma, Review } from '@prisma/client';
+import { newId } from '../clock.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { AppError, notFound } from '../errors.js';
+import type { Viewer } from '../graphql/context.js';
+import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import type { FieldProblem } from '../rest/executor.js';
+import type { ServiceDeps } from '../services.js';
+import { canRead } from '../workflows/service.js';
+
+/**
+ * Reviews and ratings (spec 2.9, 8). A workflow's `ratingSum` and `ratingCount` change in the
+ * same transaction as its reviews, by relative UPDATEs (`rating_sum = rating_sum + Δ`) rather
+ * than a read followed by a write, so concurrent reviews never lose one another's change.
+ */
+
+export const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: 10, maxText: 2000 } as const;
+
+export type ReviewQuery = { include?: Prisma.ReviewInclude; select?: Prisma.ReviewSelect };
+
+export interface ReviewInput {
+  rating: number;
+  text: string;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Checks a review body; the text is trimmed and its length counted in characters (code points). */
+export function cleanReviewInput(input: ReviewInput): ReviewInput {
+  const problems: FieldProblem[] = [];
+  const { minRating, maxRating, minText, maxText } = REVIEW_LIMITS;
+  if (!Number.isInteger(input.rating) || input.rating < minRating || input.rating > maxRating) {
+    problems.push({ field: 'rating', message: `rating must be an integer from ${minRating} to ${maxRating}` });
+  }
+  const text = input.text.trim();
+  const length = [...text].length;
+  if (length < minText || length > maxText) {
+    problems.push({ field: 'text', message: `text must be ${minText} to ${maxText} characters (got ${length})` });
+  }
+  if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
+  return { rating: input.rating, text };
+}
+
+export function createReviewService({ db, clock }: ServiceDeps) {
+  const prisma = db.prisma;
+
+  async function findReadableWorkflow(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma) {
+    const workflow = await client.workflow.findUnique({ where: { id: workflowId }, select: { id: true, ownerId: true, visibility: true } });
+    if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
+    return workflow;
+  }
+
+  /**
+   * Holds the author's row until the transaction ends. Account deletion locks it FOR UPDATE
+   * before it subtracts the user's reviews from the ratings, so the two cannot interleave.
+   */
+  async function lockAuthor(tx: Tx, userId: string): Promise<void> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE id = ${userId} FOR KEY SHARE`;
+    if (rows.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
+  }
+
+  /** "Used it" (spec 2.9): subscribed to it, or owns a fork of it. */
+  async function hasUsed(tx: Tx, userId: string, workflowId: string): Promise<boolean> {
+    const subscribed = await tx.libraryEntry.findFirst({ where: { userId, workflowId, sourceType: 'subscribed' }, select: { id: true } });
+    if (subscribed) return true;
+    const fork = await tx.workflow.findFirst({ where: { ownerId: userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
+    return fork !== null;
+  }
+
+  /** The review, locked until the transaction ends; someone else's review is refused with 403. */
+  async function findOwnReview(tx: Tx, viewer: Viewer, workflowId: string, reviewId: string): Promise<{ rating: number }> {
+    const rows = await tx.$queryRaw<{ user_id: string; rating: number }[]>`
+      SELECT user_id, rating FROM reviews WHERE id = ${reviewId} AND workflow_id = ${workflowId} FOR UPDATE`;
+    const row = rows[0];
+    if (!row) throw notFound('review', reviewId);
+    if (row.user_id !== viewer.userId) throw new AppError('FORBIDDEN', 'only the author of this review may change or delete it', { reviewId });
+    return row;
+  }
+
+  async function addToRating(tx: Tx, workflowId: string, sumDelta: number, countDelta: number): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE workflows SET rating_sum = rating_sum + ${sumDelta}::int, rating_count = rating_count + ${countDelta}::int
+      WHERE id = ${workflowId}`;
+  }
+
+  async function listReviews(viewer: Viewer, workflowId: string, input: { limit?: number | null; cursor?: string | null }, query: ReviewQuery = {}): Promise<Page<Review>> {
+    const limit = pageLimit(input.limit);
+    await findReadableWorkflow(viewer, workflowId);
+    const kind = `reviews:${workflowId}`;
+    const where: Prisma.ReviewWhereInput = { workflowId };
+    if (input.cursor) {
+      const [at, id] = decodeCursor(input.cursor, kind, ['string', 'string']) as [string, string];
+      const date = new Date(at);
+      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
+      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
+    }
+    const rows = (await prisma.review.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query })) as Review[];
+    return toPage(rows, limit, kind, (r) => [r.createdAt.toISOString(), r.id], (r) => r);
+  }
+
+  async function createReview(viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {
+    const clean = cleanReviewInput(input);
+    const id = newId('rev');
+    const now = clock.now();
+    try {
+      await prisma.$transaction(async (tx) => {
+        await lockAuthor(tx, viewer.userId);
+        const workflow = await findReadableWorkflow(viewer, workflowId, tx);
+        if (workflow.ownerId === viewer.userId) throw new AppError('FORBIDDEN', 'you cannot review your own workflow', { workflowId });
+        if (!(await hasUsed(tx, viewer.userId, workflowId))) {
+          throw new AppError('FORBIDDEN', 'only a user who has forked this workflow or subscribed to it may review it', { workflowId });
+        }
+        const existing = await tx.review.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } }, select: { id: true } });
+        if (existing) throw reviewedTwice(workflowId, existing.id);
+        await tx.review.create({ data: { id, workflowId, userId: viewer.userId, rating: clean.rating, text: clean.text, createdAt: now, updatedAt: now } });
+        await addToRating(tx, workflowId, clean.rating, 1);
+      });
+    } catch (error) {
+      // Two concurrent first reviews by one user: the unique key lets exactly one in.
+      if (isUniqueViolation(error)) throw reviewedTwice(workflowId);
+      throw error;
+    }
+    return prisma.review.findUniqueOrThrow({ where: { id }, ...query });
+  }
+
+  async function updateReview(viewer: Viewer, workflowId: string, reviewId: string, input: ReviewInput, query: ReviewQuery = {}) {
+    const clean = cleanReviewInput(input);
+    await prisma.$transaction(async (tx) => {
+      await lockAuthor(tx, viewer.userId);
+      await findReadableWorkflow(viewer, workflowId, tx);
+      const current = await findOwnReview(tx, viewer, workflowId, reviewId);
+      await tx.review.update({ where: { id: reviewId }, data: { rating: clean.rating, text: clean.text, updatedAt: clock.now() } });
+      if (clean.rating !== current.rating) await addToRating(tx, workflowId, clean.rating - current.rating, 0);
+    });
+    return prisma.review.findUniqueOrThrow({ where: { id: reviewId }, ...query });
+  }
+
+  async function deleteReview(viewer: Viewer, workflowId: string, reviewId: string) {
+    await prisma.$transaction(async (tx) => {
+      await lockAuthor(tx, viewer.userId);
+      await findReadableWorkflow(viewer, workflowId, tx);
+      const current = await findOwnReview(tx, viewer, workflowId, reviewId);
+      await tx.review.delete({ where: { id: reviewId } });
+      await addToRating(tx, workflowId, -current.rating, -1);
+    });
+    return { reviewId, workflowId, deleted: true as const };
+  }
+
+  return { listReviews, createReview, updateReview, deleteReview };
+}
+
+function reviewedTwice(workflowId: string, reviewId?: string): AppError {
+  return new AppError('CONFLICT', 'you have already reviewed this workflow: change your review instead', { workflowId, ...(reviewId ? { reviewId } : {}) });
+}
+
+export type ReviewService = ReturnType<typeof createReviewService>;

@@ -1,0 +1,215 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Workflow } from '@prisma/client';
+import type { GraphQLResolveInfo } from 'graphql';
+import { builder, graphqlOnly } from '../graphql/builder.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { pageRef } from '../graphql/pagination.js';
+import { UserRef } from '../users/graphql.js';
+import type { WorkflowQuery } from './service.js';
+
+export const VisibilityEnum = builder.enumType('Visibility', {
+  description: 'Who may see a workflow: everyone (listed in the marketplace) or only its owner.',
+  values: ['public', 'private'] as const,
+});
+
+export interface WorkflowStats {
+  forks: number;
+  subscribers: number;
+  rating: number;
+  ratingCount: number;
+}
+
+/** Mean rating rounded to one decimal; 0 while there is no rating. */
+export function statsOf(w: Pick<Workflow, 'forksCount' | 'subscribersCount' | 'ratingSum' | 'ratingCount'>): WorkflowStats {
+  return {
+    forks: w.forksCount,
+    subscribers: w.subscribersCount,
+    rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0,
+    ratingCount: w.ratingCount,
+  };
+}
+
+export const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').implement({
+  fields: (t) => ({
+    forks: t.exposeInt('forks'),
+    subscribers: t.exposeInt('subscribers'),
+    rating: t.exposeFloat('rating', { description: 'Mean of the ratings, rounded to one decimal; 0 without ratings.' }),
+    ratingCount: t.exposeInt('ratingCount'),
+  }),
+});
+
+interface ForkOrigin {
+  workflowId: string;
+  userId: string;
+  version: string;
+}
+
+const ForkOriginRef = builder.objectRef<ForkOrigin>('ForkOrigin').implement({
+  description: 'Where a forked workflow was copied from (spec 2.3).',
+  fields: (t) => ({
+    workflowId: t.exposeString('workflowId'),
+    userId: t.exposeString('userId'),
+    version: t.exposeString('version'),
+  }),
+});
+
+export const WorkflowRef = builder.prismaObject('Workflow', {
+  description: 'A workflow: its manifest and the summary fields of spec 2.3.',
+  fields: (t) => ({
+    workflowId: t.exposeString('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    visibility: t.field({ type: VisibilityEnum, resolve: (w) => w.visibility }),
+    category: t.exposeString('category'),
+    tags: t.exposeStringList('tags'),
+    currentVersion: t.exposeString('currentVersion'),
+    allowForks: t.exposeBoolean('allowForks', { description: 'Whether other users may fork this workflow.' }),
+    stats: t.field({ type: WorkflowStatsRef, resolve: statsOf }),
+    forkedFrom: t.field({
+      type: ForkOriginRef,
+      nullable: true,
+      resolve: (w) => (w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null),
+    }),
+    manifest: t.field({ type: 'JSON', resolve: (w) => w.manifest }),
+    createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
+    versions: t.relation('versions', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, extensions: graphqlOnly }),
+  }),
+});
+
+builder.objectField(WorkflowRef, 'forkedFromWorkflow', (t) =>
+  t.field({
+    type: WorkflowRef,
+    nullable: true,
+    extensions: graphqlOnly,
+    description: 'The original a fork was made from, while the viewer may still read it.',
+    resolve: (w, _args, ctx) => (w.forkedFromWorkflowId ? ctx.loaders.readableWorkflow.load(w.forkedFromWorkflowId) : null),
+  }),
+);
+
+export const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
+  description: 'One recorded manifest of a workflow.',
+  fields: (t) => ({
+    workflowId: t.exposeString('workflowId'),
+    version: t.exposeString('version'),
+    manifest: t.field({ type: 'JSON', resolve: (v) => v.manifest }),
+    createdAt: t.string({ resolve: (v) => v.createdAt.toISOString() }),
+  }),
+});
+
+const WorkflowPageRef = pageRef('WorkflowPage', WorkflowRef);
+const WorkflowVersionPageRef = pageRef('WorkflowVersionPage', WorkflowVersionRef);
+
+const DeletedWorkflowRef = builder.objectRef<{ workflowId: string; deleted: true }>('DeletedWorkflow').implement({
+  fields: (t) => ({ workflowId: t.exposeString('workflowId'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const ManifestDocumentRef = builder.objectRef<{ body: string; contentType: string }>('ManifestDocument').implement({
+  description: 'A manifest exported as a document.',
+  fields: (t) => ({ contentType: t.exposeString('contentType'), body: t.exposeString('body') }),
+});
+
+/** The Prisma include/select for the `data` items of a page, so nested reads are one query per level. */
+export function pageItemQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, typeName: string): WorkflowQuery {
+  return queryFromInfo({ context: ctx, info, typeName, path: ['data'] }) as WorkflowQuery;
+}
+
+builder.queryFields((t) => ({
+  workflows: t.field({
+    type: WorkflowPageRef,
+    description: "The caller's own workflows, newest first. REST: GET /v1/workflows.",
+    authScopes: { authenticated: true },
+    args: {
+      limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
+      cursor: t.arg.string(),
+      visibility: t.arg({ type: VisibilityEnum }),
+    },
+    resolve: (_root, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, pageItemQuery(ctx, info, 'Workflow')),
+  }),
+  workflow: t.prismaField({
+    type: 'Workflow',
+    description: 'One workflow with its manifest: yours, or anyone\'s public one. REST: GET /v1/workflows/:workflowId.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => ctx.services.workflows.getWorkflow(ctx.viewer!, args.workflowId, query),
+  }),
+  workflowVersions: t.field({
+    type: WorkflowVersionPageRef,
+    description: 'The recorded versions of a workflow, newest first. REST: GET /v1/workflows/:workflowId/versions.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }), limit: t.arg.int(), cursor: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.workflows.listVersions(ctx.viewer!, args.workflowId, args),
+  }),
+  workflowVersion: t.prismaField({
+    type: 'WorkflowVersion',
+    description: 'One recorded version with its manifest. REST: GET /v1/workflows/:workflowId/versions/:version.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }), version: t.arg.string({ required: true }) },
+    resolve: (_query, _root, args, ctx) => ctx.services.workflows.getVersion(ctx.viewer!, args.workflowId, args.version),
+  }),
+  workflowManifest: t.field({
+    type: ManifestDocumentRef,
+    description: 'The manifest as a JSON or YAML document. REST: GET /v1/workflows/:workflowId/manifest?format=json|yaml.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }), format: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.workflows.exportWorkflowManifest(ctx.viewer!, args.workflowId, args.format),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWorkflow: t.prismaField({
+    type: 'Workflow',
+    description: 'Creates a workflow (version 1.0.0) and adds it to your library. REST: POST /v1/workflows.',
+    authScopes: { authenticated: true },
+    args: {
+      name: t.arg.string({ required: true }),
+      description: t.arg.string(),
+      manifest: t.arg({ type: 'JSON', required: true }),
+      visibility: t.arg({ type: VisibilityEnum, description: 'Default private.' }),
+      category: t.arg.string(),
+      tags: t.arg.stringList(),
+      allowForks: t.arg.boolean({ description: 'Whether others may fork it once public (default true).' }),
+    },
+    resolve: (query, _root, args, ctx) => ctx.services.workflows.createWorkflow(ctx.viewer!, args, query),
+  }),
+  updateWorkflow: t.prismaField({
+    type: 'Workflow',
+    description: 'Replaces a workflow (same body as create); a changed manifest records a new version. REST: PUT /v1/workflows/:workflowId.',
+    authScopes: { authenticated: true },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true }),
+      description: t.arg.string(),
+      manifest: t.arg({ type: 'JSON', required: true }),
+      visibility: t.arg({ type: VisibilityEnum }),
+      category: t.arg.string(),
+      tags: t.arg.stringList(),
+      allowForks: t.arg.boolean(),
+    },
+    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.workflows.updateWorkflow(ctx.viewer!, workflowId, input, query),
+  }),
+  deleteWorkflow: t.field({
+    type: DeletedWorkflowRef,
+    description: 'Deletes a workflow you own, with its versions. REST: DELETE /v1/workflows/:workflowId.',
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.workflows.deleteWorkflow(ctx.viewer!, args.workflowId),
+  }),
+  forkWorkflow: t.prismaField({
+    type: 'Workflow',
+    description: "Copies another user's public workflow into a new private workflow you own. REST: POST /v1/workflows/:workflowId/fork.",
+    authScopes: { authenticated: true },
+    args: { workflowId: t.arg.string({ required: true }), name: t.arg.string({ description: 'Default: the original name followed by (copy).' }) },
+    resolve: (query, _root, args, ctx) => ctx.services.workflows.forkWorkflow(ctx.viewer!, args.workflowId, args, query),
+  }),
+}));
+
+builder.objectField(UserRef, 'workflows', (t) =>
+  t.field({
+    type: WorkflowPageRef,
+    description: "The user's own workflows (the dashboard's nested read).",
+    extensions: graphqlOnly,
+    args: { limit: t.arg.int(), cursor: t.arg.string(), visibility: t.arg({ type: VisibilityEnum }) },
+    resolve: (_user, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, pageItemQuery(ctx, info, 'Workflow')),
+  }),
+);

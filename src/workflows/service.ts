@@ -1,0 +1,254 @@
+import type { Prisma, Workflow } from '@prisma/client';
+import { newId } from '../clock.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { AppError, notFound } from '../errors.js';
+import type { Viewer } from '../graphql/context.js';
+import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
+import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
+import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import { enforceQuota } from '../limits/quota.js';
+import type { ServiceDeps } from '../services.js';
+import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
+import { INITIAL_VERSION, nextVersion } from './versioning.js';
+
+/** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
+export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect };
+
+export interface ListWorkflowsInput {
+  limit?: number | null;
+  cursor?: string | null;
+  visibility?: Visibility | null;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** Another user's private workflow is answered as not found: its existence is not leaked. */
+export function canRead(viewer: Viewer, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): boolean {
+  return workflow.ownerId === viewer.userId || workflow.visibility === 'public';
+}
+
+export function createWorkflowService({ db, clock }: ServiceDeps) {
+  const prisma = db.prisma;
+
+  async function findReadable(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma): Promise<Workflow> {
+    const workflow = await client.workflow.findUnique({ where: { id: workflowId } });
+    if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
+    return workflow;
+  }
+
+  /** The workflow for a change by its owner: not visible → 404, visible but someone else's → 403. */
+  async function findOwned(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma): Promise<Workflow> {
+    const workflow = await findReadable(viewer, workflowId, client);
+    if (workflow.ownerId !== viewer.userId) throw new AppError('FORBIDDEN', 'only the owner of this workflow may change or delete it', { workflowId });
+    return workflow;
+  }
+
+  async function reload(workflowId: string, query: WorkflowQuery) {
+    return prisma.workflow.findUniqueOrThrow({ where: { id: workflowId }, ...query });
+  }
+
+  async function listWorkflows(viewer: Viewer, input: ListWorkflowsInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+    const limit = pageLimit(input.limit);
+    const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
+    if (input.cursor) {
+      const [at, id] = decodeCursor(input.cursor, 'workflows', ['string', 'string']) as [string, string];
+      const date = new Date(at);
+      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
+      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
+    }
+    const rows = await prisma.workflow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
+    return toPage(rows as Workflow[], limit, 'workflows', (w) => [w.createdAt.toISOString(), w.id], (w) => w);
+  }
+
+  async function getWorkflow(viewer: Viewer, workflowId: string, query: WorkflowQuery = {}) {
+    await findReadable(viewer, workflowId);
+    return reload(workflowId, query);
+  }
+
+  async function createWorkflow(viewer: Viewer, input: WorkflowInput, query: WorkflowQuery = {}) {
+    const clean = cleanWorkflowInput(input);
+    const id = newId('wf');
+    const now = clock.now();
+    await prisma.$transaction(async (tx) => {
+      await enforceQuota(tx, viewer.userId, 'workflows');
+      await tx.workflow.create({
+        data: {
+          id,
+          ownerId: viewer.userId,
+          name: clean.name,
+          description: clean.description,
+          visibility: clean.visibility,
+          category: clean.category,
+          tags: clean.tags,
+          allowForks: clean.allowForks,
+          currentVersion: INITIAL_VERSION,
+          manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          publishedAt: clean.visibility === 'public' ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
+      await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'owned', sourceUserId: viewer.userId, version: INITIAL_VERSION, now });
+    });
+    return reload(id, query);
+  }
+
+  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowInput, query: WorkflowQuery = {}) {
+    const clean = cleanWorkflowInput(input);
+    const now = clock.now();
+    await prisma.$transaction(async (tx) => {
+      // Lock the row so two concurrent updates cannot both bump from the same version.
+      await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
+      const current = await findOwned(viewer, workflowId, tx);
+      const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
+      const becomesPrivate = current.visibility === 'public' && clean.visibility === 'private';
+      await tx.workflow.update({
+        where: { id: workflowId },
+        data: {
+          name: clean.name,
+          description: clean.description,
+          visibility: clean.visibility,
+          category: clean.category,
+          tags: clean.tags,
+          allowForks: clean.allowForks,
+          manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          updatedAt: now,
+          ...(version ? { currentVersion: version } : {}),
+          ...(clean.visibility === 'public' && current.visibility !== 'public' ? { publishedAt: now } : {}),
+          ...(becomesPrivate ? { publishedAt: null, subscribersCount: 0 } : {}),
+        },
+      });
+      if (version) {
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
+        // Library entries that follow the source move to the new version; the others stay.
+        await tx.libraryEntry.updateMany({ where: { workflowId, autoUpdate: true }, data: { workflowVersion: version, updatedAt: now } });
+      }
+      if (becomesPrivate) await revokeOthersAccess(tx, workflowId, current.ownerId);
+    });
+    return reload(workflowId, query);
+  }
+
+  /**
+   * When a workflow stops being public, other users lose it: their subscriptions end and it
+   * leaves their deployments, so nobody keeps reading a manifest they may no longer see.
+   * Forks are independent copies and stay.
+   */
+  async function revokeOthersAccess(tx: Tx, workflowId: string, ownerId: string): Promise<void> {
+    await tx.deploymentWorkflow.deleteMany({ where: { workflowId, deployment: { ownerId: { not: ownerId } } } });
+    await tx.libraryEntry.deleteMany({ where: { workflowId, userId: { not: ownerId } } });
+  }
+
+  async function deleteWorkflow(viewer: Viewer, workflowId: string) {
+    await prisma.$transaction(async (tx) => {
+      await findOwned(viewer, workflowId, tx);
+      // Versions, library entries (everyone's), reviews and deployment bundles go with it.
+      await tx.workflow.delete({ where: { id: workflowId } });
+    });
+    return { workflowId, deleted: true as const };
+  }
+
+  async function forkWorkflow(viewer: Viewer, workflowId: string, input: { name?: string | null }, query: WorkflowQuery = {}) {
+    const problems: { field: string; message: string }[] = [];
+    const requested = input.name === undefined || input.name === null ? null : cleanName(input.name, problems);
+    if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
+    const id = newId('wf');
+    const now = clock.now();
+    try {
+      await prisma.$transaction(async (tx) => {
+        const original = await findReadable(viewer, workflowId, tx);
+        if (original.ownerId === viewer.userId) throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
+        if (original.visibility !== 'public') throw notFound('workflow', workflowId);
+        if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
+        const already = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
+        if (already) throw forkedTwice(workflowId, already.id);
+        await enforceQuota(tx, viewer.userId, 'workflows');
+        const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
+        const manifest = original.manifest as Prisma.InputJsonValue;
+        await tx.workflow.create({
+          data: {
+            id,
+            ownerId: viewer.userId,
+            name,
+            description: original.description,
+            visibility: 'private',
+            category: original.category,
+            tags: original.tags,
+            allowForks: true,
+            currentVersion: INITIAL_VERSION,
+            manifest,
+            forkedFromWorkflowId: original.id,
+            forkedFromUserId: original.ownerId,
+            forkedFromVersion: original.currentVersion,
+            createdAt: now,
+            updatedAt: now,
+          },
+        });
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, createdAt: now } });
+        await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'forked', sourceUserId: original.ownerId, version: INITIAL_VERSION, now });
+        await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw forkedTwice(workflowId);
+      throw error;
+    }
+    return reload(id, query);
+  }
+
+  async function listVersions(viewer: Viewer, workflowId: string, input: { limit?: number | null; cursor?: string | null }) {
+    await findReadable(viewer, workflowId);
+    const limit = pageLimit(input.limit);
+    const where: Prisma.WorkflowVersionWhereInput = { workflowId };
+    if (input.cursor) {
+      const [at, id] = decodeCursor(input.cursor, `versions:${workflowId}`, ['string', 'string']) as [string, string];
+      const date = new Date(at);
+      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
+      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
+    }
+    const rows = await prisma.workflowVersion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+    return toPage(rows, limit, `versions:${workflowId}`, (v) => [v.createdAt.toISOString(), v.id], (v) => v);
+  }
+
+  async function getVersion(viewer: Viewer, workflowId: string, version: string) {
+    await findReadable(viewer, workflowId);
+    const row = await prisma.workflowVersion.findUnique({ where: { workflowId_version: { workflowId, version } } });
+    if (!row) throw new AppError('NOT_FOUND', `workflow '${workflowId}' has no version '${version}'`, { workflowId, version });
+    return row;
+  }
+
+  async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: unknown) {
+    const chosen = parseExportFormat(format ?? undefined);
+    const workflow = await findReadable(viewer, workflowId);
+    return renderManifest(workflow.manifest as unknown as WorkflowManifest, chosen);
+  }
+
+  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, getVersion, exportWorkflowManifest };
+}
+
+function forkedTwice(workflowId: string, forkId?: string): AppError {
+  return new AppError('CONFLICT', 'you have already forked this workflow', { workflowId, ...(forkId ? { forkId } : {}) });
+}
+
+/** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */
+export async function addLibraryEntry(
+  tx: Tx,
+  entry: { userId: string; workflowId: string; sourceType: 'owned' | 'forked' | 'subscribed'; sourceUserId: string; version: string; now: Date; enabledAdapters?: string[]; autoUpdate?: boolean },
+) {
+  return tx.libraryEntry.create({
+    data: {
+      id: newId('lib'),
+      userId: entry.userId,
+      workflowId: entry.workflowId,
+      sourceType: entry.sourceType,
+      sourceUserId: entry.sourceUserId,
+      isActive: true,
+      enabledAdapters: entry.enabledAdapters ?? [...ADAPTERS],
+      workflowVersion: entry.version,
+      autoUpdate: entry.autoUpdate ?? true,
+      addedAt: entry.now,
+      updatedAt: entry.now,
+    },
+  });
+}
+
+export type WorkflowService = ReturnType<typeof createWorkflowService>;

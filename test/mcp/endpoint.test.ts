@@ -1,0 +1,349 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { seedPlan, seedSubscription, seedWorkflow, updateLibraryEntry, userIdOf } from '../helpers/seed.js';
+
+/** The tool endpoint spoken to as raw JSON-RPC over HTTP: framing, errors, access, adapters. */
+describe('tool endpoint (raw JSON-RPC)', () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let aliceId: string;
+  let wf: string;
+  let dep: string;
+  let anon: string;
+
+  const NAME = /^[a-zA-Z0-9_-]{1,48}$/;
+  const ACCEPT = { accept: 'application/json, text/event-stream' };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    alice = await t.token('alice@example.com');
+    bob = await t.token('bob@example.com');
+    aliceId = await userIdOf(t, alice);
+    await seedPlan(t, aliceId, 'team');
+    wf = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
+    dep = await createDeployment({ name: 'Private', workflowIds: [wf] });
+    anon = await createDeployment({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function createDeployment(body: Record<string, unknown>): Promise<string> {
+    const res = await t.call('POST', '/v1/deployments', { token: alice, body });
+    if (res.status !== 201) throw new Error(res.text);
+    return res.body.data.deploymentId;
+  }
+
+  interface RpcOptions {
+    token?: string | null;
+    session?: string | null;
+    headers?: Record<string, string>;
+    query?: string;
+  }
+
+  function post(id: string, body: unknown, options: RpcOptions = {}): Promise<CallResult> {
+    const headers: Record<string, string> = { ...ACCEPT, ...options.headers };
+    if (options.session) headers['mcp-session-id'] = options.session;
+    const path = `/v1/mcp/${id}${options.query ?? ''}`;
+    const token = options.token === undefined ? alice : options.token;
+    return typeof body === 'string' ? t.call('POST', path, { token, rawBody: body, headers }) : t.call('POST', path, { token, body, headers });
+  }
+
+  const request = (method: string, params?: Record<string, unknown>, id: number | string = 1) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+  const initialize = (clientName = 'test-client', protocolVersion = '2025-11-25') =>
+    request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } });
+
+  async function connect(id: string, clientName: string, options: RpcOptions & { protocolVersion?: string } = {}): Promise<string> {
+    const res = await post(id, initialize(clientName, options.protocolVersion), options);
+    expect(res.status, res.text).toBe(200);
+    const session = res.headers.get('mcp-session-id');
+    expect(session).toMatch(/^mcp1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    const ack = await post(id, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...options, session });
+    expect(ack.status).toBe(202);
+    expect(ack.text).toBe('');
+    return session!;
+  }
+
+  function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | string | null = 1) {
+    expect(res.status, res.text).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id, error: { code, message: expect.stringMatching(message) } });
+  }
+
+  describe('lifecycle', () => {
+    it('initialize answers with the server, capabilities and a signed session id', async () => {
+      const res = await post(dep, initialize());
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
+          serverInfo: { name: 'workflow-service', title: 'Private', version: expect.any(String) },
+          instructions: expect.stringContaining('Private'),
+        },
+      });
+      expect(res.headers.get('mcp-session-id')).toMatch(/^mcp1\./);
+    });
+
+    it('negotiates 2025-06-18 and 2025-03-26 and offers the latest for anything else', async () => {
+      for (const [asked, given] of [
+        ['2025-06-18', '2025-06-18'],
+        ['2025-03-26', '2025-03-26'],
+        ['2024-11-05', '2025-11-25'],
+        ['1999-01-01', '2025-11-25'],
+      ]) {
+        const res = await post(dep, initialize('c', asked));
+        expect(res.status).toBe(200);
+        expect(res.body.result.protocolVersion, asked).toBe(given);
+      }
+    });
+
+    it('answers ping as in spec 4.3, even without a session or an Accept header', async () => {
+      const res = await t.call('POST', `/v1/mcp/${dep}`, { token: alice, body: { jsonrpc: '2.0', method: 'ping', id: 7 } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    });
+
+    it('answers notifications/initialized with 202 and an empty body', async () => {
+      await connect(dep, 'test-client');
+    });
+
+    it('answers GET and DELETE with 405', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const res = await t.call(method, `/v1/mcp/${dep}`, { token: alice, headers: { accept: 'text/event-stream' } });
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe('POST');
+        expect(res.body.error.message).toMatch(/POST/);
+      }
+    });
+  });
+
+  describe('JSON-RPC errors', () => {
+    it('body not JSON → -32700', async () => {
+      expectRpcError(await post(dep, '{"jsonrpc": "2.0", "method": '), 400, -32700, /Parse error/, null);
+    });
+
+    it('JSON that is not JSON-RPC → -32600', async () => {
+      expectRpcError(await post(dep, { hello: 'world' }), 400, -32600, /Invalid Request: jsonrpc must be "2.0"/, null);
+      expectRpcError(await post(dep, '42'), 400, -32600, /Invalid Request/, null);
+      expectRpcError(await post(dep, { jsonrpc: '2.0', id: 1 }), 400, -32600, /Invalid Request/, 1);
+      expectRpcError(await post(dep, { jsonrpc: '2.0', id: null, method: 'ping' }), 400, -32600, /id must be a string or a number/, null);
+      expectRpcError(await post(dep, { jsonrpc: '2.0', id: 3, method: 5 }), 400, -32600, /method must be a string/, 3);
+    });
+
+    it('jsonrpc "1.0" → -32600 with the request id', async () => {
+      expectRpcError(await post(dep, { jsonrpc: '1.0', id: 9, method: 'ping' }), 400, -32600, /jsonrpc must be "2.0"/, 9);
+    });
+
+    it('a batch → -32600', async () => {
+      expectRpcError(await post(dep, [request('ping', undefined, 1), request('ping', undefined, 2)]), 400, -32600, /batches .* are not supported/, null);
+    });
+
+    it('an unknown method → -32601', async () => {
+      expectRpcError(await post(dep, request('tools/destroy', {}, 'abc')), 200, -32601, /Method not found/, 'abc');
+    });
+
+    it('params that are not an object, or miss what the method needs → -32602', async () => {
+      expectRpcError(await post(dep, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] }), 200, -32602, /params must be an object/);
+      expectRpcError(await post(dep, request('prompts/get', {})), 200, -32602, /Invalid params for prompts\/get: params\.name/);
+      expectRpcError(await post(dep, request('initialize', { protocolVersion: '2025-11-25' })), 200, -32602, /Invalid params for initialize/);
+    });
+
+    it('tools/call with an unknown tool or arguments of the wrong type → -32602', async () => {
+      const session = await connect(dep, 'test-client');
+      expectRpcError(await post(dep, request('tools/call', { name: 'nope', arguments: {} }), { session }), 200, -32602, /unknown tool 'nope'/);
+      const tools = (await post(dep, request('tools/list'), { session })).body.result.tools;
+      const wrongType = await post(dep, request('tools/call', { name: tools[0].name, arguments: { task: 5 } }), { session });
+      expectRpcError(wrongType, 200, -32602, /argument 'task' must be a string/);
+      expect(wrongType.body.error.data.errors).toEqual([expect.objectContaining({ argument: 'task' })]);
+      expectRpcError(await post(dep, request('tools/call', { name: tools[0].name, arguments: { force: true } }), { session }), 200, -32602, /unknown argument 'force'/);
+      expectRpcError(await post(dep, request('tools/call', { name: tools[0].name, arguments: 'do it' }), { session }), 200, -32602, /Invalid params for tools\/call/);
+    });
+
+    it('unknown prompt → -32602, unknown resource → -32002, unknown cursor → -32602', async () => {
+      const session = await connect(dep, 'test-client');
+      expectRpcError(await post(dep, request('prompts/get', { name: 'nope' }), { session }), 200, -32602, /unknown prompt 'nope'/);
+      expectRpcError(await post(dep, request('resources/read', { uri: 'workflow://nope/manifest' }), { session }), 200, -32002, /Resource not found/);
+      expectRpcError(await post(dep, request('tools/list', { cursor: 'x' }), { session }), 200, -32602, /unknown cursor/);
+    });
+
+    it('refuses a body that is not sent as JSON (415) and an unsupported MCP-Protocol-Version (400)', async () => {
+      const res = await post(dep, JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
+      expectRpcError(res, 415, -32600, /Content-Type: application\/json/, null);
+      expectRpcError(await post(dep, request('ping'), { headers: { 'mcp-protocol-version': '2024-11-05' } }), 400, -32600, /unsupported MCP-Protocol-Version/);
+    });
+
+    it('an adapter query parameter that names no adapter → 400', async () => {
+      expectRpcError(await post(dep, initialize(), { query: '?adapter=adapter_four' }), 400, -32602, /unknown adapter 'adapter_four'/);
+    });
+  });
+
+  describe('access (spec 5.3)', () => {
+    it('a private deployment without a token → 401 with WWW-Authenticate', async () => {
+      const res = await post(dep, initialize(), { token: null });
+      expectRpcError(res, 401, -32001, /private/, null);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      const bad = await post(dep, initialize(), { token: 'not-a-token' });
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    });
+
+    it("another user's token → 404, as for an unknown deployment", async () => {
+      const res = await post(dep, initialize(), { token: bob });
+      expectRpcError(res, 404, -32004, new RegExp(`deployment '${dep}' was not found`), null);
+      expectRpcError(await post('dep_unknown', initialize()), 404, -32004, /not found/, null);
+    });
+
+    it('an anonymous deployment needs no token and ignores one', async () => {
+      expect((await post(anon, initialize(), { token: null })).status).toBe(200);
+      expect((await post(anon, initialize(), { token: bob })).status).toBe(200);
+      expect((await post(anon, initialize(), { token: 'garbage' })).status).toBe(200);
+    });
+
+    it('a deleted deployment answers 404 right after deletion', async () => {
+      const id = await createDeployment({ name: 'Short-lived', workflowIds: [wf] });
+      const session = await connect(id, 'claude-code');
+      expect((await post(id, request('tools/list'), { session })).status).toBe(200);
+      expect((await t.call('DELETE', `/v1/deployments/${id}`, { token: alice })).status).toBe(200);
+      expectRpcError(await post(id, request('tools/list', undefined, 2), { session }), 404, -32004, /not found/, null);
+    });
+
+    it('an inactive deployment → 403 saying it is inactive; activating restores it', async () => {
+      const id = await createDeployment({ name: 'Paused', workflowIds: [wf] });
+      const session = await connect(id, 'test-client');
+      await t.call('POST', `/v1/deployments/${id}/deactivate`, { token: alice });
+      const res = await post(id, request('tools/list'), { session });
+      // Checked with access, before the body is read: like 401 and 404 it carries no request id.
+      expectRpcError(res, 403, -32003, /is inactive/, null);
+      expect(res.body.error.data).toMatchObject({ code: 'FORBIDDEN', reason: 'deployment_inactive' });
+      await t.call('POST', `/v1/deployments/${id}/activate`, { token: alice });
+      expect((await post(id, request('tools/list'), { session })).status).toBe(200);
+    });
+
+    it('a disabled adapter is refused at initialize and on later requests', async () => {
+      const id = await createDeployment({ name: 'No Cursor', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] });
+      const res = await post(id, initialize('cursor-vscode'));
+      expectRpcError(res, 403, -32003, /adapter 'adapter_two' \(chosen from clientInfo.name\) is disabled/);
+      expect(res.body.error.data).toMatchObject({ reason: 'adapter_disabled', adapter: 'adapter_two', enabledAdapters: ['adapter_one', 'adapter_three'] });
+      const viaQuery = await post(id, initialize('cursor-vscode'), { query: '?adapter=adapter_one' });
+      expect(viaQuery.status).toBe(200);
+      const session = await connect(id, 'claude-code');
+      await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_one', enabled: false } });
+      expectRpcError(await post(id, request('tools/list'), { session }), 403, -32003, /adapter 'adapter_one' is disabled/);
+    });
+
+    it('a session id of another deployment, or a forged one, → 404 so the client initializes again', async () => {
+      const session = await connect(anon, 'test-client');
+      expectRpcError(await post(dep, request('tools/list'), { session }), 404, -32001, /Session not found/);
+      const [p, payload] = session.split('.');
+      const forged = `${p}.${payload}.${'A'.repeat(43)}`;
+      expectRpcError(await post(anon, request('tools/list'), { session: forged }), 404, -32001, /Session not found/);
+      expectRpcError(await post(anon, request('tools/list'), { session: 'garbage' }), 404, -32001, /Session not found/);
+    });
+  });
+
+  describe('adapters and rendering', () => {
+    async function toolsFor(clientName: string, options: RpcOptions = {}) {
+      const session = await connect(dep, clientName, options);
+      const res = await post(dep, request('tools/list'), { ...options, session });
+      expect(res.status).toBe(200);
+      return { session, tools: res.body.result.tools as any[] };
+    }
+
+    it('maps clientInfo.name to the adapter and remembers it through the session id', async () => {
+      for (const [client, adapter, count] of [
+        ['claude-code', 'adapter_one', 1],
+        ['Claude Code', 'adapter_one', 1],
+        ['cursor-vscode', 'adapter_two', 1],
+        ['Cursor', 'adapter_two', 1],
+        ['my-agent', 'adapter_three', 5],
+      ] as const) {
+        const { session, tools } = await toolsFor(client);
+        expect(tools, client).toHaveLength(count);
+        const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: { task: 'Add pagination' } }), { session });
+        expect(call.status).toBe(200);
+        expect(call.body.result.structuredContent.adapter, client).toBe(adapter);
+        expect(call.body.result.content[0].text).toContain(`Adapter \`${adapter}\``);
+      }
+    });
+
+    it('takes the adapter query parameter over clientInfo.name', async () => {
+      const { session, tools } = await toolsFor('claude-code', { query: '?adapter=adapter_three' });
+      expect(tools).toHaveLength(5);
+      const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: {} }), { session, query: '?adapter=adapter_three' });
+      expect(call.body.result.structuredContent.adapter).toBe('adapter_three');
+    });
+
+    it('offers stable, unique, valid names in a stable order', async () => {
+      const a = await toolsFor('my-agent');
+      const b = await toolsFor('my-agent');
+      expect(a.tools.map((x) => x.name)).toEqual(b.tools.map((x) => x.name));
+      expect(new Set(a.tools.map((x) => x.name)).size).toBe(a.tools.length);
+      for (const tool of a.tools) {
+        expect(tool.name).toMatch(NAME);
+        expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+      }
+    });
+
+    it('leaves 2025-06-18 fields out of a 2025-03-26 session', async () => {
+      const { session, tools } = await toolsFor('claude-code', { protocolVersion: '2025-03-26' } as RpcOptions);
+      expect(tools[0].outputSchema).toBeUndefined();
+      expect(tools[0].title).toBeUndefined();
+      const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: {} }), { session });
+      expect(call.body.result.structuredContent).toBeUndefined();
+      expect(call.body.result.content[0].type).toBe('text');
+      const modern = await toolsFor('claude-code');
+      expect(modern.tools[0].outputSchema).toBeDefined();
+    });
+
+    it('honours the library entry: isActive false and adapters it does not enable hide a workflow', async () => {
+      const second = await seedWorkflow(t, aliceId, { name: 'Second' });
+      const id = await createDeployment({ name: 'Two', workflowIds: [wf, second] });
+      const names = async (client: string) => {
+        const session = await connect(id, client);
+        return (await post(id, request('prompts/list'), { session })).body.result.prompts.length;
+      };
+      expect(await names('claude-code')).toBe(2);
+      await updateLibraryEntry(t, aliceId, second, { enabledAdapters: ['adapter_three'] });
+      expect(await names('claude-code')).toBe(1);
+      expect(await names('my-agent')).toBe(2);
+      await updateLibraryEntry(t, aliceId, second, { isActive: false });
+      expect(await names('my-agent')).toBe(1);
+    });
+
+    it('serves a subscribed workflow at the library entry version, manifest included', async () => {
+      const carolTok = await t.token('carol@example.com');
+      const carolId = await userIdOf(t, carolTok);
+      const v1 = { manifest_version: '1.0', name: 'old', intent: 'Version one intent.', steps: [{ id: 'only', name: 'Only step', action: 'code_agent' }] };
+      const v2 = { ...v1, name: 'new', intent: 'Version two intent.' };
+      const shared = await seedWorkflow(t, carolId, { name: 'Shared', visibility: 'public', versions: [{ version: '1.0.0', manifest: v1 }, { version: '2.0.0', manifest: v2 }] });
+      await seedSubscription(t, aliceId, shared, { version: '1.0.0' });
+      const id = await createDeployment({ name: 'Subscribed', workflowIds: [shared] });
+      const session = await connect(id, 'my-agent');
+      const call = await post(id, request('tools/call', { name: (await post(id, request('tools/list'), { session })).body.result.tools[0].name, arguments: {} }), { session });
+      expect(call.body.result.structuredContent).toMatchObject({ workflowId: shared, version: '1.0.0', intent: 'Version one intent.' });
+      const resources = (await post(id, request('resources/list'), { session })).body.result.resources;
+      expect(resources).toEqual([expect.objectContaining({ uri: `workflow://${shared}/manifest`, mimeType: 'application/json' })]);
+      const read = await post(id, request('resources/read', { uri: resources[0].uri }), { session });
+      expect(JSON.parse(read.body.result.contents[0].text)).toEqual(v1);
+    });
+  });
+
+  it('counts each initialize once, by adapter and day, in usage and in the list', async () => {
+    const id = await createDeployment({ name: 'Counted', workflowIds: [wf] });
+    for (const client of ['claude-code', 'claude-code', 'cursor-vscode', 'x']) await post(id, initialize(client));
+    // Only initialize counts: pings, lists and refused requests do not.
+    await post(id, request('ping'));
+    await post(id, initialize(), { token: bob });
+    const usage = (await t.call('GET', `/v1/deployments/${id}/usage?period=day`, { token: alice })).body.data;
+    expect(usage.connections.total).toBe(4);
+    expect(usage.byAdapter).toEqual({ adapter_one: 2, adapter_two: 1, adapter_three: 1 });
+    expect(usage.byDay).toEqual([{ date: new Date().toISOString().slice(0, 10), count: 4 }]);
+    const listed = (await t.call('GET', `/v1/deployments/${id}`, { token: alice })).body.data.usage;
+    expect(listed.connectionsThisMonth).toBe(4);
+    expect(Date.now() - Date.parse(listed.lastConnectedAt)).toBeLessThan(60_000);
+  });
+});
