@@ -6,7 +6,8 @@
 export const errorTable = {
   VALIDATION_ERROR: { status: 400, jsonRpc: -32602 },
   UNAUTHORIZED: { status: 401, jsonRpc: -32001 },
-  PLAN_LIMIT_EXCEEDED: { status: 402, jsonRpc: -32002 },
+  // Not -32002: MCP uses that for "resource not found".
+  PLAN_LIMIT_EXCEEDED: { status: 402, jsonRpc: -32010 },
   FORBIDDEN: { status: 403, jsonRpc: -32003 },
   NOT_FOUND: { status: 404, jsonRpc: -32004 },
   METHOD_NOT_ALLOWED: { status: 405, jsonRpc: -32601 },

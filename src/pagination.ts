@@ -33,6 +33,20 @@ export function decodeCursor(cursor: string, kind: string, shape: readonly ('str
   return values as CursorValue[];
 }
 
+/**
+ * The keyset condition "after this cursor" for a list ordered newest first by a timestamp column,
+ * then by id (both descending): rows older than the cursor, or as old with a smaller id.
+ */
+export function beforeTimeCursor<F extends string>(cursor: string, kind: string, field: F): Array<Record<string, unknown>> {
+  const [at, id] = decodeCursor(cursor, kind, ['string', 'string']) as [string, string];
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) throw badCursor();
+  return [{ [field]: { lt: date } }, { [field]: date, id: { lt: id } }];
+}
+
+/** The cursor values of a row in such a list. */
+export const timeCursorOf = (at: Date, id: string): CursorValue[] => [at.toISOString(), id];
+
 export interface LimitRule {
   fallback?: number;
   max?: number;

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import { ADAPTERS } from '../manifest/types.js';
-import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
 import type { FieldProblem } from '../rest/executor.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../services.js';
@@ -32,14 +32,9 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
   async function listLibrary(viewer: Viewer, input: { limit?: number | null; cursor?: string | null; activeOnly?: boolean | null }, query: LibraryQuery = {}): Promise<Page<LibraryEntry>> {
     const limit = pageLimit(input.limit);
     const where: Prisma.LibraryEntryWhereInput = { userId: viewer.userId, ...(input.activeOnly ? { isActive: true } : {}) };
-    if (input.cursor) {
-      const [at, id] = decodeCursor(input.cursor, 'library', ['string', 'string']) as [string, string];
-      const date = new Date(at);
-      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
-      where.OR = [{ addedAt: { lt: date } }, { addedAt: date, id: { lt: id } }];
-    }
+    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, 'library', 'addedAt');
     const rows = await prisma.libraryEntry.findMany({ where, orderBy: [{ addedAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
-    return toPage(rows as LibraryEntry[], limit, 'library', (e) => [e.addedAt.toISOString(), e.id], (e) => e);
+    return toPage(rows as LibraryEntry[], limit, 'library', (e) => timeCursorOf(e.addedAt, e.id), (e) => e);
   }
 
   async function findEntry(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma): Promise<LibraryEntry> {

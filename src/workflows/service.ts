@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
-import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../services.js';
 import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
@@ -50,14 +50,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   async function listWorkflows(viewer: Viewer, input: ListWorkflowsInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
     const limit = pageLimit(input.limit);
     const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
-    if (input.cursor) {
-      const [at, id] = decodeCursor(input.cursor, 'workflows', ['string', 'string']) as [string, string];
-      const date = new Date(at);
-      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
-      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
-    }
+    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, 'workflows', 'createdAt');
     const rows = await prisma.workflow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
-    return toPage(rows as Workflow[], limit, 'workflows', (w) => [w.createdAt.toISOString(), w.id], (w) => w);
+    return toPage(rows as Workflow[], limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
   }
 
   async function getWorkflow(viewer: Viewer, workflowId: string, query: WorkflowQuery = {}) {
@@ -199,14 +194,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     await findReadable(viewer, workflowId);
     const limit = pageLimit(input.limit);
     const where: Prisma.WorkflowVersionWhereInput = { workflowId };
-    if (input.cursor) {
-      const [at, id] = decodeCursor(input.cursor, `versions:${workflowId}`, ['string', 'string']) as [string, string];
-      const date = new Date(at);
-      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
-      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
-    }
+    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, `versions:${workflowId}`, 'createdAt');
     const rows = await prisma.workflowVersion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, `versions:${workflowId}`, (v) => [v.createdAt.toISOString(), v.id], (v) => v);
+    return toPage(rows, limit, `versions:${workflowId}`, (v) => timeCursorOf(v.createdAt, v.id), (v) => v);
   }
 
   async function getVersion(viewer: Viewer, workflowId: string, version: string) {

@@ -3,7 +3,6 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/index.js';
 
-const TEMPLATE_DB = 'wf_test_template';
 
 export function testDatabaseKind(): 'postgres' | 'pglite' {
   return inject('databaseUrl') ? 'postgres' : 'pglite';
@@ -23,7 +22,9 @@ export async function createTestDatabase(options: { poolSize?: number; onQuery?:
     const db = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true, onQuery: options.onQuery });
     return { db, url: null, drop: () => db.close() };
   }
-  const name = `wf_test_${randomBytes(6).toString('hex')}`;
+  const prefix = inject('testDatabasePrefix');
+  const TEMPLATE_DB = `${prefix}_template`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

@@ -8,11 +8,14 @@ import { pgRunner } from '../../src/db/index.js';
  * every test file then gets its own copy of it. On PGlite every test file migrates its own
  * in-memory database.
  */
-export const TEMPLATE_DB = 'wf_test_template';
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL;
+  // Every run names its own databases, so runs sharing one server (CI, several developers)
+  // never drop each other's template or copies.
+  const runPrefix = `wf_test_${process.pid}_${Date.now().toString(36)}`;
+  const TEMPLATE_DB = `${runPrefix}_template`;
   project.provide('databaseUrl', url ?? '');
+  project.provide('testDatabasePrefix', runPrefix);
   if (!url) return async () => {};
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -28,7 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     const cleanup = new pg.Client({ connectionString: url });
     await cleanup.connect();
-    const { rows } = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'wf_test_%'`);
+    const { rows } = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [runPrefix]);
     for (const row of rows) await cleanup.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`).catch(() => {});
     await cleanup.end();
   };
@@ -37,5 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** Name prefix of this run's databases; its template is `<prefix>_template`. */
+    testDatabasePrefix: string;
   }
 }

@@ -149,7 +149,7 @@ describe('quotas', () => {
     expect((await initialize()).status).toBe(200);
     const refused = await initialize();
     expect(refused.status).toBe(402);
-    expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32002 } });
+    expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32010 } });
     expect(refused.headers.get('mcp-session-id')).toBeNull();
     await expect(connectionUsage(prisma(), userId)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
   });
