@@ -7,7 +7,7 @@ import type { Viewer } from './graphql/context.js';
 import { toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { createGraphQLHandler } from './graphql/yoga.js';
-import { readBodyText } from './http/body.js';
+import { assertJsonDepth, readBodyText } from './http/body.js';
 import { requestIdOf } from './http/request-id.js';
 import type { RequestScope } from './http/scope.js';
 import { createLogger, type Logger } from './logger.js';
@@ -17,10 +17,12 @@ import { openApiDocument } from './rest/openapi.js';
 import { referencePage } from './rest/reference.js';
 import { createServices, type Services } from './services.js';
 import { createWebhookHandler, WEBHOOK_PATH } from './billing/webhook.js';
-import { clientAddress, limitUnidentified } from './limits/http.js';
+import { addressKey, clientAddress, limitUnidentified } from './limits/http.js';
 import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
+import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics/http.js';
+import { createMetricsRegistry } from './metrics/registry.js';
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -60,7 +62,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const authenticator: Authenticator = await createAuthenticator({ ...config.oidc, devAuth: config.devAuth, dataDir: config.dataDir, production: config.production });
   const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const services = createServices({ db, config, clock });
-  const limiter = await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log });
+  const metrics = createMetricsRegistry();
+  const limiter = countingRefusals(await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }), metrics);
+  const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken });
   const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
   const schema = getSchema();
   const rest = createRestHandler({ schema, bodyLimitBytes: config.bodyLimitBytes });
@@ -111,6 +115,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         throw new AppError('SERVICE_UNAVAILABLE', 'the database does not answer', { database: db.kind }, { 'Retry-After': '2' });
       }
     }
+    if (path === METRICS_PATH) {
+      scope.route = `${request.method} ${METRICS_PATH}`;
+      return serveMetrics(request, () => limitInto(scope.headers, limiter, addressKey(scope.clientIp), 'free'));
+    }
     if (path === '/graphql') return handleGraphQL(request, scope);
     if (path === WEBHOOK_PATH) {
       scope.route = `POST ${WEBHOOK_PATH}`;
@@ -147,8 +155,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     let forwarded = request;
     if (request.method === 'POST') {
-      // Read the body here so the size limit holds for GraphQL as it does for REST.
+      // Read the body here so the size and nesting limits hold for GraphQL as they do for REST.
       const body = await readBodyText(request, config.bodyLimitBytes);
+      assertJsonDepth(body);
       forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body });
     }
     return graphql.fetch(forwarded, { viewer, requestId: scope.requestId });
@@ -172,7 +181,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     headers.set('x-request-id', requestId);
     for (const [k, v] of Object.entries(scope.headers)) headers.set(k, v);
     const out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-    log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round((performance.now() - started) * 100) / 100, userId: scope.userId }, 'request');
+    const elapsedMs = performance.now() - started;
+    metrics.observeRequest(scope.route, out.status, elapsedMs / 1000);
+    log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round(elapsedMs * 100) / 100, userId: scope.userId }, 'request');
     return out;
   }
 

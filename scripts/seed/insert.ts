@@ -67,7 +67,7 @@ export async function seedDatabase(prisma: PrismaClient, options: SeedOptions): 
   if (users > 0 || workflows > 0) {
     throw new NotEmptyError(
       `the database is not empty (${users} users, ${workflows} workflows): the seed only fills an empty database. ` +
-        'Point DATABASE_URL (or DATA_DIR) at a new database, run npm run db:migrate on it, and seed again.',
+        'Point DATABASE_URL (after npm run db:migrate on it) or DATA_DIR at a new database and seed again.',
     );
   }
   const data = generateDataset(options);

@@ -3,8 +3,9 @@ import { AppError } from '../errors.js';
 
 /**
  * The one place database errors become AppErrors: a unique violation is a CONFLICT, a
- * missing row is NOT_FOUND, a broken foreign key is a VALIDATION_ERROR, and a database that
- * cannot be reached is SERVICE_UNAVAILABLE. Anything else stays unexpected.
+ * missing row is NOT_FOUND, a broken foreign key or a NUL character in text is a
+ * VALIDATION_ERROR, and a database that cannot be reached is SERVICE_UNAVAILABLE. Anything
+ * else stays unexpected.
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return true;
@@ -14,8 +15,9 @@ export function isUniqueViolation(error: unknown): boolean {
 function hasPgCode(error: unknown, code: string): boolean {
   let e: unknown = error;
   for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth += 1) {
-    const rec = e as { code?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
-    if (rec.code === code || rec.meta?.driverAdapterError?.cause?.originalCode === code) return true;
+    const rec = e as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+    // pg's own error, Prisma's wrapped one, or the adapter's raw DriverAdapterError (its cause holds the code).
+    if (rec.code === code || rec.originalCode === code || rec.meta?.driverAdapterError?.cause?.originalCode === code) return true;
     e = rec.cause;
   }
   return false;
@@ -37,6 +39,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function translateDbError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (isUniqueViolation(error)) return new AppError('CONFLICT', 'this resource already exists');
+  // PostgreSQL text and jsonb cannot hold U+0000; the value came from the client, so it is a bad input.
+  if (hasPgCode(error, '22021') || hasPgCode(error, '22P05')) {
+    return new AppError('VALIDATION_ERROR', 'a text value contains the NUL character (\\u0000), which cannot be stored', { reason: 'nul_character' });
+  }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2025') return new AppError('NOT_FOUND', 'the resource was not found');
     if (error.code === 'P2003') return new AppError('VALIDATION_ERROR', 'a referenced resource does not exist');

@@ -14,6 +14,8 @@ export interface Database {
   prisma: PrismaClient;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping(timeoutMs?: number): Promise<void>;
+  /** Connection use for /metrics: the pg pool's counts, or PGlite's one in-process connection. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -24,6 +26,8 @@ export interface DatabaseOptions {
   inMemory?: boolean;
   /** PostgreSQL only: connections in the pool. */
   poolSize?: number;
+  /** PostgreSQL only: how long a query may go unanswered before its connection is given up (QUERY_TIMEOUT_MS). */
+  queryTimeoutMs?: number;
   /** Called for every SQL statement Prisma sends (statement counting in tests, metrics). */
   onQuery?: (sql: string) => void;
 }
@@ -87,10 +91,49 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     async ping(timeoutMs = 2000) {
       await withTimeout(lite.query('SELECT 1'), timeoutMs, 'database did not answer in time');
     },
+    poolStats() {
+      return { total: 1, idle: 1, waiting: 0, max: 1 };
+    },
     async close() {
       await prisma.$disconnect();
       await lite.close();
     },
+  };
+}
+
+/**
+ * A query unanswered for this long means the server or the network is gone (a frozen host, a
+ * partition: the socket stays open and nothing arrives). Every query of the service takes
+ * milliseconds; the slowest legitimate ones (an account deletion) take a few seconds.
+ */
+export const QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Bounds every query of a pooled connection. On expiry the socket is destroyed rather than only
+ * the query abandoned: the query and any queued behind it fail at once (a SERVICE_UNAVAILABLE),
+ * the pool never hands the connection out again, and the server rolls back whatever transaction
+ * it held. Abandoning the query alone (pg's query_timeout) would return a connection to the pool
+ * that is still busy, possibly inside a transaction a later request could commit.
+ */
+function boundQueries(client: pg.PoolClient, timeoutMs: number): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const socket = () => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const timer = setTimeout(() => socket()?.destroy(), timeoutMs);
+    timer.unref();
+    const done = () => clearTimeout(timer);
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...result: unknown[]) => {
+        done();
+        (last as (...r: unknown[]) => void)(...result);
+      };
+      return query(...args);
+    }
+    const out = query(...args);
+    if (out instanceof Promise) out.then(done, done);
+    else done();
+    return out;
   };
 }
 
@@ -101,7 +144,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     // A request during a database outage must fail fast rather than hang.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
+    // Lets the operating system notice a peer that vanished while a connection sat idle.
+    keepAlive: true,
   });
+  const queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
+  pool.on('connect', (client) => boundQueries(client, queryTimeoutMs));
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   const pending = await pendingMigrations(pgRunner(pool));
@@ -115,6 +162,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     prisma,
     async ping(timeoutMs = 2000) {
       await withTimeout(pool.query('SELECT 1'), timeoutMs, 'database did not answer in time');
+    },
+    poolStats() {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
     },
     async close() {
       await prisma.$disconnect();

@@ -34,10 +34,13 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
         if (error instanceof GraphQLError && !error.originalError) return error;
         const { appError, unexpected } = toAppError(error);
         if (unexpected) log.error({ err: (error as GraphQLError).originalError ?? error }, 'unexpected error in a GraphQL resolver');
+        // A database outage is answered 503 with Retry-After as on REST (Yoga takes the status and
+        // headers from `http` and leaves it out of the body), so clients and proxies know to retry.
+        const http = appError.code === 'SERVICE_UNAVAILABLE' ? { http: { status: appError.status, headers: appError.headers } } : {};
         return new GraphQLError(appError.message, {
           nodes: (error as GraphQLError).nodes,
           path: (error as GraphQLError).path,
-          extensions: { code: appError.code, details: appError.details },
+          extensions: { code: appError.code, details: appError.details, ...http },
         });
       },
     },

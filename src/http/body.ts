@@ -28,6 +28,42 @@ function tooLarge(limit: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, { limit });
 }
 
+/**
+ * How deep arrays and objects may nest in a JSON body. Real inputs stay far below it (a manifest's
+ * step parameters are a few levels down). Deeper values parse fine but fail later, as a 500: the
+ * database client refuses JSON nested past about 128 levels, and at some thousands of levels
+ * whatever walks the value recursively overflows the stack.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether JSON text nests deeper than `limit`, found in one pass without parsing it. */
+export function jsonNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/** Refuses (400) JSON text nested deeper than MAX_JSON_DEPTH. */
+export function assertJsonDepth(text: string, what = 'the request body'): void {
+  if (jsonNestsDeeperThan(text)) {
+    throw new AppError('VALIDATION_ERROR', `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`, { maxDepth: MAX_JSON_DEPTH });
+  }
+}
+
 /** The JSON object body of a REST request; an empty body reads as {}. */
 export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, limit);
@@ -36,6 +72,7 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON (Content-Type: application/json)', { contentType: type });
   }
+  assertJsonDepth(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

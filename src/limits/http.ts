@@ -9,11 +9,12 @@ import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders
  */
 
 /**
- * Never refused and not counted, only described: load balancers probe health every few seconds,
+ * Never refused and not counted, only described: load balancers probe health and scrapers poll
+ * /metrics every few seconds (a refused metrics token is counted by the metrics endpoint itself),
  * documents are static, and the payment provider's webhook deliveries must not be turned away
  * (they are authenticated by their signature instead).
  */
-const UNCOUNTED = new Set(['/healthz', '/readyz', '/v1/billing/webhook', '/v1/openapi.json', '/v1/reference', '/v1/docs']);
+const UNCOUNTED = new Set(['/healthz', '/readyz', '/metrics', '/v1/billing/webhook', '/v1/openapi.json', '/v1/reference', '/v1/docs']);
 
 export function isUncountedPath(path: string): boolean {
   return UNCOUNTED.has(path) || path.startsWith('/v1/schemas/');

@@ -44,6 +44,8 @@ export function validateManifest(input: unknown): ManifestValidation {
 
 /** Expanding more aliases than this is what "billion laughs" documents do; real manifests need few. */
 const MAX_YAML_ALIASES = 100;
+/** As for JSON bodies (src/http/body.ts): deeper data would overflow the recursive checks below and after. */
+const MAX_YAML_DEPTH = 100;
 
 interface YamlProblem {
   message: string;
@@ -62,15 +64,21 @@ function yamlFailure(problems: YamlProblem[]): AppError {
  * YAML has values JSON lacks (binary, infinities, maps with non-scalar keys); a manifest
  * must stay plain JSON data so that its JSON and YAML forms say the same thing.
  */
-function toJsonData(value: unknown, path: Array<string | number>): unknown {
+function toJsonData(value: unknown, path: Array<string | number>, ancestors: ReadonlySet<unknown> = new Set()): unknown {
   const at = () =>
     path.length === 0 ? 'the manifest' : path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'object') {
+    // An alias to a node that contains it (`a: &a [*a]`) makes a cycle JSON cannot hold.
+    if (ancestors.has(value)) throw yamlFailure([{ message: `${at()} is an alias of a node that contains it` }]);
+    if (path.length >= MAX_YAML_DEPTH) throw yamlFailure([{ message: `${at()} nests more than ${MAX_YAML_DEPTH} levels deep` }]);
+    ancestors = new Set(ancestors).add(value);
+  }
   if (typeof value === 'number') {
     if (Number.isFinite(value)) return value;
     throw yamlFailure([{ message: `${at()} is ${String(value)}, which JSON cannot represent` }]);
   }
-  if (Array.isArray(value)) return value.map((v, i) => toJsonData(v, [...path, i]));
+  if (Array.isArray(value)) return value.map((v, i) => toJsonData(v, [...path, i], ancestors));
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value) {
@@ -79,7 +87,7 @@ function toJsonData(value: unknown, path: Array<string | number>): unknown {
       }
       const key = String(k);
       // defineProperty keeps a "__proto__" key an ordinary property, as JSON.parse does.
-      Object.defineProperty(out, key, { value: toJsonData(v, [...path, key]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, { value: toJsonData(v, [...path, key], ancestors), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

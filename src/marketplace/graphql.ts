@@ -1,52 +1,43 @@
-import { builder } from '../graphql/builder.js';
+import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
-import { pageItemQuery, statsOf, VisibilityEnum, WorkflowStatsRef } from '../workflows/graphql.js';
-import { handleOf } from './identity.js';
-import { MARKETPLACE_SORTS } from './service.js';
+import { statsOf, VisibilityEnum, WorkflowRef, WorkflowStatsRef } from '../workflows/graphql.js';
+import type { PublicIdentity } from './identity.js';
+import { MARKETPLACE_SORTS, type MarketplaceItem } from './service.js';
 
-/**
- * A user as other users see them. Select mode keeps the row down to the id and display name,
- * so the e-mail address is not even read from the database.
- */
-export const PublicUserRef = builder.prismaObject('User', {
-  variant: 'PublicUser',
+export const PublicUserRef = builder.objectRef<PublicIdentity>('PublicUser').implement({
   description: "A user's public identity: the id and a handle (the display name, or a pseudonym). Never the e-mail address.",
-  select: { id: true },
   fields: (t) => ({
-    userId: t.exposeString('id'),
-    handle: t.string({ select: { displayName: true }, resolve: (u) => handleOf(u) }),
+    userId: t.exposeString('userId'),
+    handle: t.exposeString('handle'),
   }),
 });
 
 /**
  * A workflow as the marketplace lists it: the summary of spec 2.3 and its owner's public
- * identity, without the manifest (read it with `workflow(workflowId)`).
+ * identity, without the manifest. The service reads a whole page, owners included, in one query.
  */
-export const MarketplaceWorkflowRef = builder.prismaObject('Workflow', {
-  variant: 'MarketplaceWorkflow',
+export const MarketplaceWorkflowRef = builder.objectRef<MarketplaceItem>('MarketplaceWorkflow').implement({
   description: 'A public workflow in the marketplace: the workflow summary (spec 2.3) with its owner.',
-  select: { id: true },
   fields: (t) => ({
-    workflowId: t.exposeString('id'),
+    workflowId: t.exposeString('workflowId'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    visibility: t.field({ type: VisibilityEnum, select: { visibility: true }, resolve: (w) => w.visibility }),
+    visibility: t.field({ type: VisibilityEnum, resolve: (w) => w.visibility }),
     category: t.exposeString('category'),
     tags: t.exposeStringList('tags'),
     currentVersion: t.exposeString('currentVersion'),
-    owner: t.relation('owner', { type: PublicUserRef }),
-    stats: t.field({
-      type: WorkflowStatsRef,
-      select: { forksCount: true, subscribersCount: true, ratingSum: true, ratingCount: true },
-      resolve: statsOf,
+    owner: t.field({ type: PublicUserRef, resolve: (w) => w.owner }),
+    stats: t.field({ type: WorkflowStatsRef, resolve: statsOf }),
+    publishedAt: t.string({ description: 'When the workflow last became public (the key of sort=recent).', resolve: (w) => w.publishedAt.toISOString() }),
+    createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
+    workflow: t.field({
+      type: WorkflowRef,
+      nullable: true,
+      extensions: graphqlOnly,
+      description: 'The whole workflow with its manifest, while it stays public (one query for the whole page).',
+      resolve: (w, _args, ctx) => ctx.loaders.readableWorkflow.load(w.workflowId),
     }),
-    publishedAt: t.string({
-      description: 'When the workflow last became public (the key of sort=recent).',
-      select: { publishedAt: true, createdAt: true },
-      resolve: (w) => (w.publishedAt ?? w.createdAt).toISOString(),
-    }),
-    createdAt: t.string({ select: { createdAt: true }, resolve: (w) => w.createdAt.toISOString() }),
-    updatedAt: t.string({ select: { updatedAt: true }, resolve: (w) => w.updatedAt.toISOString() }),
   }),
 });
 
@@ -69,7 +60,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
       cursor: t.arg.string({ description: 'The nextCursor of the previous page, with the same sort.' }),
     },
-    resolve: (_root, args, ctx, info) => ctx.services.marketplace.browse(args, pageItemQuery(ctx, info, 'MarketplaceWorkflow')),
+    resolve: (_root, args, ctx) => ctx.services.marketplace.browse(args),
   }),
   marketplaceSearch: t.field({
     type: MarketplacePageRef,
@@ -81,12 +72,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
       cursor: t.arg.string({ description: 'The nextCursor of the previous page of the same search.' }),
     },
-    resolve: (_root, args, ctx, info) => ctx.services.marketplace.search(args, pageItemQuery(ctx, info, 'MarketplaceWorkflow')),
+    resolve: (_root, args, ctx) => ctx.services.marketplace.search(args),
   }),
   marketplaceFeatured: t.field({
     type: MarketplacePageRef,
     description: 'A short list of well-rated, growing public workflows (at most 10, one per owner). REST: GET /v1/marketplace/featured.',
     authScopes: { authenticated: true },
-    resolve: (_root, _args, ctx, info) => ctx.services.marketplace.featured(pageItemQuery(ctx, info, 'MarketplaceWorkflow')),
+    resolve: (_root, _args, ctx) => ctx.services.marketplace.featured(),
   }),
 }));

@@ -1,28 +1,25 @@
-import { Prisma, type Workflow } from '@prisma/client';
+import { Prisma } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../services.js';
-import { WORKFLOW_LIMITS } from '../workflows/input.js';
-import type { WorkflowQuery } from '../workflows/service.js';
+import { WORKFLOW_LIMITS, type Visibility } from '../workflows/input.js';
+import { handleOf, type PublicIdentity } from './identity.js';
 import { parseSearchText } from './query.js';
 
 /**
  * The marketplace: every user's public workflows, browsed by a sort order, searched by text, or
  * picked as featured (docs/decisions.md, "Marketplace and reviews").
  *
- * Orders Prisma cannot express (computed keys, relevance) are computed in SQL, which returns the
- * ordered ids and the key values of the page; Prisma then loads those rows with whatever nested
- * reads the GraphQL selection asks for. Every key is an integer, a timestamp or the id, so a
- * cursor holds exact values and the row-value comparison that resumes a page never loses or
- * repeats a row, ties included. The key expressions match the partial indexes of the
- * marketplace_search migration character for character; keep them in step.
+ * The orders are computed keys and relevance, which Prisma cannot express, so each list is one SQL
+ * statement that also joins the owner's public columns: a page costs one round trip however many
+ * items and owners it holds. Every key is an integer, a timestamp or the id, so a cursor holds exact
+ * values and the row-value comparison that resumes a page never loses or repeats a row, ties
+ * included. The key expressions match the partial indexes of the marketplace_browse_indexes
+ * migration character for character; keep them in step.
  */
 
 export const MARKETPLACE_SORTS = ['popular', 'recent', 'rating'] as const;
 export type MarketplaceSort = (typeof MARKETPLACE_SORTS)[number];
-
-/** popularity = subscribers + FORK_WEIGHT × forks. */
-export const POPULAR_FORK_WEIGHT = 2;
 
 /**
  * Bayesian average: every workflow starts with `weight` imaginary ratings of `mean`, so a single
@@ -56,8 +53,71 @@ export interface SearchInput {
   cursor?: string | null;
 }
 
-interface KeyRow {
+/** A marketplace item: the workflow summary of spec 2.3 with its owner's public identity. */
+export interface MarketplaceItem {
+  workflowId: string;
+  name: string;
+  description: string;
+  visibility: Visibility;
+  category: string;
+  tags: string[];
+  currentVersion: string;
+  forksCount: number;
+  subscribersCount: number;
+  ratingSum: number;
+  ratingCount: number;
+  publishedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  owner: PublicIdentity;
+}
+
+interface ItemRow {
   id: string;
+  owner_id: string;
+  owner_display_name: string | null;
+  name: string;
+  description: string;
+  visibility: Visibility;
+  category: string;
+  tags: string[];
+  current_version: string;
+  forks_count: number;
+  subscribers_count: number;
+  rating_sum: number;
+  rating_count: number;
+  published_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// The users table is read for the display name only: the e-mail address is never selected.
+const ITEM_COLUMNS = Prisma.sql`
+  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
+  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
+  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at`;
+
+function toItem(r: ItemRow): MarketplaceItem {
+  return {
+    workflowId: r.id,
+    name: r.name,
+    description: r.description,
+    visibility: r.visibility,
+    category: r.category,
+    tags: r.tags ?? [],
+    currentVersion: r.current_version,
+    forksCount: r.forks_count,
+    subscribersCount: r.subscribers_count,
+    ratingSum: r.rating_sum,
+    ratingCount: r.rating_count,
+    publishedAt: r.published_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    owner: { userId: r.owner_id, handle: handleOf({ id: r.owner_id, displayName: r.owner_display_name }) },
+  };
+}
+
+interface KeyRow extends ItemRow {
   k1: number | Date;
   k2: number | null;
 }
@@ -71,6 +131,7 @@ interface SortPlan {
   cursorOf(row: KeyRow): CursorValue[];
 }
 
+// A fork counts double: it is a stronger commitment than a subscription (the user builds on a copy).
 const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
 // (C·m + sum) / (C + count) in millionths, with C = 10 and m = 3.5 (RATING_PRIOR); integer division.
 const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
@@ -142,32 +203,23 @@ function categoryFilter(category: string | null | undefined): Prisma.Sql {
 export function createMarketplaceService({ db, clock }: ServiceDeps) {
   const prisma = db.prisma;
 
-  /** The rows of `ids` in that order, with the nested reads of `query`; rows gone private since are dropped. */
-  async function loadInOrder(ids: string[], query: WorkflowQuery): Promise<Workflow[]> {
-    if (ids.length === 0) return [];
-    const rows = (await prisma.workflow.findMany({ where: { id: { in: ids }, visibility: 'public' }, ...query })) as Workflow[];
-    const byId = new Map(rows.map((w) => [w.id, w]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+  function pageOf<R extends ItemRow>(rows: R[], limit: number, kind: string, cursorOf: (row: R) => CursorValue[]): Page<MarketplaceItem> {
+    return toPage(rows, limit, kind, cursorOf, toItem);
   }
 
-  async function pageOf<R extends { id: string }>(keyRows: R[], limit: number, kind: string, cursorOf: (row: R) => CursorValue[], query: WorkflowQuery): Promise<Page<Workflow>> {
-    const page = toPage(keyRows, limit, kind, cursorOf, (r) => r.id);
-    return { data: await loadInOrder(page.data, query), pagination: page.pagination };
-  }
-
-  async function browse(input: BrowseInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+  async function browse(input: BrowseInput): Promise<Page<MarketplaceItem>> {
     const sort = input.sort ?? 'popular';
     const plan = SORTS[sort];
     const limit = pageLimit(input.limit);
     const kind = `marketplace:${sort}`;
     const after = input.cursor ? Prisma.sql`AND ${plan.after(readCursor(input.cursor, kind, plan.shape))}` : Prisma.empty;
     const rows = await prisma.$queryRaw<KeyRow[]>`
-      SELECT w.id, ${plan.keys}
-      FROM workflows w
+      SELECT ${ITEM_COLUMNS}, ${plan.keys}
+      FROM workflows w JOIN users u ON u.id = w.owner_id
       WHERE w.visibility = 'public' ${categoryFilter(input.category)} ${after}
       ORDER BY ${plan.order}
       LIMIT ${limit + 1}`;
-    return pageOf(rows, limit, kind, plan.cursorOf, query);
+    return pageOf(rows, limit, kind, plan.cursorOf);
   }
 
   /**
@@ -176,7 +228,7 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
    * then the id. The document is a generated column, so a workflow made public, private or
    * deleted is found or gone by the very next search.
    */
-  async function search(input: SearchInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+  async function search(input: SearchInput): Promise<Page<MarketplaceItem>> {
     const terms = parseSearchText(input.q);
     const limit = pageLimit(input.limit);
     const kind = `search:${terms.digest}`;
@@ -185,18 +237,24 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
       const [score, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']);
       after = Prisma.sql`WHERE (s.score, s.popularity, s.id) < (${score}::int, ${popularity}::int, ${id}::text)`;
     }
-    const rows = await prisma.$queryRaw<{ id: string; score: number; popularity: number }[]>`
-      SELECT s.id, s.score, s.popularity FROM (
-        SELECT w.id,
-               round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
-               ${POPULARITY} AS popularity
-        FROM workflows w CROSS JOIN to_tsquery('simple', ${terms.tsquery}) AS q(query)
-        WHERE w.visibility = 'public' AND w.search_document @@ q.query ${categoryFilter(input.category)}
-      ) s
-      ${after}
-      ORDER BY s.score DESC, s.popularity DESC, s.id DESC
-      LIMIT ${limit + 1}`;
-    return pageOf(rows, limit, kind, (r) => [r.score, r.popularity, r.id], query);
+    // Rank every match by id and keys only; the item columns are read for the page's rows alone.
+    const rows = await prisma.$queryRaw<(ItemRow & { score: number; popularity: number })[]>`
+      SELECT ${ITEM_COLUMNS}, page.score, page.popularity
+      FROM (
+        SELECT s.id, s.score, s.popularity FROM (
+          SELECT w.id,
+                 round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
+                 ${POPULARITY} AS popularity
+          FROM workflows w CROSS JOIN to_tsquery('simple', ${terms.tsquery}) AS q(query)
+          WHERE w.visibility = 'public' AND w.search_document @@ q.query ${categoryFilter(input.category)}
+        ) s
+        ${after}
+        ORDER BY s.score DESC, s.popularity DESC, s.id DESC
+        LIMIT ${limit + 1}
+      ) page
+      JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
+      ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+    return pageOf(rows, limit, kind, (r) => [r.score, r.popularity, r.id]);
   }
 
   /**
@@ -204,9 +262,9 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
    * Bayesian rating plus 0.25 × ln(1 + subscriptions added in the last 7 days), at most one per
    * owner. The same data at the same time gives the same list.
    */
-  async function featured(query: WorkflowQuery = {}): Promise<Page<Workflow>> {
+  async function featured(): Promise<Page<MarketplaceItem>> {
     const since = new Date(clock.now().getTime() - FEATURED_RULE.growthDays * 86_400_000).toISOString();
-    const rows = await prisma.$queryRaw<{ id: string }[]>`
+    const rows = await prisma.$queryRaw<ItemRow[]>`
       WITH growth AS (
         SELECT e.workflow_id, count(*)::int AS recent
         FROM library_entries e
@@ -222,11 +280,12 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
         SELECT s.*, row_number() OVER (PARTITION BY s.owner_id ORDER BY s.score DESC, s.rating_count DESC, s.id DESC) AS nth
         FROM scored s
       )
-      SELECT id FROM ranked WHERE nth = 1
-      ORDER BY score DESC, rating_count DESC, id DESC
+      SELECT ${ITEM_COLUMNS}
+      FROM ranked r JOIN workflows w ON w.id = r.id JOIN users u ON u.id = w.owner_id
+      WHERE r.nth = 1
+      ORDER BY r.score DESC, r.rating_count DESC, r.id DESC
       LIMIT ${FEATURED_RULE.size}::int`;
-    const data = await loadInOrder(rows.map((r) => r.id), query);
-    return { data, pagination: { nextCursor: null, hasMore: false, count: data.length } };
+    return { data: rows.map(toItem), pagination: { nextCursor: null, hasMore: false, count: rows.length } };
   }
 
   return { browse, search, featured };

@@ -212,9 +212,14 @@ export function compileRouter(schema: GraphQLSchema, specs: readonly RouteSpec[]
         continue;
       }
       const params: Record<string, string> = {};
-      route.paramNames.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1]!);
-      });
+      try {
+        route.paramNames.forEach((name, i) => {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        });
+      } catch {
+        // A segment that is not valid percent-encoding (`%E0%A4%A`) names nothing that can exist.
+        return { kind: 'not_found' };
+      }
       return { kind: 'route', route, params };
     }
     return allowed.length ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };

@@ -3,7 +3,7 @@ import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
-import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
 import type { FieldProblem } from '../rest/executor.js';
 import type { ServiceDeps } from '../services.js';
 import { canRead } from '../workflows/service.js';
@@ -88,14 +88,9 @@ export function createReviewService({ db, clock }: ServiceDeps) {
     await findReadableWorkflow(viewer, workflowId);
     const kind = `reviews:${workflowId}`;
     const where: Prisma.ReviewWhereInput = { workflowId };
-    if (input.cursor) {
-      const [at, id] = decodeCursor(input.cursor, kind, ['string', 'string']) as [string, string];
-      const date = new Date(at);
-      if (Number.isNaN(date.getTime())) throw new AppError('VALIDATION_ERROR', 'cursor is not valid for this list', { field: 'cursor' });
-      where.OR = [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }];
-    }
+    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'createdAt');
     const rows = (await prisma.review.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query })) as Review[];
-    return toPage(rows, limit, kind, (r) => [r.createdAt.toISOString(), r.id], (r) => r);
+    return toPage(rows, limit, kind, (r) => timeCursorOf(r.createdAt, r.id), (r) => r);
   }
 
   async function createReview(viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bayesianRating } from '../../src/marketplace/service.js';
 import { encodeCursor } from '../../src/pagination.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
@@ -101,7 +102,9 @@ describe('marketplace browse', () => {
     // [ratingSum, ratingCount]: (35 + sum) / (10 + count)
     const ratings: [number, number][] = [[5, 1], [192, 40], [8, 2], [8, 2], [0, 0], [0, 0], [7, 2], [8, 2]];
     for (const [i, id] of ids.entries()) await prisma().workflow.update({ where: { id }, data: { ratingSum: ratings[i]![0], ratingCount: ratings[i]![1] } });
-    const key = (i: number) => Math.floor(((35 + ratings[i]![0]) * 1_000_000) / (10 + ratings[i]![1]));
+    expect(bayesianRating(5, 1)).toBeCloseTo(3.636, 3);
+    expect(bayesianRating(192, 40)).toBeCloseTo(4.54, 3);
+    const key = (i: number) => Math.floor(bayesianRating(ratings[i]![0], ratings[i]![1]) * 1_000_000 + 1e-6);
     const index = new Map(ids.map((id, i) => [id, i]));
     const expected = [...ids].sort((a, b) => {
       const [i, j] = [index.get(a)!, index.get(b)!];

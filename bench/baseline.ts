@@ -1,0 +1,580 @@
+/**
+ * The benchmark's floor: a bare node:http server with a pg pool that answers the benchmark's
+ * requests with the same SQL statements the service sends (captured from Prisma's query event,
+ * column lists and all) and the same JSON, with nothing in between: no framework, no GraphQL
+ * engine, no ORM, no MCP SDK, no logging, no rate limiting.
+ *
+ * It does pay for what any correct server of these answers must do: verify the bearer token
+ * (ES256 with node:crypto, cached per token digest for 60 s as the service does), map the subject
+ * to the user (cached 30 s, as the service does), verify the MCP session id, and run the
+ * product's own pure logic (search-text parsing, bundle rules, the MCP renderer).
+ *
+ *   PORT=… DATABASE_URL=… DATA_DIR=… MCP_SESSION_SECRET=… node --import tsx bench/baseline.ts
+ */
+import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import pg from 'pg';
+import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
+import { resolveBundle, toWorkflowDto, type BundledWorkflow } from '../src/deployments/bundle.js';
+import { ADAPTERS, type Adapter, type WorkflowManifest } from '../src/manifest/types.js';
+import { handleOf } from '../src/marketplace/identity.js';
+import { parseSearchText } from '../src/marketplace/query.js';
+import { callTool, renderCatalog, type RenderableWorkflow } from '../src/mcp/render/index.js';
+import { createSessionCodec } from '../src/mcp/session.js';
+import { DASHBOARD_QUERY } from './scenarios.js';
+
+const env = process.env;
+const port = Number(env.PORT ?? 0);
+const dataDir = env.DATA_DIR ?? '';
+if (!env.DATABASE_URL || !dataDir) {
+  console.error('baseline: DATABASE_URL and DATA_DIR must be set');
+  process.exit(2);
+}
+
+// The service's pool size (src/db/index.ts), so neither side can open more database connections.
+const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30_000 });
+pool.on('error', () => {});
+const sessions = createSessionCodec({ mcpSessionSecret: env.MCP_SESSION_SECRET ?? null, dataDir });
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication: the dev issuer's ES256 tokens, verified by hand.
+
+const devKey: KeyObject = createPublicKey({ key: JSON.parse(readFileSync(join(devIssuerDir(dataDir), 'public.jwk.json'), 'utf8')), format: 'jwk' });
+const CLOCK_TOLERANCE_S = 60;
+const TOKEN_CACHE_MS = 60_000;
+const VIEWER_CACHE_MS = 30_000;
+const CACHE_ENTRIES = 10_000;
+
+interface Identity {
+  subject: string;
+  email: string | null;
+}
+interface Viewer {
+  userId: string;
+  email: string | null;
+}
+
+const tokens = new Map<string, { identity: Identity; until: number }>();
+const viewers = new Map<string, { viewer: Viewer; until: number }>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+}
+
+const unauthorized = (message: string) => new HttpError(401, 'UNAUTHORIZED', message);
+
+function verifyToken(token: string): { identity: Identity; exp: number } {
+  const [header, payload, signature, extra] = token.split('.');
+  if (!header || !payload || !signature || extra !== undefined) throw unauthorized('the token is not a well-formed JWT');
+  let head: { alg?: unknown };
+  let claims: { iss?: unknown; aud?: unknown; exp?: unknown; sub?: unknown; email?: unknown };
+  try {
+    head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw unauthorized('the token is not a well-formed JWT');
+  }
+  if (head.alg !== 'ES256') throw unauthorized('unsupported algorithm');
+  const valid = verifySignature('sha256', Buffer.from(`${header}.${payload}`), { key: devKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  if (!valid) throw unauthorized('the token signature is invalid');
+  const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (claims.iss !== DEV_ISSUER || !audience.includes(DEV_AUDIENCE)) throw unauthorized('wrong issuer or audience');
+  if (typeof claims.exp !== 'number' || claims.exp + CLOCK_TOLERANCE_S < Date.now() / 1000) throw unauthorized('the token has expired');
+  if (typeof claims.sub !== 'string' || !claims.sub) throw unauthorized('the token has no subject');
+  return { identity: { subject: claims.sub, email: typeof claims.email === 'string' ? claims.email : null }, exp: claims.exp };
+}
+
+const USER_BY_SUBJECT = `SELECT "public"."users"."id", "public"."users"."email" FROM "public"."users" WHERE (("public"."users"."issuer" = $1 AND "public"."users"."subject" = $2) AND 1=1) LIMIT $3 OFFSET $4`;
+
+async function authenticate(req: IncomingMessage): Promise<Viewer> {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(req.headers.authorization?.trim() ?? '');
+  if (!match) throw unauthorized('missing or malformed Authorization header');
+  const token = match[1]!;
+  const now = Date.now();
+  // Keyed by digest, as the service's cache is, so both pay the same hash per request.
+  const key = createHash('sha256').update(token).digest('base64url');
+  let identity = tokens.get(key);
+  if (!identity || identity.until <= now) {
+    const verified = verifyToken(token);
+    identity = { identity: verified.identity, until: Math.min(verified.exp * 1000, now + TOKEN_CACHE_MS) };
+    remember(tokens, key, identity);
+  }
+  const subject = identity.identity.subject;
+  const cached = viewers.get(subject);
+  if (cached && cached.until > now) return cached.viewer;
+  const { rows } = await pool.query<{ id: string; email: string | null }>(USER_BY_SUBJECT, [DEV_ISSUER, subject, 1, 0]);
+  // The benchmark only uses seeded users; first-sign-in creation is not part of the floor.
+  if (!rows[0]) throw unauthorized('unknown user');
+  const viewer = { userId: rows[0].id, email: rows[0].email };
+  remember(viewers, subject, { viewer, until: now + VIEWER_CACHE_MS });
+  return viewer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQL: the statements Prisma sends for each read, with its column lists, casts and paging.
+
+const columns = (table: string, names: string[]) =>
+  names.map((n) => (n.endsWith('::text') ? `"public"."${table}"."${n.slice(0, -6)}"::text` : `"public"."${table}"."${n}"`)).join(', ');
+const list = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(',');
+
+const WORKFLOW_ALL = columns('workflows', [
+  'id', 'owner_id', 'name', 'description', 'visibility::text', 'category', 'tags', 'allow_forks', 'current_version', 'manifest',
+  'forked_from_workflow_id', 'forked_from_user_id', 'forked_from_version', 'forks_count', 'subscribers_count', 'rating_sum', 'rating_count',
+  'published_at', 'created_at', 'updated_at',
+]);
+const WORKFLOW_BY_ID = `SELECT ${WORKFLOW_ALL} FROM "public"."workflows" WHERE ("public"."workflows"."id" = $1 AND 1=1) LIMIT $2 OFFSET $3`;
+const WORKFLOWS_OF_OWNER = `SELECT ${WORKFLOW_ALL} FROM "public"."workflows" WHERE "public"."workflows"."owner_id" = $1 ORDER BY "public"."workflows"."created_at" DESC, "public"."workflows"."id" DESC LIMIT $2 OFFSET $3`;
+
+// One statement: rank the matches by id and keys, then join the page's rows and owners.
+const SEARCH = `
+      SELECT 
+  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
+  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
+  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at, page.score, page.popularity
+      FROM (
+        SELECT s.id, s.score, s.popularity FROM (
+          SELECT w.id,
+                 round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
+                 (w.subscribers_count + 2 * w.forks_count) AS popularity
+          FROM workflows w CROSS JOIN to_tsquery('simple', $1) AS q(query)
+          WHERE w.visibility = 'public' AND w.search_document @@ q.query 
+        ) s
+        
+        ORDER BY s.score DESC, s.popularity DESC, s.id DESC
+        LIMIT $2
+      ) page
+      JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
+      ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+
+const ME = `SELECT "public"."users"."id", "public"."users"."email", "public"."users"."created_at", "public"."users"."updated_at", COALESCE("aggr_selection_0_Workflow"."_aggr_count_workflows", 0) AS "_aggr_count_workflows", COALESCE("aggr_selection_1_Deployment"."_aggr_count_deployments", 0) AS "_aggr_count_deployments", COALESCE("aggr_selection_2_LibraryEntry"."_aggr_count_library", 0) AS "_aggr_count_library" FROM "public"."users" LEFT JOIN (SELECT "public"."workflows"."owner_id", COUNT(*) AS "_aggr_count_workflows" FROM "public"."workflows" WHERE 1=1 GROUP BY "public"."workflows"."owner_id") AS "aggr_selection_0_Workflow" ON ("public"."users"."id" = "aggr_selection_0_Workflow"."owner_id") LEFT JOIN (SELECT "public"."deployments"."owner_id", COUNT(*) AS "_aggr_count_deployments" FROM "public"."deployments" WHERE 1=1 GROUP BY "public"."deployments"."owner_id") AS "aggr_selection_1_Deployment" ON ("public"."users"."id" = "aggr_selection_1_Deployment"."owner_id") LEFT JOIN (SELECT "public"."library_entries"."user_id", COUNT(*) AS "_aggr_count_library" FROM "public"."library_entries" WHERE "public"."library_entries"."source_type" = CAST($1::text AS "public"."LibrarySourceType") GROUP BY "public"."library_entries"."user_id") AS "aggr_selection_2_LibraryEntry" ON ("public"."users"."id" = "aggr_selection_2_LibraryEntry"."user_id") WHERE ("public"."users"."id" = $2 AND 1=1) LIMIT $3 OFFSET $4`;
+const DEPLOYMENTS_OF_OWNER = `SELECT ${columns('deployments', ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status::text', 'allow_anonymous', 'last_connected_at', 'created_at', 'updated_at'])} FROM "public"."deployments" WHERE "public"."deployments"."owner_id" = $1 ORDER BY "public"."deployments"."created_at" DESC, "public"."deployments"."id" DESC LIMIT $2 OFFSET $3`;
+const bundledIn = (n: number) =>
+  `SELECT "public"."deployment_workflows"."deployment_id", "public"."deployment_workflows"."workflow_id" FROM "public"."deployment_workflows" WHERE "public"."deployment_workflows"."deployment_id" IN (${list(1, n)}) ORDER BY "public"."deployment_workflows"."position" ASC OFFSET $${n + 1}`;
+const BUNDLE_COLUMNS = columns('workflows', ['id', 'owner_id', 'name', 'description', 'visibility::text', 'current_version', 'subscribers_count', 'forks_count', 'rating_sum', 'rating_count']);
+const bundleWorkflowsIn = (n: number) => `SELECT ${BUNDLE_COLUMNS} FROM "public"."workflows" WHERE "public"."workflows"."id" IN (${list(1, n)}) OFFSET $${n + 1}`;
+const libraryEntriesIn = (n: number) =>
+  `SELECT ${columns('library_entries', ['id', 'source_type::text', 'is_active', 'enabled_adapters', 'workflow_version', 'workflow_id'])} FROM "public"."library_entries" WHERE ("public"."library_entries"."user_id" = $1 AND "public"."library_entries"."workflow_id" IN (${list(2, n)})) OFFSET $${n + 2}`;
+const usageIn = (n: number) =>
+  `SELECT SUM("public"."deployment_usage"."count") AS "_sum$count", "public"."deployment_usage"."deployment_id" FROM "public"."deployment_usage" WHERE ("public"."deployment_usage"."deployment_id" IN (${list(1, n)}) AND "public"."deployment_usage"."day" >= $${n + 1}) GROUP BY "public"."deployment_usage"."deployment_id" OFFSET $${n + 2}`;
+
+const DEPLOYMENT_FOR_ENDPOINT = `SELECT ${columns('deployments', ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status::text', 'allow_anonymous'])} FROM "public"."deployments" WHERE ("public"."deployments"."id" = $1 AND 1=1) LIMIT $2 OFFSET $3`;
+const BUNDLED_OF_ONE = `SELECT "public"."deployment_workflows"."deployment_id", "public"."deployment_workflows"."workflow_id" FROM "public"."deployment_workflows" WHERE "public"."deployment_workflows"."deployment_id" = $1 ORDER BY "public"."deployment_workflows"."position" ASC OFFSET $2`;
+const manifestsIn = (n: number) =>
+  `SELECT "public"."workflows"."id", "public"."workflows"."current_version", "public"."workflows"."manifest" FROM "public"."workflows" WHERE "public"."workflows"."id" IN (${list(1, n)}) OFFSET $${n + 1}`;
+const versionsOf = (n: number) =>
+  `SELECT "public"."workflow_versions"."workflow_id", "public"."workflow_versions"."manifest" FROM "public"."workflow_versions" WHERE (${Array.from({ length: n }, (_, i) => `("public"."workflow_versions"."workflow_id" = $${2 * i + 1} AND "public"."workflow_versions"."version" = $${2 * i + 2})`).join(' OR ')}) OFFSET $${2 * n + 1}`;
+
+// ---------------------------------------------------------------------------------------------
+// Answers.
+
+interface WorkflowRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  visibility: string;
+  category: string;
+  tags: string[];
+  allow_forks: boolean;
+  current_version: string;
+  manifest: unknown;
+  forked_from_workflow_id: string | null;
+  forked_from_user_id: string | null;
+  forked_from_version: string | null;
+  forks_count: number;
+  subscribers_count: number;
+  rating_sum: number;
+  rating_count: number;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const stats = (w: Pick<WorkflowRow, 'forks_count' | 'subscribers_count' | 'rating_sum' | 'rating_count'>) => ({
+  forks: w.forks_count,
+  subscribers: w.subscribers_count,
+  rating: w.rating_count ? Math.round((w.rating_sum / w.rating_count) * 10) / 10 : 0,
+  ratingCount: w.rating_count,
+});
+
+function workflowSummary(w: WorkflowRow) {
+  return {
+    workflowId: w.id,
+    name: w.name,
+    description: w.description,
+    visibility: w.visibility,
+    category: w.category,
+    tags: w.tags,
+    currentVersion: w.current_version,
+    allowForks: w.allow_forks,
+    stats: stats(w),
+    forkedFrom: w.forked_from_workflow_id ? { workflowId: w.forked_from_workflow_id, userId: w.forked_from_user_id ?? '', version: w.forked_from_version ?? '' } : null,
+  };
+}
+
+const cursor = (kind: string, values: (string | number)[]) => Buffer.from(JSON.stringify([kind, ...values]), 'utf8').toString('base64url');
+
+function page<R>(rows: R[], limit: number, kind: string, cursorOf: (row: R) => (string | number)[]) {
+  const hasMore = rows.length > limit;
+  const kept = hasMore ? rows.slice(0, limit) : rows;
+  const last = kept[kept.length - 1];
+  return { kept, pagination: { nextCursor: hasMore && last !== undefined ? cursor(kind, cursorOf(last)) : null, hasMore, count: kept.length } };
+}
+
+function limitOf(url: URL): number {
+  const raw = url.searchParams.get('limit');
+  if (raw === null) return 20;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new HttpError(400, 'VALIDATION_ERROR', 'limit must be an integer from 1 to 100');
+  return n;
+}
+
+async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> {
+  // The service reads the row to check access, then again to answer; the floor does the same.
+  const { rows } = await pool.query<WorkflowRow>(WORKFLOW_BY_ID, [workflowId, 1, 0]);
+  const found = rows[0];
+  if (!found || (found.owner_id !== viewer.userId && found.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
+  const w = (await pool.query<WorkflowRow>(WORKFLOW_BY_ID, [workflowId, 1, 0])).rows[0]!;
+  return JSON.stringify({
+    success: true,
+    data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.created_at.toISOString(), updatedAt: w.updated_at.toISOString() },
+  });
+}
+
+async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
+  const limit = limitOf(url);
+  const { rows } = await pool.query<WorkflowRow>(WORKFLOWS_OF_OWNER, [viewer.userId, limit + 1, 0]);
+  const { kept, pagination } = page(rows, limit, 'workflows', (w) => [w.created_at.toISOString(), w.id]);
+  const data = kept.map((w) => ({ ...workflowSummary(w), createdAt: w.created_at.toISOString(), updatedAt: w.updated_at.toISOString() }));
+  return JSON.stringify({ success: true, data, pagination });
+}
+
+interface SearchRow extends Omit<WorkflowRow, 'published_at'> {
+  owner_display_name: string | null;
+  published_at: Date;
+  score: number;
+  popularity: number;
+}
+
+async function search(url: URL): Promise<string> {
+  let terms;
+  try {
+    terms = parseSearchText(url.searchParams.get('q') ?? '');
+  } catch (error) {
+    throw new HttpError(400, 'VALIDATION_ERROR', (error as Error).message);
+  }
+  const limit = limitOf(url);
+  const { rows } = await pool.query<SearchRow>(SEARCH, [terms.tsquery, limit + 1]);
+  const { kept, pagination } = page(rows, limit, `search:${terms.digest}`, (r) => [r.score, r.popularity, r.id]);
+  const data = kept.map((w) => ({
+    workflowId: w.id,
+    name: w.name,
+    description: w.description,
+    visibility: w.visibility,
+    category: w.category,
+    tags: w.tags,
+    currentVersion: w.current_version,
+    owner: { userId: w.owner_id, handle: handleOf({ id: w.owner_id, displayName: w.owner_display_name }) },
+    stats: stats(w),
+    publishedAt: w.published_at.toISOString(),
+    createdAt: w.created_at.toISOString(),
+    updatedAt: w.updated_at.toISOString(),
+  }));
+  return JSON.stringify({ success: true, data, pagination });
+}
+
+interface BundleWorkflowRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  visibility: string;
+  current_version: string;
+  subscribers_count: number;
+  forks_count: number;
+  rating_sum: number;
+  rating_count: number;
+}
+interface LibraryRow {
+  source_type: string;
+  is_active: boolean;
+  enabled_adapters: string[];
+  workflow_version: string;
+  workflow_id: string;
+}
+type BundleRow = Parameters<typeof resolveBundle>[0][number];
+
+/** The bundled workflows of each deployment as the service's nested Prisma read loads them: three statements. */
+async function loadBundles(deploymentIds: string[], ownerId: string, one: boolean): Promise<Map<string, BundleRow[]>> {
+  const bundled = one
+    ? (await pool.query<{ deployment_id: string; workflow_id: string }>(BUNDLED_OF_ONE, [deploymentIds[0], 0])).rows
+    : (await pool.query<{ deployment_id: string; workflow_id: string }>(bundledIn(deploymentIds.length), [...deploymentIds, 0])).rows;
+  const ids = [...new Set(bundled.map((b) => b.workflow_id))];
+  const out = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const { rows: workflows } = await pool.query<BundleWorkflowRow>(bundleWorkflowsIn(ids.length), [...ids, 0]);
+  const { rows: entries } = await pool.query<LibraryRow>(libraryEntriesIn(ids.length), [ownerId, ...ids, 0]);
+  const byId = new Map(workflows.map((w) => [w.id, w]));
+  const entriesOf = new Map<string, LibraryRow[]>();
+  for (const e of entries) entriesOf.set(e.workflow_id, [...(entriesOf.get(e.workflow_id) ?? []), e]);
+  for (const b of bundled) {
+    const w = byId.get(b.workflow_id);
+    if (!w) continue;
+    out.get(b.deployment_id)!.push({
+      workflow: {
+        id: w.id,
+        ownerId: w.owner_id,
+        name: w.name,
+        description: w.description,
+        visibility: w.visibility as 'public' | 'private',
+        currentVersion: w.current_version,
+        subscribersCount: w.subscribers_count,
+        forksCount: w.forks_count,
+        ratingSum: w.rating_sum,
+        ratingCount: w.rating_count,
+        libraryEntries: (entriesOf.get(w.id) ?? []).map((e) => ({
+          sourceType: e.source_type as 'owned' | 'forked' | 'subscribed',
+          isActive: e.is_active,
+          enabledAdapters: e.enabled_adapters,
+          workflowVersion: e.workflow_version,
+        })),
+      },
+    });
+  }
+  return out;
+}
+
+const knownAdapters = (adapters: string[]): Adapter[] => ADAPTERS.filter((a) => adapters.includes(a));
+
+async function dashboard(viewer: Viewer, body: string): Promise<string> {
+  let query: unknown;
+  try {
+    query = (JSON.parse(body) as { query?: unknown }).query;
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'the body is not JSON');
+  }
+  if (query !== DASHBOARD_QUERY) throw new HttpError(400, 'BAD_REQUEST', 'the baseline only answers the benchmark dashboard query');
+
+  const { rows } = await pool.query<{ id: string; email: string | null; created_at: Date; _aggr_count_workflows: string; _aggr_count_deployments: string; _aggr_count_library: string }>(
+    ME,
+    ['subscribed', viewer.userId, 1, 0],
+  );
+  const me = rows[0];
+  if (!me) throw unauthorized('the account of this token no longer exists');
+
+  // GraphQL resolves `workflows` and `deployments` side by side; so does the floor.
+  const [workflows, deployments] = await Promise.all([
+    (async () => {
+      const { rows: list } = await pool.query<WorkflowRow>(WORKFLOWS_OF_OWNER, [viewer.userId, 21, 0]);
+      const { kept, pagination } = page(list, 20, 'workflows', (w) => [w.created_at.toISOString(), w.id]);
+      return {
+        data: kept.map((w) => ({ workflowId: w.id, name: w.name, visibility: w.visibility, currentVersion: w.current_version, updatedAt: w.updated_at.toISOString(), stats: stats(w) })),
+        pagination: { count: pagination.count, hasMore: pagination.hasMore, nextCursor: pagination.nextCursor },
+      };
+    })(),
+    (async () => {
+      const { rows: list } = await pool.query<{ id: string; name: string; status: string; enabled_adapters: string[]; last_connected_at: Date | null; created_at: Date }>(
+        DEPLOYMENTS_OF_OWNER,
+        [viewer.userId, 21, 0],
+      );
+      if (list.length === 0) return [];
+      const bundles = await loadBundles(
+        list.map((d) => d.id),
+        viewer.userId,
+        false,
+      );
+      const { kept } = page(list, 20, 'deployments', (d) => [d.created_at.getTime(), d.id]);
+      const now = new Date();
+      const monthStart = `${now.toISOString().slice(0, 7)}-01`;
+      const { rows: sums } = await pool.query<{ '_sum$count': string | null; deployment_id: string }>(usageIn(kept.length), [...kept.map((d) => d.id), monthStart, 0]);
+      const sumById = new Map(sums.map((s) => [s.deployment_id, Number(s['_sum$count'] ?? 0)]));
+      return kept.map((d) => ({
+        deploymentId: d.id,
+        name: d.name,
+        status: d.status,
+        enabledAdapters: knownAdapters(d.enabled_adapters),
+        workflows: resolveBundle(bundles.get(d.id)!, viewer.userId)
+          .map(toWorkflowDto)
+          .map((w) => ({ workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats })),
+        usage: { connectionsThisMonth: sumById.get(d.id) ?? 0, lastConnectedAt: d.last_connected_at?.toISOString() ?? null },
+      }));
+    })(),
+  ]);
+  return JSON.stringify({
+    data: {
+      me: {
+        userId: me.id,
+        email: me.email,
+        workflowCount: Number(me._aggr_count_workflows),
+        deploymentCount: Number(me._aggr_count_deployments),
+        subscriptionCount: Number(me._aggr_count_library),
+        workflows,
+        deployments,
+      },
+    },
+  });
+}
+
+/** What src/mcp/server.ts declares for every plan tool. */
+const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+async function renderable(bundle: BundledWorkflow[]): Promise<RenderableWorkflow[]> {
+  if (bundle.length === 0) return [];
+  const ids = bundle.map((w) => w.workflowId);
+  const { rows: current } = await pool.query<{ id: string; current_version: string; manifest: unknown }>(manifestsIn(ids.length), [...ids, 0]);
+  const byId = new Map(current.map((w) => [w.id, w]));
+  const older = bundle.filter((w) => byId.get(w.workflowId)?.current_version !== w.version);
+  const olderManifest = new Map<string, unknown>();
+  if (older.length) {
+    const { rows } = await pool.query<{ workflow_id: string; manifest: unknown }>(versionsOf(older.length), [...older.flatMap((w) => [w.workflowId, w.version]), 0]);
+    for (const r of rows) olderManifest.set(r.workflow_id, r.manifest);
+  }
+  return bundle.flatMap((w) => {
+    const row = byId.get(w.workflowId);
+    const manifest = row?.current_version === w.version ? row.manifest : olderManifest.get(w.workflowId);
+    return manifest ? [{ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest: manifest as WorkflowManifest }] : [];
+  });
+}
+
+async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, body: string): Promise<string> {
+  const { rows } = await pool.query<{ id: string; owner_id: string; enabled_adapters: string[]; status: string; allow_anonymous: boolean }>(DEPLOYMENT_FOR_ENDPOINT, [deploymentId, 1, 0]);
+  const deployment = rows[0];
+  if (!deployment || (!deployment.allow_anonymous && deployment.owner_id !== viewer.userId)) throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
+  if (deployment.status !== 'active') throw new HttpError(403, 'FORBIDDEN', 'the deployment is inactive');
+  const bundle = resolveBundle((await loadBundles([deploymentId], deployment.owner_id, true)).get(deploymentId)!, deployment.owner_id);
+
+  let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  try {
+    message = JSON.parse(body);
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'the body is not JSON');
+  }
+  if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) throw new HttpError(400, 'BAD_REQUEST', 'not a JSON-RPC request');
+  const sessionId = req.headers['mcp-session-id'];
+  const claims = typeof sessionId === 'string' ? await sessions.read(sessionId) : null;
+  if (!claims || claims.deploymentId !== deploymentId) throw new HttpError(404, 'NOT_FOUND', 'session not found');
+  const header = req.headers['mcp-protocol-version'];
+  const protocolVersion = typeof header === 'string' ? header : claims.protocolVersion;
+  const adapter = claims.adapter;
+  if (!knownAdapters(deployment.enabled_adapters).includes(adapter)) throw new HttpError(403, 'FORBIDDEN', 'the adapter is disabled');
+
+  const modern = protocolVersion >= '2025-06-18';
+  const workflows = await renderable(bundle.filter((w) => w.isActive && w.adapters.includes(adapter)));
+  const catalog = renderCatalog(workflows, adapter);
+  let result: unknown;
+  if (message.method === 'tools/list') {
+    result = {
+      tools: catalog.tools.map((t) => ({
+        name: t.name,
+        ...(modern ? { title: t.title } : {}),
+        description: t.description,
+        inputSchema: t.inputSchema,
+        ...(modern ? { outputSchema: t.outputSchema } : {}),
+        annotations: TOOL_ANNOTATIONS,
+      })),
+    };
+  } else if (message.method === 'tools/call') {
+    const called = callTool(catalog, workflows, String(message.params?.name), message.params?.arguments ?? {});
+    result = modern ? { content: called.content, structuredContent: called.structuredContent } : { content: called.content };
+  } else {
+    throw new HttpError(400, 'BAD_REQUEST', 'the baseline only answers tools/list and tools/call');
+  }
+  return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP.
+
+const BODY_LIMIT = 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        reject(new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const WORKFLOW_PATH = /^\/v1\/workflows\/([^/]+)\/?$/;
+const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
+
+async function route(req: IncomingMessage): Promise<string> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const path = url.pathname;
+  if (path === '/healthz') return JSON.stringify({ success: true, data: { status: 'ok' } });
+  if (req.method === 'GET') {
+    const workflow = WORKFLOW_PATH.exec(path);
+    if (workflow) return getWorkflow(await authenticate(req), decodeURIComponent(workflow[1]!));
+    if (path === '/v1/workflows') return listWorkflows(await authenticate(req), url);
+    if (path === '/v1/marketplace/search') {
+      await authenticate(req);
+      return search(url);
+    }
+  }
+  if (req.method === 'POST') {
+    if (path === '/graphql') {
+      const viewer = await authenticate(req);
+      return dashboard(viewer, await readBody(req));
+    }
+    const endpoint = MCP_PATH.exec(path);
+    if (endpoint) {
+      const viewer = await authenticate(req);
+      return mcp(req, viewer, decodeURIComponent(endpoint[1]!), await readBody(req));
+    }
+  }
+  throw new HttpError(404, 'NOT_FOUND', `the baseline does not serve ${req.method} ${path}`);
+}
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const server = createServer((req, res) => {
+  route(req).then(
+    (body) => send(res, 200, body),
+    (error: unknown) => {
+      if (error instanceof HttpError) return send(res, error.status, JSON.stringify({ success: false, error: { code: error.code, message: error.message, details: {} } }));
+      console.error(`baseline: ${(error as Error).stack ?? String(error)}`);
+      send(res, 500, JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'unexpected error', details: {} } }));
+    },
+  );
+});
+// The service's keep-alive (src/main.ts), so connections live as long on both sides.
+server.keepAliveTimeout = 65_000;
+server.listen(port, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`baseline listening on 127.0.0.1:${typeof address === 'object' && address ? address.port : port}`);
+});
+
+function stop(): void {
+  server.close();
+  server.closeIdleConnections();
+  void pool.end().finally(() => process.exit(0));
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,430 @@
+/**
+ * npm run bench -- [options]        (docs/performance.md)
+ *
+ * Seeds a throw-away PostgreSQL database, starts the built service and the baseline
+ * (bench/baseline.ts) as child processes on loopback, checks that both give the same answers,
+ * then loads each scenario with autocannon against the service and then the baseline, and prints
+ * requests/s, p50 and p99 of both, their ratio, and the service's resident memory. Results go to
+ * bench/results/<time>.json and bench/results/latest.json. With --profile it instead records CPU
+ * profiles of the service under chosen scenarios and summarises them.
+ */
+import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadOrCreateDevIssuerKey } from '../src/auth/dev-issuer.js';
+import { formatSummary, readProfile, summarise, type ProfileSummary } from './cpuprofile.js';
+import {
+  buildService,
+  compareAnswers,
+  freePort,
+  loadFailures,
+  log,
+  nodeBinary,
+  openMcpSessions,
+  ROOT,
+  rssMb,
+  runLoad,
+  startChild,
+  statementCounter,
+  statementsPerRequest,
+  stopChild,
+  stopLoad,
+  type Child,
+  type LoadResult,
+} from './harness.js';
+import { buildScenarios, loadWorkload, SCENARIO_NAMES, type Scenario, type Workload } from './scenarios.js';
+import { DEFAULT_SIZE, dropBenchDatabase, prepareBenchDatabase, type BenchSize, type PreparedDatabase } from './seed.js';
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --duration S        seconds of load per scenario and server (default 10)
+  --warmup S          seconds of unmeasured load before each measured run (default 3)
+  --connections N     concurrent connections (default 50)
+  --only a,b          run only these scenarios: ${SCENARIO_NAMES.join(', ')}
+  --keep              keep the bench database afterwards, and reuse it if it is already seeded
+  --no-build          use the existing dist/ instead of running the build first
+  --profile           record CPU profiles of the service instead (default scenarios: workflow-get, mcp-tools-call)
+  --users N --workflows N --deployments N    data set size (default ${DEFAULT_SIZE.users}, ${DEFAULT_SIZE.workflows}, ${DEFAULT_SIZE.deployments})
+  --mcp-deployments N deployments the MCP scenarios rotate over (default 200)
+  --db NAME           name of the throw-away database (default wf_bench)
+
+Environment: BENCH_DATABASE_URL, an administrator connection to the PostgreSQL to use
+(default postgres://postgres@127.0.0.1:5432/postgres); the benchmark creates and drops its own database there.`;
+
+interface Options {
+  duration: number;
+  warmup: number;
+  connections: number;
+  only: string[] | null;
+  keep: boolean;
+  build: boolean;
+  profile: boolean;
+  size: BenchSize;
+  mcpDeployments: number;
+  dbName: string;
+  adminUrl: string;
+}
+
+function fail(problem: string): never {
+  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseOptions(): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        only: { type: 'string' },
+        keep: { type: 'boolean', default: false },
+        'no-build': { type: 'boolean', default: false },
+        profile: { type: 'boolean', default: false },
+        users: { type: 'string' },
+        workflows: { type: 'string' },
+        deployments: { type: 'string' },
+        'mcp-deployments': { type: 'string' },
+        db: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const int = (name: string, raw: string | undefined, fallback: number, min: number, max: number) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+    return n;
+  };
+  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const unknown = (only ?? []).filter((n) => !(SCENARIO_NAMES as readonly string[]).includes(n));
+  if (unknown.length) fail(`unknown scenario ${unknown.join(', ')}`);
+  return {
+    duration: int('duration', values.duration, 10, 1, 600),
+    warmup: int('warmup', values.warmup, 3, 0, 120),
+    connections: int('connections', values.connections, 50, 1, 1000),
+    only,
+    keep: values.keep,
+    build: !values['no-build'],
+    profile: values.profile,
+    size: {
+      users: int('users', values.users, DEFAULT_SIZE.users, 10, 1_000_000),
+      workflows: int('workflows', values.workflows, DEFAULT_SIZE.workflows, 10, 1_000_000),
+      deployments: int('deployments', values.deployments, DEFAULT_SIZE.deployments, 1, 1_000_000),
+      seed: DEFAULT_SIZE.seed,
+    },
+    mcpDeployments: int('mcp-deployments', values['mcp-deployments'], 200, 1, 10_000),
+    dbName: values.db ?? 'wf_bench',
+    adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+}
+
+/** Everything started is stopped here, by process id, whatever way the run ends. */
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length) await cleanups.pop()!().catch((error: unknown) => log(`clean-up: ${(error as Error).message}`));
+}
+
+function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    // Counts requests and sends the headers, never refuses: the limiter's cost is measured, the
+    // plans' limits (at most 1,000 requests a minute per user) do not cap the load.
+    RATE_LIMIT_MODE: 'report',
+    LOG_LEVEL: 'warn',
+    MCP_SESSION_SECRET: sessionSecret,
+  };
+}
+
+async function startService(env: Record<string, string>, options: { countStatements: boolean; nodeArgs?: string[] }): Promise<Child> {
+  const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
+  const child = await startChild('service', [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'], { ...env, ...counter.env }, await freePort());
+  cleanups.push(() => stopChild(child));
+  return child;
+}
+
+async function startBaseline(env: Record<string, string>): Promise<Child> {
+  const counter = await statementCounter();
+  const child = await startChild('baseline', [...counter.args, '--import', 'tsx', 'bench/baseline.ts'], { ...env, ...counter.env }, await freePort());
+  cleanups.push(() => stopChild(child));
+  return child;
+}
+
+function selectScenarios(all: Scenario[], only: string[] | null, fallback?: string[]): Scenario[] {
+  const wanted = only ?? fallback;
+  return wanted ? all.filter((s) => wanted.includes(s.name)) : all;
+}
+
+function gitDescription(): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown';
+  return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (with uncommitted changes)' : ''}`;
+}
+
+async function machine(adminUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  const { rows } = await client.query<{ version: string }>('SELECT version()');
+  await client.end();
+  const node = spawnSync(nodeBinary(), ['--version'], { encoding: 'utf8' }).stdout.trim();
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
+    node,
+    postgres: rows[0]!.version.split(' on ')[0],
+    commit: gitDescription(),
+  };
+}
+
+interface ScenarioResult {
+  name: string;
+  title: string;
+  requestsInRotation: number;
+  service: LoadResult;
+  baseline: LoadResult;
+  /** Service requests/s over baseline requests/s. */
+  ratio: number;
+  sameAnswers: boolean;
+  /** SQL statements per request with warm caches (viewer, plan, token). */
+  statements: { service: number | null; baseline: number | null };
+  problems: string[];
+  /** Not failures: things the reader of the figures should know (the baseline's SQL drifting from the service's). */
+  warnings: string[];
+}
+
+const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
+
+function table(results: ScenarioResult[]): string {
+  const head = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'ratio', 'SQL/req', 'check'];
+  const rows = results.map((r) => [
+    r.title,
+    String(r.service.rps),
+    fmt(r.service.p50),
+    fmt(r.service.p99),
+    String(r.baseline.rps),
+    fmt(r.baseline.p50),
+    fmt(r.baseline.p99),
+    fmt(r.ratio, 2),
+    r.statements.service === r.statements.baseline ? fmt(r.statements.service) : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
+    r.problems.length ? 'FAILED' : 'ok',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+interface Target {
+  target: string;
+  value: string;
+  met: boolean | null;
+}
+
+function targets(results: ScenarioResult[], idleRssMb: number | null): Target[] {
+  const byName = new Map(results.map((r) => [r.name, r]));
+  const out: Target[] = [];
+  const get = byName.get('workflow-get');
+  if (get) {
+    out.push({ target: 'GET /v1/workflows/:id ≥ 50% of the baseline requests/s', value: `${fmt(get.ratio * 100, 0)}%`, met: get.ratio >= 0.5 });
+    out.push({ target: 'GET /v1/workflows/:id p99 < 15 ms', value: `${fmt(get.service.p99)} ms`, met: get.service.p99 < 15 });
+  }
+  const call = byName.get('mcp-tools-call');
+  if (call) out.push({ target: 'MCP tools/call p99 < 15 ms', value: `${fmt(call.service.p99)} ms`, met: call.service.p99 < 15 });
+  out.push({ target: 'idle resident memory < 200 MB', value: `${fmt(idleRssMb)} MB`, met: idleRssMb === null ? null : idleRssMb < 200 });
+  out.push({ target: 'dashboard query ≤ 5 SQL statements', value: 'see test/bench/dashboard-statements.test.ts', met: null });
+  return out;
+}
+
+function writeResults(name: string, document: unknown): string {
+  const dir = resolve(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+
+async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDir: string; sessionSecret: string; workload: Workload }> {
+  if (options.build) buildService();
+  log(`preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`);
+  const db = await prepareBenchDatabase(options.adminUrl, options.dbName, options.size, { reuse: options.keep, log });
+  if (!options.keep) cleanups.unshift(() => dropBenchDatabase(options.adminUrl, options.dbName));
+  log(`database ready in ${db.seconds.toFixed(1)} s: ${db.counts.users} users, ${db.counts.workflows} workflows, ${db.counts.versions} versions, ${db.counts.libraryEntries} library entries, ${db.counts.deployments} deployments`);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'wf-bench-'));
+  cleanups.unshift(async () => rmSync(dataDir, { recursive: true, force: true }));
+  // The key exists before either server starts, so both trust the tokens signed here.
+  await loadOrCreateDevIssuerKey(dataDir);
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  let workload: Workload;
+  try {
+    workload = await loadWorkload(client, dataDir, { mcpDeployments: options.mcpDeployments });
+  } finally {
+    await client.end();
+  }
+  log(`signed ${workload.users.length} users' tokens; ${workload.deployers.length} users have deployments`);
+  return { db, dataDir, sessionSecret: randomBytes(32).toString('hex'), workload };
+}
+
+async function compareRun(options: Options): Promise<number> {
+  const started = new Date();
+  const info = await machine(options.adminUrl);
+  const { db, dataDir, sessionSecret, workload } = await prepare(options);
+  const env = serviceEnv(db.url, dataDir, sessionSecret);
+
+  const service = await startService(env, { countStatements: true });
+  // Idle: started, connected to the database, not a single request served yet.
+  await new Promise((r) => setTimeout(r, 2000));
+  const idleRssMb = rssMb(service.pid);
+  const baseline = await startBaseline(env);
+  log(`service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}`);
+
+  const mcp = await openMcpSessions(service.origin, workload);
+  const scenarios = selectScenarios(buildScenarios(workload, mcp), options.only);
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) {
+    const problems = (await compareAnswers(service.origin, baseline.origin, scenario, 5)).map((p) => `answers differ: ${p}`);
+    const sameAnswers = problems.length === 0;
+    if (!sameAnswers) for (const p of problems) log(`  ${scenario.name}: ${p}`);
+    const statements = { service: await statementsPerRequest(service, scenario), baseline: await statementsPerRequest(baseline, scenario) };
+    const warnings =
+      statements.service !== statements.baseline
+        ? [`the service sends ${statements.service} SQL statements per request, the baseline ${statements.baseline}: bench/baseline.ts no longer mirrors the service's SQL`]
+        : [];
+    for (const w of warnings) log(`  ${scenario.name}: ${w}`);
+    const measure = async (target: Child) => {
+      if (options.warmup > 0) await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.warmup });
+      const result = await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.duration, pid: target.pid });
+      problems.push(...loadFailures(result).map((f) => `${target.name}: ${f}`));
+      return result;
+    };
+    const s = await measure(service);
+    const b = await measure(baseline);
+    const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
+    results.push({ name: scenario.name, title: scenario.title, requestsInRotation: scenario.requests.length, service: s, baseline: b, ratio, sameAnswers, statements, problems, warnings });
+    log(`${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms${problems.length ? `  — ${problems.length} problem(s)` : ''}`);
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  const idleAfterRssMb = rssMb(service.pid);
+  await cleanUp();
+
+  const finished = new Date();
+  const peakRssMb = Math.max(...results.map((r) => r.service.peakRssMb ?? 0));
+  const document = {
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    totalSeconds: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
+    machine: { ...info, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) },
+    settings: { durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections, rateLimitMode: 'report', logLevel: 'warn' },
+    dataset: { ...db.counts, reused: db.reused },
+    memory: {
+      serviceIdleRssMb: idleRssMb,
+      servicePeakRssMb: peakRssMb || null,
+      serviceIdleAfterLoadRssMb: idleAfterRssMb,
+      baselinePeakRssMb: Math.max(...results.map((r) => r.baseline.peakRssMb ?? 0)) || null,
+    },
+    scenarios: results,
+    targets: targets(results, idleRssMb),
+  };
+  const file = writeResults(`${stamp(started)}.json`, document);
+  writeResults('latest.json', document);
+
+  const out = [
+    '',
+    table(results),
+    '',
+    `service resident memory: ${fmt(idleRssMb)} MB idle, ${fmt(peakRssMb || null)} MB at most under load, ${fmt(idleAfterRssMb)} MB idle afterwards`,
+    `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up; load average ${info.loadAverageAtStart.join(' ')} at start, ${document.machine.loadAverageAtEnd.join(' ')} at the end`,
+    '',
+    ...document.targets.map((t) => `${t.met === null ? '  ·' : t.met ? '  ✓' : '  ✗'} ${t.target}: ${t.value}`),
+    '',
+    ...results.flatMap((r) => r.warnings.map((w) => `note ${r.name}: ${w}`)),
+    ...results.flatMap((r) => r.problems.map((p) => `FAILED ${r.name}: ${p}`)),
+    `results: ${file} (and bench/results/latest.json); total ${document.totalSeconds} s`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  return results.some((r) => r.problems.length > 0) ? 1 : 0;
+}
+
+async function profileRun(options: Options): Promise<number> {
+  const started = new Date();
+  const { db, dataDir, sessionSecret, workload } = await prepare(options);
+  const env = serviceEnv(db.url, dataDir, sessionSecret);
+  const profileDir = mkdtempSync(join(tmpdir(), 'wf-bench-profiles-'));
+  const summaries: { scenario: string; load: LoadResult; profile: string; summary: ProfileSummary }[] = [];
+  const names = selectScenarios(buildScenarios(workload, []), options.only, ['workflow-get', 'mcp-tools-call']).map((s) => s.name);
+  for (const name of names) {
+    const dir = join(profileDir, name);
+    const service = await startService(env, { countStatements: false, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir] });
+    const mcp = name.startsWith('mcp-') ? await openMcpSessions(service.origin, workload) : [];
+    const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
+    const load = await runLoad(service.origin, scenario, { connections: options.connections, seconds: options.warmup + options.duration, pid: service.pid });
+    // Requests cut off when autocannon stopped are still being answered; let them finish first.
+    await new Promise((r) => setTimeout(r, 2000));
+    await stopChild(service);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length === 0) throw new Error(`the service wrote no CPU profile into ${dir}`);
+    const profile = join(dir, files[0]!);
+    const summary = summarise(readProfile(profile));
+    summaries.push({ scenario: name, load, profile, summary });
+    process.stdout.write(`\n${formatSummary(`${scenario.title} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`);
+    const failures = loadFailures(load);
+    if (failures.length) process.stdout.write(`FAILED ${name}: ${failures.join('; ')}\n`);
+  }
+  await cleanUp();
+  const file = writeResults(`profile-${stamp(started)}.json`, { startedAt: started.toISOString(), settings: { seconds: options.warmup + options.duration, connections: options.connections }, profiles: summaries });
+  process.stdout.write(`\nsummaries: ${file}; profiles kept under ${profileDir}\n`);
+  return summaries.some((s) => loadFailures(s.load).length > 0) ? 1 : 0;
+}
+
+/** Set once Ctrl-C (or SIGTERM) arrives; the run's own errors after that are consequences, not news. */
+let stopping = false;
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const started = performance.now();
+  const interrupt = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping the load and the servers, cleaning up…`);
+    stopLoad();
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', () => interrupt('SIGINT'));
+  process.on('SIGTERM', () => interrupt('SIGTERM'));
+  let code = 1;
+  try {
+    code = options.profile ? await profileRun(options) : await compareRun(options);
+  } finally {
+    await cleanUp();
+    if (!stopping) log(`bench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  process.exit(code);
+}
+
+main().catch((error: unknown) => {
+  if (stopping) return;
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  void cleanUp().finally(() => process.exit(1));
+});

@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors.js';
+import type { RateLimiter } from '../limits/rate-limit.js';
+import type { MetricsRegistry, RateLimitKind } from './registry.js';
+
+/**
+ * GET /metrics and the hooks that feed the registry from outside the request path.
+ *
+ * With METRICS_TOKEN set a scrape must send it as a bearer token; without it the endpoint is open
+ * and the service is meant to listen on loopback or a private network only (docs/operations.md).
+ * Scrapes are never counted against a rate limit (a scraper polls like a load balancer), but a
+ * refused token is, per client address, so the token cannot be guessed at full speed.
+ */
+
+export const METRICS_PATH = '/metrics';
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Database; token: string | null }) {
+  // Comparing digests keeps the comparison constant-time even when the lengths differ.
+  const expected = deps.token === null ? null : digest(deps.token);
+
+  /** `onRefused` counts a refused token against the caller's address (and may throw 429). */
+  return async function serveMetrics(request: Request, onRefused: () => Promise<void>): Promise<Response> {
+    if (request.method !== 'GET') {
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${METRICS_PATH}; use GET`, { allowed: ['GET'] }, { Allow: 'GET' });
+    }
+    if (expected) {
+      const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+      if (!timingSafeEqual(digest(given), expected)) {
+        await onRefused();
+        throw new AppError('UNAUTHORIZED', `${METRICS_PATH} needs Authorization: Bearer <METRICS_TOKEN>`, {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      }
+    }
+    const body = deps.registry.render({ pool: deps.db.poolStats(), database: deps.db.kind });
+    return new Response(body, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
+  };
+}
+
+/** The budget a rate-limit key belongs to (keys are `user:…`, `anon:…` and `ip:…`). */
+export function rateLimitKindOf(key: string): RateLimitKind {
+  if (key.startsWith('user:')) return 'user';
+  if (key.startsWith('anon:')) return 'anon';
+  return 'address';
+}
+
+/** The limiter, counting each refusal in the registry by the kind of budget that ran out. */
+export function countingRefusals(limiter: RateLimiter, registry: MetricsRegistry): RateLimiter {
+  return {
+    ...limiter,
+    async consume(key, plan) {
+      try {
+        return await limiter.consume(key, plan);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED') registry.rateLimited(rateLimitKindOf(key));
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The service's metrics in the Prometheus text exposition format (version 0.0.4). The format is
+ * small enough to write by hand, which keeps a client library and its global registry out of
+ * the process: every app instance has its own registry, so tests running several instances in
+ * one process never mix their counts.
+ */
+
+/** Seconds. Most answers take milliseconds; the top buckets catch database and provider timeouts. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/**
+ * Distinct (route, status) series kept before new ones are folded into route="other". Route
+ * labels are route templates, so the real number is small; the cap only matters if a label
+ * ever carried something a client chose.
+ */
+const MAX_SERIES = 2000;
+
+export type RateLimitKind = 'user' | 'anon' | 'address';
+
+export interface PoolStats {
+  /** Connections open (busy or idle). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+interface RequestSeries {
+  route: string;
+  status: string;
+  count: number;
+  sum: number;
+  /** Non-cumulative counts per bucket; the last slot is +Inf. */
+  buckets: number[];
+}
+
+export interface MetricsRegistry {
+  /** Records one answered request; `route` must be a template (`scope.route`), never a raw path. */
+  observeRequest(route: string, status: number, seconds: number): void;
+  rateLimited(kind: RateLimitKind): void;
+  /** The exposition text, with the gauges read at this moment. */
+  render(gauges: { pool: PoolStats; database: string }): string;
+}
+
+/** Label values are escaped as the format requires: backslash, double quote and newline. */
+export function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function labels(pairs: Record<string, string>): string {
+  const inner = Object.entries(pairs)
+    .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+    .join(',');
+  return inner ? `{${inner}}` : '';
+}
+
+/** Prometheus floats: integers as such, others without exponent noise for typical values. */
+function num(value: number): string {
+  if (value === Infinity) return '+Inf';
+  if (Number.isInteger(value)) return String(value);
+  return String(Number(value.toPrecision(12)));
+}
+
+export function createMetricsRegistry(): MetricsRegistry {
+  const requests = new Map<string, RequestSeries>();
+  const refusals: Record<RateLimitKind, number> = { user: 0, anon: 0, address: 0 };
+  const startedAt = Date.now() / 1000 - process.uptime();
+
+  function seriesOf(route: string, status: string): RequestSeries {
+    let key = `${route}\u0000${status}`;
+    if (!requests.has(key) && requests.size >= MAX_SERIES) {
+      route = 'other';
+      key = `${route}\u0000${status}`;
+    }
+    let series = requests.get(key);
+    if (!series) {
+      series = { route, status, count: 0, sum: 0, buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0) };
+      requests.set(key, series);
+    }
+    return series;
+  }
+
+  return {
+    observeRequest(route, status, seconds) {
+      const series = seriesOf(route, String(status));
+      series.count += 1;
+      series.sum += seconds;
+      const i = DURATION_BUCKETS.findIndex((upper) => seconds <= upper);
+      series.buckets[i === -1 ? DURATION_BUCKETS.length : i]! += 1;
+    },
+    rateLimited(kind) {
+      refusals[kind] += 1;
+    },
+    render({ pool, database }) {
+      const out: string[] = [];
+      const all = [...requests.values()].sort((a, b) => (a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route)));
+
+      out.push('# HELP http_requests_total Requests answered, by route template and HTTP status.');
+      out.push('# TYPE http_requests_total counter');
+      for (const s of all) out.push(`http_requests_total${labels({ route: s.route, status: s.status })} ${s.count}`);
+
+      out.push('# HELP http_request_duration_seconds Time to answer a request (until the response starts), by route template and HTTP status.');
+      out.push('# TYPE http_request_duration_seconds histogram');
+      for (const s of all) {
+        let cumulative = 0;
+        DURATION_BUCKETS.forEach((upper, i) => {
+          cumulative += s.buckets[i]!;
+          out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: num(upper) })} ${cumulative}`);
+        });
+        out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: '+Inf' })} ${s.count}`);
+        out.push(`http_request_duration_seconds_sum${labels({ route: s.route, status: s.status })} ${num(s.sum)}`);
+        out.push(`http_request_duration_seconds_count${labels({ route: s.route, status: s.status })} ${s.count}`);
+      }
+
+      out.push('# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user, anon: anonymous deployment caller, address: unauthenticated client address).');
+      out.push('# TYPE rate_limited_requests_total counter');
+      for (const kind of Object.keys(refusals) as RateLimitKind[]) out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
+
+      const db = { database };
+      out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');
+      out.push('# TYPE db_pool_connections gauge');
+      out.push(`db_pool_connections${labels(db)} ${pool.total}`);
+      out.push('# HELP db_pool_idle_connections Open database connections not in use.');
+      out.push('# TYPE db_pool_idle_connections gauge');
+      out.push(`db_pool_idle_connections${labels(db)} ${pool.idle}`);
+      out.push('# HELP db_pool_waiting_requests Queries waiting for a database connection.');
+      out.push('# TYPE db_pool_waiting_requests gauge');
+      out.push(`db_pool_waiting_requests${labels(db)} ${pool.waiting}`);
+      out.push('# HELP db_pool_max_connections Largest number of database connections the pool opens.');
+      out.push('# TYPE db_pool_max_connections gauge');
+      out.push(`db_pool_max_connections${labels(db)} ${pool.max}`);
+
+      const memory = process.memoryUsage();
+      out.push('# HELP process_resident_memory_bytes Resident set size of the process.');
+      out.push('# TYPE process_resident_memory_bytes gauge');
+      out.push(`process_resident_memory_bytes ${memory.rss}`);
+      out.push('# HELP nodejs_heap_used_bytes V8 heap in use.');
+      out.push('# TYPE nodejs_heap_used_bytes gauge');
+      out.push(`nodejs_heap_used_bytes ${memory.heapUsed}`);
+      out.push('# HELP process_start_time_seconds Start time of the process since the Unix epoch.');
+      out.push('# TYPE process_start_time_seconds gauge');
+      out.push(`process_start_time_seconds ${num(Math.round(startedAt))}`);
+      return `${out.join('\n')}\n`;
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../src/rest/routes.js';
+import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+
+/**
+ * Who may call what: every REST route of the route table, the tool endpoint and /graphql, called
+ * by the owner of the resources, by another signed-in user, and without a token. The expected
+ * answer of each (route × caller) is in MATRIX below; a route added to src/rest/routes.ts without
+ * a row there fails this file.
+ *
+ * The owner's private data carries unique markers (names, descriptions, tags, manifest intent,
+ * deployment name, e-mail). No answer to another user or to an anonymous caller — errors
+ * included — may contain any of them, and a refused call must leave the owner's data as it was.
+ */
+
+type Caller = 'owner' | 'other' | 'anonymous';
+/** An HTTP status, or `"<status> <CODE>"` when the code is worth pinning (GraphQL and JSON-RPC errors ride on 200). */
+type Expected = number | `${number} ${string}`;
+/** Which of the owner's workflows a route's `:workflowId` names. */
+type On = 'private' | 'public' | 'reviewed';
+
+interface Row {
+  /** `METHOD /path` as in the route table (below /v1), or the tool endpoint, or /graphql. */
+  route: string;
+  on?: On;
+  query?: string;
+  body?: (w: World) => unknown;
+  /** GraphQL rows: the operation. */
+  graphql?: (w: World) => { query: string; variables: Record<string, unknown> };
+  owner: Expected;
+  other: Expected;
+  anonymous: Expected;
+}
+
+interface World {
+  owner: string;
+  other: string;
+  ownerEmail: string;
+  privateId: string;
+  publicId: string;
+  /** A third user's public workflow the owner subscribed to and reviewed. */
+  reviewedId: string;
+  reviewId: string;
+  deploymentId: string;
+  markers: string[];
+}
+
+const URLS = { successUrl: 'https://app.example.com/ok', cancelUrl: 'https://app.example.com/cancel' };
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1.0.0' } } };
+const workflowBody = () => ({ name: 'Replacement', manifest: sampleManifest(), visibility: 'private' });
+
+// prettier-ignore
+const MATRIX: Row[] = [
+  { route: 'GET /users/me', owner: 200, other: 200, anonymous: 401 },
+  { route: 'DELETE /users/me', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /billing/subscription', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /billing/checkout', body: () => ({ priceId: 'pro_monthly', ...URLS }), owner: 501, other: 501, anonymous: 401 },
+  { route: 'POST /billing/portal', body: () => ({}), owner: 501, other: 501, anonymous: 401 },
+  { route: 'POST /manifests/validate', body: () => ({ manifest: sampleManifest() }), owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /workflows', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /workflows', body: () => ({ name: 'New', manifest: sampleManifest() }), owner: 201, other: 201, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId', on: 'public', owner: 200, other: 200, anonymous: 401 },
+  { route: 'PUT /workflows/:workflowId', on: 'private', body: workflowBody, owner: 200, other: 404, anonymous: 401 },
+  { route: 'PUT /workflows/:workflowId', on: 'public', body: workflowBody, owner: 200, other: 403, anonymous: 401 },
+  { route: 'DELETE /workflows/:workflowId', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'DELETE /workflows/:workflowId', on: 'public', owner: 200, other: 403, anonymous: 401 },
+  { route: 'POST /workflows/:workflowId/fork', on: 'private', body: () => ({}), owner: 403, other: 404, anonymous: 401 },
+  { route: 'POST /workflows/:workflowId/fork', on: 'public', body: () => ({}), owner: 403, other: 201, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/manifest', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/manifest', on: 'private', query: '?format=yaml', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/manifest', on: 'public', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/versions', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/versions', on: 'public', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/versions/:version', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/versions/:version', on: 'public', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/reviews', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/reviews', on: 'public', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /workflows/:workflowId/reviews', on: 'private', body: () => ({ rating: 5, text: 'Great workflow for us.' }), owner: 403, other: 404, anonymous: 401 },
+  { route: 'POST /workflows/:workflowId/reviews', on: 'public', body: () => ({ rating: 5, text: 'Great workflow for us.' }), owner: 403, other: 403, anonymous: 401 },
+  { route: 'PUT /workflows/:workflowId/reviews/:reviewId', on: 'reviewed', body: () => ({ rating: 2, text: 'Changed my mind about it.' }), owner: 200, other: 403, anonymous: 401 },
+  { route: 'DELETE /workflows/:workflowId/reviews/:reviewId', on: 'reviewed', owner: 200, other: 403, anonymous: 401 },
+  { route: 'GET /marketplace', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /marketplace/search', query: '?q=PRIVATE', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /marketplace/featured', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /library', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /library/:workflowId', on: 'private', body: () => ({}), owner: 409, other: 404, anonymous: 401 },
+  { route: 'POST /library/:workflowId', on: 'public', body: () => ({}), owner: 409, other: 201, anonymous: 401 },
+  { route: 'PATCH /library/:workflowId', on: 'private', body: () => ({ isActive: false }), owner: 200, other: 404, anonymous: 401 },
+  { route: 'DELETE /library/:workflowId', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /deployments', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /deployments', body: (w) => ({ name: 'Bundle', workflowIds: [w.privateId] }), owner: 201, other: 400, anonymous: 401 },
+  { route: 'GET /deployments/:deploymentId', owner: 200, other: 404, anonymous: 401 },
+  { route: 'PUT /deployments/:deploymentId', body: () => ({ name: 'Renamed' }), owner: 200, other: 404, anonymous: 401 },
+  { route: 'DELETE /deployments/:deploymentId', owner: 200, other: 404, anonymous: 401 },
+  { route: 'POST /deployments/:deploymentId/adapters', body: () => ({ adapter: 'adapter_two', enabled: false }), owner: 200, other: 404, anonymous: 401 },
+  { route: 'POST /deployments/:deploymentId/activate', owner: 200, other: 404, anonymous: 401 },
+  { route: 'POST /deployments/:deploymentId/deactivate', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /deployments/:deploymentId/usage', owner: 200, other: 404, anonymous: 401 },
+  // The tool endpoint of a private deployment (allowAnonymous false): JSON-RPC errors carry data.code.
+  { route: 'POST /mcp/:deploymentId', body: () => INITIALIZE, owner: 200, other: '404 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  // GraphQL answers field errors with HTTP 200; a missing or bad token is refused before execution.
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { workflow(workflowId: $id) { name description tags category manifest } }', variables: { id: w.privateId } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { workflowVersions(workflowId: $id) { data { version manifest } } }', variables: { id: w.privateId } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { deployment(deploymentId: $id) { name description mcpEndpoint } }', variables: { id: w.deploymentId } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!, $m: JSON!) { updateWorkflow(workflowId: $id, name: "Taken", manifest: $m) { name } }', variables: { id: w.privateId, m: sampleManifest() } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: () => ({ query: '{ me { email } library { data { workflowId workflowName } } deployments { data { name description } } workflows { data { name description tags } } }', variables: {} }), owner: 200, other: 200, anonymous: '401 UNAUTHORIZED' },
+];
+
+const ROUTE_KEYS = new Set(routes.map((r) => `${r.method} ${r.path}`));
+const SPECIAL = new Set(['POST /mcp/:deploymentId', 'POST /graphql']);
+
+function label(row: Row): string {
+  return `${row.route}${row.on ? ` [${row.on}]` : ''}${row.query ?? ''}${row.graphql ? ` ${row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.slice(0, 40)}` : ''}`;
+}
+
+/** Mutating rows get a world of their own, so each row's expectation holds whatever ran before. */
+const mutates = (row: Row) => !row.route.startsWith('GET ') && !(row.graphql && !row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.startsWith('mutation'));
+
+describe('access matrix', () => {
+  let t: TestApp;
+  let shared: World;
+  const allMarkers: string[] = [];
+
+  async function seedWorld(): Promise<World> {
+    const r = randomBytes(5).toString('hex');
+    const ownerEmail = `owner-${r}@example.com`;
+    const owner = await t.token(ownerEmail);
+    const other = await t.token(`other-${r}@example.com`);
+    const third = await t.token(`third-${r}@example.com`);
+    const markers = [`PRIVATE-${r}-name`, `PRIVATE-${r}-desc`, `private-${r}-tag`, `private-${r}-cat`, `PRIVATE-${r}-intent`, `PRIVATE-${r}-step`, `PRIVATE-${r}-v2`, `PRIVATE-${r}-dep`, `PRIVATE-${r}-depdesc`, `owner-${r}`];
+    const manifest = (intent: string) => {
+      const m = sampleManifest({ intent });
+      m.steps[0].name = `PRIVATE-${r}-step`;
+      return m;
+    };
+    const privateWf = await createWorkflow(t, owner, { name: `PRIVATE-${r}-name`, description: `PRIVATE-${r}-desc`, tags: [`private-${r}-tag`], category: `private-${r}-cat`, manifest: manifest(`PRIVATE-${r}-intent`) });
+    // A second version whose manifest carries its own marker.
+    const update = await t.call('PUT', `/v1/workflows/${privateWf.workflowId}`, {
+      token: owner,
+      body: { name: `PRIVATE-${r}-name`, description: `PRIVATE-${r}-desc`, tags: [`private-${r}-tag`], category: `private-${r}-cat`, manifest: manifest(`PRIVATE-${r}-v2`) },
+    });
+    expect(update.status, update.text).toBe(200);
+    expect(update.body.data.currentVersion).toBe('1.0.1');
+    const publicWf = await createWorkflow(t, owner, { name: `Public ${r}`, description: 'Anyone may read this', visibility: 'public' });
+    const reviewed = await createWorkflow(t, third, { name: `Third ${r}`, visibility: 'public' });
+    expect((await t.call('POST', `/v1/library/${reviewed.workflowId}`, { token: owner, body: {} })).status).toBe(201);
+    const review = await t.call('POST', `/v1/workflows/${reviewed.workflowId}/reviews`, { token: owner, body: { rating: 4, text: 'Useful for every review.' } });
+    expect(review.status, review.text).toBe(201);
+    const deployment = await t.call('POST', '/v1/deployments', { token: owner, body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] } });
+    expect(deployment.status, deployment.text).toBe(201);
+    allMarkers.push(...markers.map((m) => m.toLowerCase()));
+    return {
+      owner,
+      other,
+      ownerEmail,
+      privateId: privateWf.workflowId,
+      publicId: publicWf.workflowId,
+      reviewedId: reviewed.workflowId,
+      reviewId: review.body.data.reviewId,
+      deploymentId: deployment.body.data.deploymentId,
+      markers,
+    };
+  }
+
+  function call(row: Row, w: World, caller: Caller): Promise<CallResult> {
+    const token = caller === 'owner' ? w.owner : caller === 'other' ? w.other : null;
+    if (row.graphql) {
+      const op = row.graphql(w);
+      return t.graphql(op.query, op.variables, token);
+    }
+    const [method, template] = row.route.split(' ') as [string, string];
+    const workflowId = row.on === 'public' ? w.publicId : row.on === 'reviewed' ? w.reviewedId : w.privateId;
+    const version = row.on === 'public' ? '1.0.0' : '1.0.1';
+    const path = template
+      .replace(':workflowId', workflowId)
+      .replace(':deploymentId', w.deploymentId)
+      .replace(':reviewId', w.reviewId)
+      .replace(':version', version);
+    const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
+    return t.call(method, `/v1${path}${row.query ?? ''}`, { token, body: row.body?.(w), headers });
+  }
+
+  /** What a refused call must not have changed: the owner's view of everything they own. */
+  async function ownerView(w: World): Promise<string> {
+    const paths = [`/v1/workflows/${w.privateId}`, `/v1/workflows/${w.publicId}`, `/v1/deployments/${w.deploymentId}`, '/v1/library', '/v1/workflows', '/v1/deployments', `/v1/workflows/${w.reviewedId}/reviews`];
+    const views = await Promise.all(paths.map((p) => t.call('GET', p, { token: w.owner })));
+    // Usage counters move with the owner's own calls only; connections are not part of this matrix.
+    return views.map((v) => `${v.status} ${v.text}`).join('\n');
+  }
+
+  function expectAnswer(res: CallResult, expected: Expected, what: string): void {
+    const [status, code] = typeof expected === 'number' ? [expected, undefined] : [Number(expected.split(' ')[0]), expected.split(' ')[1]];
+    expect(res.status, `${what}: ${res.text.slice(0, 400)}`).toBe(status);
+    const body = res.body as any;
+    const actualCode = body?.jsonrpc ? body?.error?.data?.code : (body?.error?.code ?? body?.errors?.[0]?.extensions?.code);
+    if (code) expect(actualCode, `${what}: ${res.text.slice(0, 400)}`).toBe(code);
+    else if (status < 300) expect(body?.errors ?? body?.error, `${what}: ${res.text.slice(0, 400)}`).toBeUndefined();
+  }
+
+  function expectNoMarker(res: CallResult, what: string): void {
+    const text = `${res.text}\n${[...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n')}`.toLowerCase();
+    for (const marker of allMarkers) expect(text.includes(marker), `${what} leaks ${marker}: ${res.text.slice(0, 400)}`).toBe(false);
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
+    shared = await seedWorld();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('has a row for every route of the route table, and no row for a route that does not exist', () => {
+    const covered = new Set(MATRIX.map((r) => r.route));
+    const missing = [...ROUTE_KEYS].filter((k) => !covered.has(k));
+    expect(missing, 'routes without a row in MATRIX: add them').toEqual([]);
+    const stale = [...covered].filter((k) => !ROUTE_KEYS.has(k) && !SPECIAL.has(k));
+    expect(stale, 'rows for routes that are not in src/rest/routes.ts').toEqual([]);
+    for (const k of SPECIAL) expect(covered.has(k), k).toBe(true);
+  });
+
+  it('answers the owner what the owner may see, markers included', async () => {
+    const w = shared;
+    const detail = await t.call('GET', `/v1/workflows/${w.privateId}`, { token: w.owner });
+    for (const m of [0, 1, 2, 3, 5, 6].map((i) => w.markers[i]!)) expect(detail.text.toLowerCase()).toContain(m.toLowerCase());
+    const first = await t.call('GET', `/v1/workflows/${w.privateId}/versions/1.0.0`, { token: w.owner });
+    expect(first.text).toContain(w.markers[4]);
+    const dep = await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.owner });
+    expect(dep.text).toContain(w.markers[7]);
+    expect(dep.text).toContain(w.markers[8]);
+    expect((await t.call('GET', '/v1/users/me', { token: w.owner })).text).toContain(w.ownerEmail);
+  });
+
+  for (const row of MATRIX) {
+    it(`${label(row)}: owner ${row.owner}, other ${row.other}, anonymous ${row.anonymous}`, async () => {
+      const w = mutates(row) ? await seedWorld() : shared;
+      const before = await ownerView(w);
+      let refusedOnly = true;
+      for (const caller of ['anonymous', 'other'] as const) {
+        const res = await call(row, w, caller);
+        expectAnswer(res, row[caller], `${caller} ${label(row)}`);
+        expectNoMarker(res, `${caller} ${label(row)}`);
+        refusedOnly &&= res.status >= 400 || res.text.includes('"errors"');
+      }
+      // A refused call leaves the owner's data as it was (a fork or subscription of a public
+      // workflow, which succeed, legitimately move its counters).
+      if (refusedOnly || row.route === 'DELETE /users/me') expect(await ownerView(w)).toBe(before);
+      const res = await call(row, w, 'owner');
+      expectAnswer(res, row.owner, `owner ${label(row)}`);
+    });
+  }
+
+  it('keeps markers out of what others see of the owner through lists and search', async () => {
+    const w = shared;
+    const lists = ['/v1/marketplace', '/v1/marketplace/featured', '/v1/workflows', '/v1/library', '/v1/deployments'];
+    for (const marker of w.markers) lists.push(`/v1/marketplace/search?q=${encodeURIComponent(marker)}`);
+    for (const path of lists) {
+      const res = await t.call('GET', path, { token: w.other });
+      expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
+      expectNoMarker(res, path);
+    }
+    // Unknown and other users' ids answer alike, so existence does not leak either.
+    const unknown = await t.call('GET', '/v1/workflows/wf_00000000000000000000', { token: w.other });
+    const hidden = await t.call('GET', `/v1/workflows/${w.privateId}`, { token: w.other });
+    expect(hidden.status).toBe(unknown.status);
+    expect(hidden.body.error.message.replace(w.privateId, 'ID')).toBe(unknown.body.error.message.replace('wf_00000000000000000000', 'ID'));
+  });
+});
