@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -36,6 +37,9 @@ export interface Connection {
   workflows(): Promise<RenderableWorkflow[]>;
   log: Logger;
 }
+
+// The SDK builds an Ajv instance per Server unless given one; a Server is built per request.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
@@ -92,7 +96,7 @@ export async function answer(message: JSONRPCMessage, request: Request, conn: Co
     if (cursor !== undefined) throw new RpcError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
   };
 
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: CAPABILITIES });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: CAPABILITIES, jsonSchemaValidator: SHARED_VALIDATOR });
   server.onerror = (error) => conn.log.debug({ err: error }, 'MCP protocol notice');
   const handle = <T>(fn: () => T | Promise<T>) =>
     Promise.resolve()

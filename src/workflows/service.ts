@@ -55,9 +55,13 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return toPage(rows as Workflow[], limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
   }
 
+  /** One query: the row with whatever nested reads were asked for, checked after reading. */
   async function getWorkflow(viewer: Viewer, workflowId: string, query: WorkflowQuery = {}) {
-    await findReadable(viewer, workflowId);
-    return reload(workflowId, query);
+    const select = query.select ? { ...query.select, ownerId: true, visibility: true } : undefined;
+    const args = (select ? { where: { id: workflowId }, select } : { where: { id: workflowId }, include: query.include }) as Prisma.WorkflowFindUniqueArgs;
+    const row = await prisma.workflow.findUnique(args);
+    if (!row || !canRead(viewer, row as Pick<Workflow, 'ownerId' | 'visibility'>)) throw notFound('workflow', workflowId);
+    return row;
   }
 
   async function createWorkflow(viewer: Viewer, input: WorkflowInput, query: WorkflowQuery = {}) {
