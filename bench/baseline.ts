@@ -244,11 +244,10 @@ function limitOf(url: URL): number {
 }
 
 async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> {
-  // The service reads the row to check access, then again to answer; the floor does the same.
+  // One read, access checked on the row, as the service does.
   const { rows } = await pool.query<WorkflowRow>(WORKFLOW_BY_ID, [workflowId, 1, 0]);
-  const found = rows[0];
-  if (!found || (found.owner_id !== viewer.userId && found.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
-  const w = (await pool.query<WorkflowRow>(WORKFLOW_BY_ID, [workflowId, 1, 0])).rows[0]!;
+  const w = rows[0];
+  if (!w || (w.owner_id !== viewer.userId && w.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
   return JSON.stringify({
     success: true,
     data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.created_at.toISOString(), updatedAt: w.updated_at.toISOString() },
