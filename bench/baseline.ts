@@ -15,6 +15,7 @@ import { createHash, createPublicKey, verify as verifySignature, type KeyObject 
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Workflow } from '@prisma/client';
 import pg from 'pg';
 import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
 import { resolveBundle, toWorkflowDto, type BundledWorkflow } from '../src/deployments/bundle.js';
@@ -23,6 +24,7 @@ import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
 import { callTool, renderCatalog, type RenderableWorkflow } from '../src/mcp/render/index.js';
 import { createSessionCodec } from '../src/mcp/session.js';
+import { WORKFLOW_BY_ID } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
 const env = process.env;
@@ -136,7 +138,6 @@ const WORKFLOW_ALL = columns('workflows', [
   'forked_from_workflow_id', 'forked_from_user_id', 'forked_from_version', 'forks_count', 'subscribers_count', 'rating_sum', 'rating_count',
   'published_at', 'created_at', 'updated_at',
 ]);
-const WORKFLOW_BY_ID = `SELECT ${WORKFLOW_ALL} FROM "public"."workflows" WHERE ("public"."workflows"."id" = $1 AND 1=1) LIMIT $2 OFFSET $3`;
 const WORKFLOWS_OF_OWNER = `SELECT ${WORKFLOW_ALL} FROM "public"."workflows" WHERE "public"."workflows"."owner_id" = $1 ORDER BY "public"."workflows"."created_at" DESC, "public"."workflows"."id" DESC LIMIT $2 OFFSET $3`;
 
 // One statement: rank the matches by id and keys, then join the page's rows and owners.
@@ -244,13 +245,27 @@ function limitOf(url: URL): number {
 }
 
 async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> {
-  // One read, access checked on the row, as the service does.
-  const { rows } = await pool.query<WorkflowRow>(WORKFLOW_BY_ID, [workflowId, 1, 0]);
+  // The service's own statement (sent without Prisma, as a named prepared statement), access checked on the row.
+  const { rows } = await pool.query<Workflow>({ name: WORKFLOW_BY_ID.name, text: WORKFLOW_BY_ID.text, values: [workflowId] });
   const w = rows[0];
-  if (!w || (w.owner_id !== viewer.userId && w.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
+  if (!w || (w.ownerId !== viewer.userId && w.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
   return JSON.stringify({
     success: true,
-    data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.created_at.toISOString(), updatedAt: w.updated_at.toISOString() },
+    data: {
+      workflowId: w.id,
+      name: w.name,
+      description: w.description,
+      visibility: w.visibility,
+      category: w.category,
+      tags: w.tags,
+      currentVersion: w.currentVersion,
+      allowForks: w.allowForks,
+      stats: { forks: w.forksCount, subscribers: w.subscribersCount, rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0, ratingCount: w.ratingCount },
+      forkedFrom: w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null,
+      manifest: w.manifest,
+      createdAt: w.createdAt.toISOString(),
+      updatedAt: w.updatedAt.toISOString(),
+    },
   });
 }
 

@@ -9,9 +9,22 @@ import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
+/**
+ * A read statement the service sends itself rather than through Prisma: the hottest reads, where
+ * Prisma's per-call query planning costs more than the database does. On PostgreSQL it is a named
+ * prepared statement, parsed once per connection.
+ */
+export interface Statement {
+  /** Unique per text: PostgreSQL keeps one prepared statement per name and connection. */
+  name: string;
+  text: string;
+}
+
 export interface Database {
   kind: DatabaseKind;
   prisma: PrismaClient;
+  /** Runs a read statement with its parameters and returns the rows (columns as named in the SQL). */
+  read<T>(statement: Statement, values: readonly unknown[]): Promise<T[]>;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping(timeoutMs?: number): Promise<void>;
   /** Connection use for /metrics: the pg pool's counts, or PGlite's one in-process connection. */
@@ -88,6 +101,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     prisma,
+    async read<T>(statement: Statement, values: readonly unknown[]) {
+      options.onQuery?.(statement.text);
+      return (await lite.query<T>(statement.text, values as unknown[])).rows;
+    },
     async ping(timeoutMs = 2000) {
       await withTimeout(lite.query('SELECT 1'), timeoutMs, 'database did not answer in time');
     },
@@ -160,6 +177,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     kind: 'postgres',
     prisma,
+    async read<T>(statement: Statement, values: readonly unknown[]) {
+      options.onQuery?.(statement.text);
+      return (await pool.query<T & pg.QueryResultRow>({ name: statement.name, text: statement.text, values: values as unknown[] })).rows;
+    },
     async ping(timeoutMs = 2000) {
       await withTimeout(pool.query('SELECT 1'), timeoutMs, 'database did not answer in time');
     },

@@ -126,12 +126,12 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, pageItemQuery(ctx, info, 'Workflow')),
   }),
-  workflow: t.prismaField({
-    type: 'Workflow',
+  workflow: t.field({
+    type: WorkflowRef,
     description: 'One workflow with its manifest: yours, or anyone\'s public one. REST: GET /v1/workflows/:workflowId.',
     authScopes: { authenticated: true },
     args: { workflowId: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.workflows.getWorkflow(ctx.viewer!, args.workflowId, query),
+    resolve: (_root, args, ctx) => ctx.services.workflows.getWorkflow(ctx.viewer!, args.workflowId),
   }),
   workflowVersions: t.field({
     type: WorkflowVersionPageRef,

@@ -10,6 +10,7 @@ import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../services.js';
 import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
+import { WORKFLOW_BY_ID } from './rows.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect };
@@ -55,12 +56,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return toPage(rows as Workflow[], limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
   }
 
-  /** One query: the row with whatever nested reads were asked for, checked after reading. */
-  async function getWorkflow(viewer: Viewer, workflowId: string, query: WorkflowQuery = {}) {
-    const select = query.select ? { ...query.select, ownerId: true, visibility: true } : undefined;
-    const args = (select ? { where: { id: workflowId }, select } : { where: { id: workflowId }, include: query.include }) as Prisma.WorkflowFindUniqueArgs;
-    const row = await prisma.workflow.findUnique(args);
-    if (!row || !canRead(viewer, row as Pick<Workflow, 'ownerId' | 'visibility'>)) throw notFound('workflow', workflowId);
+  /** One statement, sent without Prisma (the hottest read of the service), checked after reading. */
+  async function getWorkflow(viewer: Viewer, workflowId: string): Promise<Workflow> {
+    const [row] = await db.read<Workflow>(WORKFLOW_BY_ID, [workflowId]);
+    if (!row || !canRead(viewer, row)) throw notFound('workflow', workflowId);
     return row;
   }
 
