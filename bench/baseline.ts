@@ -18,11 +18,11 @@ import { join } from 'node:path';
 import type { Workflow } from '@prisma/client';
 import pg from 'pg';
 import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
-import { resolveBundle, toWorkflowDto, type BundledWorkflow } from '../src/deployments/bundle.js';
-import { ADAPTERS, type Adapter, type WorkflowManifest } from '../src/manifest/types.js';
+import { BUNDLES_OF_DEPLOYMENTS, ENDPOINT_TARGET, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type BundleRow, type EndpointRow } from '../src/deployments/bundle.js';
+import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
-import { callTool, renderCatalog, type RenderableWorkflow } from '../src/mcp/render/index.js';
+import { callTool, renderCatalog } from '../src/mcp/render/index.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { WORKFLOW_BY_ID } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
@@ -163,21 +163,8 @@ const SEARCH = `
 
 const ME = `SELECT "public"."users"."id", "public"."users"."email", "public"."users"."created_at", "public"."users"."updated_at", COALESCE("aggr_selection_0_Workflow"."_aggr_count_workflows", 0) AS "_aggr_count_workflows", COALESCE("aggr_selection_1_Deployment"."_aggr_count_deployments", 0) AS "_aggr_count_deployments", COALESCE("aggr_selection_2_LibraryEntry"."_aggr_count_library", 0) AS "_aggr_count_library" FROM "public"."users" LEFT JOIN (SELECT "public"."workflows"."owner_id", COUNT(*) AS "_aggr_count_workflows" FROM "public"."workflows" WHERE 1=1 GROUP BY "public"."workflows"."owner_id") AS "aggr_selection_0_Workflow" ON ("public"."users"."id" = "aggr_selection_0_Workflow"."owner_id") LEFT JOIN (SELECT "public"."deployments"."owner_id", COUNT(*) AS "_aggr_count_deployments" FROM "public"."deployments" WHERE 1=1 GROUP BY "public"."deployments"."owner_id") AS "aggr_selection_1_Deployment" ON ("public"."users"."id" = "aggr_selection_1_Deployment"."owner_id") LEFT JOIN (SELECT "public"."library_entries"."user_id", COUNT(*) AS "_aggr_count_library" FROM "public"."library_entries" WHERE "public"."library_entries"."source_type" = CAST($1::text AS "public"."LibrarySourceType") GROUP BY "public"."library_entries"."user_id") AS "aggr_selection_2_LibraryEntry" ON ("public"."users"."id" = "aggr_selection_2_LibraryEntry"."user_id") WHERE ("public"."users"."id" = $2 AND 1=1) LIMIT $3 OFFSET $4`;
 const DEPLOYMENTS_OF_OWNER = `SELECT ${columns('deployments', ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status::text', 'allow_anonymous', 'last_connected_at', 'created_at', 'updated_at'])} FROM "public"."deployments" WHERE "public"."deployments"."owner_id" = $1 ORDER BY "public"."deployments"."created_at" DESC, "public"."deployments"."id" DESC LIMIT $2 OFFSET $3`;
-const bundledIn = (n: number) =>
-  `SELECT "public"."deployment_workflows"."deployment_id", "public"."deployment_workflows"."workflow_id" FROM "public"."deployment_workflows" WHERE "public"."deployment_workflows"."deployment_id" IN (${list(1, n)}) ORDER BY "public"."deployment_workflows"."position" ASC OFFSET $${n + 1}`;
-const BUNDLE_COLUMNS = columns('workflows', ['id', 'owner_id', 'name', 'description', 'visibility::text', 'current_version', 'subscribers_count', 'forks_count', 'rating_sum', 'rating_count']);
-const bundleWorkflowsIn = (n: number) => `SELECT ${BUNDLE_COLUMNS} FROM "public"."workflows" WHERE "public"."workflows"."id" IN (${list(1, n)}) OFFSET $${n + 1}`;
-const libraryEntriesIn = (n: number) =>
-  `SELECT ${columns('library_entries', ['id', 'source_type::text', 'is_active', 'enabled_adapters', 'workflow_version', 'workflow_id'])} FROM "public"."library_entries" WHERE ("public"."library_entries"."user_id" = $1 AND "public"."library_entries"."workflow_id" IN (${list(2, n)})) OFFSET $${n + 2}`;
 const usageIn = (n: number) =>
   `SELECT SUM("public"."deployment_usage"."count") AS "_sum$count", "public"."deployment_usage"."deployment_id" FROM "public"."deployment_usage" WHERE ("public"."deployment_usage"."deployment_id" IN (${list(1, n)}) AND "public"."deployment_usage"."day" >= $${n + 1}) GROUP BY "public"."deployment_usage"."deployment_id" OFFSET $${n + 2}`;
-
-const DEPLOYMENT_FOR_ENDPOINT = `SELECT ${columns('deployments', ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status::text', 'allow_anonymous'])} FROM "public"."deployments" WHERE ("public"."deployments"."id" = $1 AND 1=1) LIMIT $2 OFFSET $3`;
-const BUNDLED_OF_ONE = `SELECT "public"."deployment_workflows"."deployment_id", "public"."deployment_workflows"."workflow_id" FROM "public"."deployment_workflows" WHERE "public"."deployment_workflows"."deployment_id" = $1 ORDER BY "public"."deployment_workflows"."position" ASC OFFSET $2`;
-const manifestsIn = (n: number) =>
-  `SELECT "public"."workflows"."id", "public"."workflows"."current_version", "public"."workflows"."manifest" FROM "public"."workflows" WHERE "public"."workflows"."id" IN (${list(1, n)}) OFFSET $${n + 1}`;
-const versionsOf = (n: number) =>
-  `SELECT "public"."workflow_versions"."workflow_id", "public"."workflow_versions"."manifest" FROM "public"."workflow_versions" WHERE (${Array.from({ length: n }, (_, i) => `("public"."workflow_versions"."workflow_id" = $${2 * i + 1} AND "public"."workflow_versions"."version" = $${2 * i + 2})`).join(' OR ')}) OFFSET $${2 * n + 1}`;
 
 // ---------------------------------------------------------------------------------------------
 // Answers.
@@ -311,65 +298,12 @@ async function search(url: URL): Promise<string> {
   return JSON.stringify({ success: true, data, pagination });
 }
 
-interface BundleWorkflowRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  description: string;
-  visibility: string;
-  current_version: string;
-  subscribers_count: number;
-  forks_count: number;
-  rating_sum: number;
-  rating_count: number;
-}
-interface LibraryRow {
-  source_type: string;
-  is_active: boolean;
-  enabled_adapters: string[];
-  workflow_version: string;
-  workflow_id: string;
-}
-type BundleRow = Parameters<typeof resolveBundle>[0][number];
-
-/** The bundled workflows of each deployment as the service's nested Prisma read loads them: three statements. */
-async function loadBundles(deploymentIds: string[], ownerId: string, one: boolean): Promise<Map<string, BundleRow[]>> {
-  const bundled = one
-    ? (await pool.query<{ deployment_id: string; workflow_id: string }>(BUNDLED_OF_ONE, [deploymentIds[0], 0])).rows
-    : (await pool.query<{ deployment_id: string; workflow_id: string }>(bundledIn(deploymentIds.length), [...deploymentIds, 0])).rows;
-  const ids = [...new Set(bundled.map((b) => b.workflow_id))];
-  const out = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
-  if (ids.length === 0) return out;
-  const { rows: workflows } = await pool.query<BundleWorkflowRow>(bundleWorkflowsIn(ids.length), [...ids, 0]);
-  const { rows: entries } = await pool.query<LibraryRow>(libraryEntriesIn(ids.length), [ownerId, ...ids, 0]);
-  const byId = new Map(workflows.map((w) => [w.id, w]));
-  const entriesOf = new Map<string, LibraryRow[]>();
-  for (const e of entries) entriesOf.set(e.workflow_id, [...(entriesOf.get(e.workflow_id) ?? []), e]);
-  for (const b of bundled) {
-    const w = byId.get(b.workflow_id);
-    if (!w) continue;
-    out.get(b.deployment_id)!.push({
-      workflow: {
-        id: w.id,
-        ownerId: w.owner_id,
-        name: w.name,
-        description: w.description,
-        visibility: w.visibility as 'public' | 'private',
-        currentVersion: w.current_version,
-        subscribersCount: w.subscribers_count,
-        forksCount: w.forks_count,
-        ratingSum: w.rating_sum,
-        ratingCount: w.rating_count,
-        libraryEntries: (entriesOf.get(w.id) ?? []).map((e) => ({
-          sourceType: e.source_type as 'owned' | 'forked' | 'subscribed',
-          isActive: e.is_active,
-          enabledAdapters: e.enabled_adapters,
-          workflowVersion: e.workflow_version,
-        })),
-      },
-    });
-  }
-  return out;
+/** The bundles of the owner's deployments: the service's own statement (src/deployments/bundle.ts). */
+async function loadBundles(deploymentIds: string[], ownerId: string): Promise<Map<string, BundledWorkflow[]>> {
+  const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
+  const { rows } = await pool.query<BundleRow>({ name: BUNDLES_OF_DEPLOYMENTS.name, text: BUNDLES_OF_DEPLOYMENTS.text, values: [deploymentIds, ownerId] });
+  for (const row of rows) rowsOf.get(row.deploymentId)?.push(row);
+  return new Map([...rowsOf].map(([id, list]) => [id, resolveBundle(list, ownerId)]));
 }
 
 const knownAdapters = (adapters: string[]): Adapter[] => ADAPTERS.filter((a) => adapters.includes(a));
@@ -406,12 +340,11 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
         [viewer.userId, 21, 0],
       );
       if (list.length === 0) return [];
-      const bundles = await loadBundles(
-        list.map((d) => d.id),
-        viewer.userId,
-        false,
-      );
       const { kept } = page(list, 20, 'deployments', (d) => [d.created_at.getTime(), d.id]);
+      const bundles = await loadBundles(
+        kept.map((d) => d.id),
+        viewer.userId,
+      );
       const now = new Date();
       const monthStart = `${now.toISOString().slice(0, 7)}-01`;
       const { rows: sums } = await pool.query<{ '_sum$count': string | null; deployment_id: string }>(usageIn(kept.length), [...kept.map((d) => d.id), monthStart, 0]);
@@ -421,7 +354,8 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
         name: d.name,
         status: d.status,
         enabledAdapters: knownAdapters(d.enabled_adapters),
-        workflows: resolveBundle(bundles.get(d.id)!, viewer.userId)
+        workflows: bundles
+          .get(d.id)!
           .map(toWorkflowDto)
           .map((w) => ({ workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats })),
         usage: { connectionsThisMonth: sumById.get(d.id) ?? 0, lastConnectedAt: d.last_connected_at?.toISOString() ?? null },
@@ -446,30 +380,15 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
 /** What src/mcp/server.ts declares for every plan tool. */
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-async function renderable(bundle: BundledWorkflow[]): Promise<RenderableWorkflow[]> {
-  if (bundle.length === 0) return [];
-  const ids = bundle.map((w) => w.workflowId);
-  const { rows: current } = await pool.query<{ id: string; current_version: string; manifest: unknown }>(manifestsIn(ids.length), [...ids, 0]);
-  const byId = new Map(current.map((w) => [w.id, w]));
-  const older = bundle.filter((w) => byId.get(w.workflowId)?.current_version !== w.version);
-  const olderManifest = new Map<string, unknown>();
-  if (older.length) {
-    const { rows } = await pool.query<{ workflow_id: string; manifest: unknown }>(versionsOf(older.length), [...older.flatMap((w) => [w.workflowId, w.version]), 0]);
-    for (const r of rows) olderManifest.set(r.workflow_id, r.manifest);
-  }
-  return bundle.flatMap((w) => {
-    const row = byId.get(w.workflowId);
-    const manifest = row?.current_version === w.version ? row.manifest : olderManifest.get(w.workflowId);
-    return manifest ? [{ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest: manifest as WorkflowManifest }] : [];
-  });
-}
-
 async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, body: string): Promise<string> {
-  const { rows } = await pool.query<{ id: string; owner_id: string; enabled_adapters: string[]; status: string; allow_anonymous: boolean }>(DEPLOYMENT_FOR_ENDPOINT, [deploymentId, 1, 0]);
+  // The service's one statement for the endpoint: the deployment, its bundle and the manifests in use.
+  const { rows } = await pool.query<EndpointRow>({ name: ENDPOINT_TARGET.name, text: ENDPOINT_TARGET.text, values: [deploymentId] });
   const deployment = rows[0];
-  if (!deployment || (!deployment.allow_anonymous && deployment.owner_id !== viewer.userId)) throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
+  if (!deployment || (!deployment.allowAnonymous && deployment.ownerId !== viewer.userId)) throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
   if (deployment.status !== 'active') throw new HttpError(403, 'FORBIDDEN', 'the deployment is inactive');
-  const bundle = resolveBundle((await loadBundles([deploymentId], deployment.owner_id, true)).get(deploymentId)!, deployment.owner_id);
+  const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
+  const bundle = resolveBundle(bundled, deployment.ownerId);
+  const manifests = new Map(bundled.map((r) => [r.workflowId, r.manifest]));
 
   let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
   try {
@@ -484,10 +403,10 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   const header = req.headers['mcp-protocol-version'];
   const protocolVersion = typeof header === 'string' ? header : claims.protocolVersion;
   const adapter = claims.adapter;
-  if (!knownAdapters(deployment.enabled_adapters).includes(adapter)) throw new HttpError(403, 'FORBIDDEN', 'the adapter is disabled');
+  if (!knownAdapters(deployment.enabledAdapters).includes(adapter)) throw new HttpError(403, 'FORBIDDEN', 'the adapter is disabled');
 
   const modern = protocolVersion >= '2025-06-18';
-  const workflows = await renderable(bundle.filter((w) => w.isActive && w.adapters.includes(adapter)));
+  const workflows = renderable(bundle, manifests, adapter);
   const catalog = renderCatalog(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {

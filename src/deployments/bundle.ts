@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '@prisma/client';
+import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import type { RenderableWorkflow } from '../mcp/render/index.js';
 import type { DeploymentWorkflowDto } from './types.js';
@@ -11,36 +11,83 @@ import type { DeploymentWorkflowDto } from './types.js';
  * - a subscribed one at the version of the owner's library entry, and only while it is public
  *   and in the library (an author making it private or deleting it takes it away);
  * - the library entry's `isActive` and `enabledAdapters` decide whether the endpoint offers it.
+ *
+ * The bundles are read with SQL of their own (one statement for any number of deployments), not
+ * through Prisma's nested reads, which take three statements and Prisma's query planning each time.
  */
 
-/** The part of a deployment query that loads its bundled workflows for `ownerId`. */
-export function bundleQuery(ownerId: string) {
-  return {
-    orderBy: { position: 'asc' },
-    select: {
-      workflow: {
-        select: {
-          id: true,
-          ownerId: true,
-          name: true,
-          description: true,
-          visibility: true,
-          currentVersion: true,
-          subscribersCount: true,
-          forksCount: true,
-          ratingSum: true,
-          ratingCount: true,
-          libraryEntries: {
-            where: { userId: ownerId },
-            select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true },
-          },
-        },
-      },
-    },
-  } satisfies Prisma.Deployment$workflowsArgs;
+/** One bundled workflow as read: the workflow's summary and the deployment owner's library entry, if any. */
+export interface BundleRow {
+  deploymentId: string;
+  workflowId: string;
+  workflowOwnerId: string;
+  workflowName: string;
+  workflowDescription: string;
+  visibility: string;
+  currentVersion: string;
+  subscribersCount: number;
+  forksCount: number;
+  ratingSum: number;
+  ratingCount: number;
+  /** The library entry of the deployment's owner; all four null without one. */
+  sourceType: string | null;
+  isActive: boolean | null;
+  entryAdapters: string[] | null;
+  entryVersion: string | null;
 }
 
-type BundleRow = Prisma.DeploymentWorkflowGetPayload<ReturnType<typeof bundleQuery>>;
+/** The columns of BundleRow, over `dw` (deployment_workflows), `w` (workflows) and `e` (library_entries). */
+const BUNDLE_COLUMNS = `dw.deployment_id AS "deploymentId", w.id AS "workflowId", w.owner_id AS "workflowOwnerId",
+  w.name AS "workflowName", w.description AS "workflowDescription", w.visibility::text AS visibility,
+  w.current_version AS "currentVersion", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
+  w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
+  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
+
+/** The bundles of the deployments $1 (text[]) of the owner $2, each in deployment order. */
+export const BUNDLES_OF_DEPLOYMENTS: Statement = {
+  name: 'deployment_bundles',
+  text: `SELECT ${BUNDLE_COLUMNS}
+    FROM deployment_workflows dw
+    JOIN workflows w ON w.id = dw.workflow_id
+    LEFT JOIN library_entries e ON e.user_id = $2 AND e.workflow_id = w.id
+    WHERE dw.deployment_id = ANY($1::text[])
+    ORDER BY dw.deployment_id, dw.position`,
+};
+
+/** A deployment with its bundle (one row per bundled workflow, or one row of nulls without any). */
+export interface EndpointRow extends Omit<BundleRow, 'deploymentId' | 'workflowId'> {
+  deploymentId: string;
+  workflowId: string | null;
+  ownerId: string;
+  name: string;
+  description: string | null;
+  enabledAdapters: string[];
+  status: string;
+  allowAnonymous: boolean;
+  /** The manifest at the version the deployment uses; null when that version is gone. */
+  manifest: unknown;
+}
+
+/**
+ * Everything the tool endpoint needs for one request, in one statement: the deployment $1, its
+ * bundle with the owner's library entries, and each workflow's manifest at the version in use
+ * (the current one for owned workflows and up-to-date subscriptions, else the recorded version).
+ */
+export const ENDPOINT_TARGET: Statement = {
+  name: 'deployment_endpoint_target',
+  text: `SELECT d.id AS "deploymentId", d.owner_id AS "ownerId", d.name, d.description,
+      d.enabled_adapters AS "enabledAdapters", d.status::text AS status, d.allow_anonymous AS "allowAnonymous",
+      ${BUNDLE_COLUMNS.replace('dw.deployment_id AS "deploymentId", ', '')},
+      CASE WHEN w.owner_id = d.owner_id OR e.workflow_version = w.current_version THEN w.manifest
+        ELSE (SELECT v.manifest FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = e.workflow_version)
+      END AS manifest
+    FROM deployments d
+    LEFT JOIN deployment_workflows dw ON dw.deployment_id = d.id
+    LEFT JOIN workflows w ON w.id = dw.workflow_id
+    LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
+    WHERE d.id = $1
+    ORDER BY dw.position`,
+};
 
 export interface BundledWorkflow extends DeploymentWorkflowDto {
   description: string;
@@ -50,17 +97,18 @@ export interface BundledWorkflow extends DeploymentWorkflowDto {
   adapters: Adapter[];
 }
 
-export function resolveBundle(rows: readonly BundleRow[], ownerId: string): BundledWorkflow[] {
+/** The workflows of one deployment's rows its owner may use, in deployment order. */
+export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], ownerId: string): BundledWorkflow[] {
   const out: BundledWorkflow[] = [];
-  for (const { workflow: w } of rows) {
-    const entry = w.libraryEntries[0];
-    const isOwned = w.ownerId === ownerId;
-    if (!isOwned && (!entry || entry.sourceType !== 'subscribed' || w.visibility !== 'public')) continue;
+  for (const w of rows) {
+    const isOwned = w.workflowOwnerId === ownerId;
+    const hasEntry = w.sourceType !== null;
+    if (!isOwned && (w.sourceType !== 'subscribed' || w.visibility !== 'public')) continue;
     out.push({
-      workflowId: w.id,
-      name: w.name,
-      description: w.description,
-      version: isOwned ? w.currentVersion : entry!.workflowVersion,
+      workflowId: w.workflowId,
+      name: w.workflowName,
+      description: w.workflowDescription,
+      version: isOwned ? w.currentVersion : w.entryVersion!,
       isOwned,
       stats: {
         subscribersCount: w.subscribersCount,
@@ -69,11 +117,19 @@ export function resolveBundle(rows: readonly BundleRow[], ownerId: string): Bund
         averageRating: w.ratingCount > 0 ? Math.round((w.ratingSum / w.ratingCount) * 100) / 100 : null,
       },
       // An owned workflow without a library entry (seeded or legacy rows) is offered everywhere.
-      isActive: entry ? entry.isActive : true,
-      adapters: entry ? ADAPTERS.filter((a) => entry.enabledAdapters.includes(a)) : [...ADAPTERS],
+      isActive: hasEntry ? w.isActive! : true,
+      adapters: hasEntry ? ADAPTERS.filter((a) => w.entryAdapters!.includes(a)) : [...ADAPTERS],
     });
   }
   return out;
+}
+
+/** The usable bundle of each of the owner's deployments, in one statement. */
+export async function loadBundles(db: Database, deploymentIds: readonly string[], ownerId: string): Promise<Map<string, BundledWorkflow[]>> {
+  if (deploymentIds.length === 0) return new Map();
+  const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
+  for (const row of await db.read<BundleRow>(BUNDLES_OF_DEPLOYMENTS, [deploymentIds, ownerId])) rowsOf.get(row.deploymentId)?.push(row);
+  return new Map([...rowsOf].map(([id, rows]) => [id, resolveBundle(rows, ownerId)]));
 }
 
 export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
@@ -81,32 +137,18 @@ export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
 }
 
 /**
- * The manifests of the given workflows at the versions the deployment uses, in the same order.
- * Two statements whatever the number of workflows. A version row that has gone missing drops
- * that workflow rather than serving another version under its number.
+ * The renderable workflows of a bundle that a connection on `adapter` is offered, in deployment
+ * order. A workflow whose version row has gone missing is dropped rather than served under
+ * another version's number.
  */
-export async function loadRenderable(prisma: PrismaClient, bundle: readonly BundledWorkflow[]): Promise<RenderableWorkflow[]> {
-  if (bundle.length === 0) return [];
-  const current = await prisma.workflow.findMany({
-    where: { id: { in: bundle.map((w) => w.workflowId) } },
-    select: { id: true, currentVersion: true, manifest: true },
-  });
-  const byId = new Map(current.map((w) => [w.id, w]));
-  const older = bundle.filter((w) => byId.get(w.workflowId)?.currentVersion !== w.version);
-  const versions = older.length
-    ? await prisma.workflowVersion.findMany({
-        where: { OR: older.map((w) => ({ workflowId: w.workflowId, version: w.version })) },
-        select: { workflowId: true, manifest: true },
-      })
-    : [];
-  const olderManifest = new Map(versions.map((v) => [v.workflowId, v.manifest]));
+export function renderable(bundle: readonly BundledWorkflow[], manifests: ReadonlyMap<string, unknown>, adapter: Adapter): RenderableWorkflow[] {
   const out: RenderableWorkflow[] = [];
   for (const w of bundle) {
-    const row = byId.get(w.workflowId);
-    const manifest = row?.currentVersion === w.version ? row.manifest : olderManifest.get(w.workflowId);
+    if (!w.isActive || !w.adapters.includes(adapter)) continue;
+    const manifest = manifests.get(w.workflowId);
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
-    out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest: manifest as unknown as WorkflowManifest });
+    out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest: manifest as WorkflowManifest });
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { Prisma } from '@prisma/client';
+import type { Deployment, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import { AppError, notFound, validation } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
@@ -6,7 +6,7 @@ import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import type { RenderableWorkflow } from '../mcp/render/index.js';
 import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../services.js';
-import { bundleQuery, loadRenderable, resolveBundle, toWorkflowDto, type BundledWorkflow } from './bundle.js';
+import { ENDPOINT_TARGET, loadBundles, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow } from './bundle.js';
 import {
   DESCRIPTION_MAX,
   NAME_MAX,
@@ -39,9 +39,11 @@ export interface EndpointTarget {
   enabledAdapters: Adapter[];
   /** Bundled workflows the owner may use, with their library settings (filter per adapter). */
   bundle: BundledWorkflow[];
+  /** The manifest of each bundled workflow at the version in use. */
+  manifests: Map<string, unknown>;
 }
 
-type DeploymentRow = Prisma.DeploymentGetPayload<{ include: { workflows: ReturnType<typeof bundleQuery> } }>;
+type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
 
 function codePoints(s: string): number {
   return [...s].length;
@@ -124,7 +126,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       deploymentId: row.id,
       name: row.name,
       description: row.description,
-      workflows: resolveBundle(row.workflows, row.ownerId).map(toWorkflowDto),
+      workflows: row.bundle.map(toWorkflowDto),
       enabledAdapters: checkAdapters(row.enabledAdapters),
       status: row.status,
       allowAnonymous: row.allowAnonymous,
@@ -140,17 +142,20 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     return rows.map((row) => toDto(row, summaries.get(row.id)));
   }
 
-  async function findOwned(viewer: Viewer, deploymentId: string): Promise<DeploymentRow> {
-    const row = await prisma.deployment.findFirst({
-      where: { id: deploymentId, ownerId: viewer.userId },
-      include: { workflows: bundleQuery(viewer.userId) },
-    });
+  /** The owner's deployments with their bundles: one more statement for any number of them. */
+  async function withBundles(rows: Deployment[], ownerId: string): Promise<DeploymentRow[]> {
+    const bundles = await loadBundles(db, rows.map((r) => r.id), ownerId);
+    return rows.map((row) => ({ ...row, bundle: bundles.get(row.id) ?? [] }));
+  }
+
+  async function findOwned(viewer: Viewer, deploymentId: string): Promise<Deployment> {
+    const row = await prisma.deployment.findFirst({ where: { id: deploymentId, ownerId: viewer.userId } });
     if (!row) throw notFound('deployment', deploymentId);
     return row;
   }
 
   async function getDeployment(viewer: Viewer, deploymentId: string): Promise<DeploymentDto> {
-    const [dto] = await withUsage([await findOwned(viewer, deploymentId)]);
+    const [dto] = await withUsage(await withBundles([await findOwned(viewer, deploymentId)], viewer.userId));
     return dto!;
   }
 
@@ -163,14 +168,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       const at = new Date(createdAt);
       where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
     }
-    const rows = await prisma.deployment.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-      include: { workflows: bundleQuery(viewer.userId) },
-    });
+    const rows = await prisma.deployment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
     const page = toPage(rows, limit, CURSOR_KIND, (r) => [r.createdAt.getTime(), r.id], (r) => r);
-    return { data: await withUsage(page.data), pagination: page.pagination };
+    return { data: await withUsage(await withBundles(page.data, viewer.userId)), pagination: page.pagination };
   }
 
   async function createDeployment(viewer: Viewer, input: CreateDeploymentInput): Promise<DeploymentDto> {
@@ -194,10 +194,10 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
           updatedAt: now,
           workflows: { create: workflowIds.map((workflowId, position) => ({ workflowId, position })) },
         },
-        include: { workflows: bundleQuery(viewer.userId) },
       });
     });
-    return toDto(row, undefined);
+    const [created] = await withBundles([row], viewer.userId);
+    return toDto(created!, undefined);
   }
 
   async function updateDeployment(viewer: Viewer, input: UpdateDeploymentInput): Promise<DeploymentDto> {
@@ -269,10 +269,8 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
    * Read from the database on every request, so deletion or deactivation cuts clients off at once.
    */
   async function loadDeploymentForEndpoint(deploymentId: string, viewer: Viewer | null): Promise<EndpointTarget> {
-    const row = await prisma.deployment.findUnique({
-      where: { id: deploymentId },
-      select: { id: true, ownerId: true, name: true, description: true, enabledAdapters: true, status: true, allowAnonymous: true },
-    });
+    const rows = await db.read<EndpointRow>(ENDPOINT_TARGET, [deploymentId]);
+    const row = rows[0];
     if (!row) throw notFound('deployment', deploymentId);
     if (!row.allowAnonymous) {
       if (!viewer) {
@@ -286,21 +284,22 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
         deploymentId,
       });
     }
-    const rows = await prisma.deploymentWorkflow.findMany({ where: { deploymentId }, ...bundleQuery(row.ownerId) });
+    const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
     return {
-      deploymentId: row.id,
+      deploymentId: row.deploymentId,
       ownerId: row.ownerId,
       name: row.name,
       description: row.description,
       allowAnonymous: row.allowAnonymous,
       enabledAdapters: checkAdapters(row.enabledAdapters),
-      bundle: resolveBundle(rows, row.ownerId),
+      bundle: resolveBundle(bundled, row.ownerId),
+      manifests: new Map(bundled.map((r) => [r.workflowId, r.manifest])),
     };
   }
 
   /** Manifests of the workflows a connection on `adapter` is offered, in deployment order. */
-  function renderableFor(target: EndpointTarget, adapter: Adapter): Promise<RenderableWorkflow[]> {
-    return loadRenderable(prisma, target.bundle.filter((w) => w.isActive && w.adapters.includes(adapter)));
+  function renderableFor(target: EndpointTarget, adapter: Adapter): RenderableWorkflow[] {
+    return renderable(target.bundle, target.manifests, adapter);
   }
 
   function recordConnection(target: EndpointTarget, adapter: Adapter): Promise<void> {

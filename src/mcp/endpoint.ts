@@ -122,7 +122,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         deploymentDescription: target.description,
         adapter,
         protocolVersion,
-        workflows: () => deployments.renderableFor(target, adapter),
+        workflows: async () => deployments.renderableFor(target, adapter),
         log,
       });
       if (inbound.kind !== 'request' || inbound.method !== 'initialize') return response;
