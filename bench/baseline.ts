@@ -22,7 +22,7 @@ import { BUNDLES_OF_DEPLOYMENTS, ENDPOINT_TARGET, renderable, resolveBundle, toW
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
-import { callTool, renderCatalog } from '../src/mcp/render/index.js';
+import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { WORKFLOW_BY_ID } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
@@ -407,7 +407,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
 
   const modern = protocolVersion >= '2025-06-18';
   const workflows = renderable(bundle, manifests, adapter);
-  const catalog = renderCatalog(workflows, adapter);
+  const catalog = catalogFor(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {
     result = {

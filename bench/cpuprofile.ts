@@ -75,7 +75,7 @@ function locationOf(frame: CallFrame): string {
 const AREAS: [string, RegExp][] = [
   ['Prisma (client runtime, query compiler, adapter)', /^(@prisma\/|\.prisma|prisma\b)/],
   ['GraphQL (graphql-js, Pothos, Yoga, Envelop)', /^(graphql|@pothos\/|graphql-yoga|@graphql-|@envelop\/|dataloader)/],
-  ['HTTP adapter (@whatwg-node)', /^@whatwg-node\//],
+  ['HTTP server (src/http/node.ts, @whatwg-node in GraphQL Yoga)', /^(@whatwg-node\/|service src\/http)/],
   ['MCP SDK (with zod)', /^(@modelcontextprotocol\/|zod)/],
   ['JSON Schema validation (ajv)', /^(ajv|fast-uri|json-schema-traverse|fast-deep-equal)/],
   ['pg driver', /^pg(-|$)/],

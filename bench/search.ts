@@ -14,15 +14,14 @@
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createServerAdapter } from '@whatwg-node/server';
 import pg from 'pg';
 import { seedDatabase } from '../scripts/seed/insert.js';
 import { createApp } from '../src/app.js';
+import { createNodeServer } from '../src/http/node.js';
 import { signDevToken } from '../src/auth/dev-issuer.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, pgRunner } from '../src/db/index.js';
@@ -80,7 +79,7 @@ async function run(origin: string, token: string, requests: number, concurrency:
 async function serve(databaseUrl: string, dataDir: string): Promise<void> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMIT_MODE: 'report' });
   const app = await createApp(config, { logger: createLogger('silent') });
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request, { remoteAddress: '127.0.0.1' })));
+  const server = createNodeServer((request) => app.fetch(request, { remoteAddress: '127.0.0.1' }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   process.send!({ origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });

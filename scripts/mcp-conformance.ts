@@ -9,15 +9,14 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServerAdapter } from '@whatwg-node/server';
 import { createApp } from '../src/app.js';
 import { DEV_ISSUER, signDevToken } from '../src/auth/dev-issuer.js';
 import { loadConfig } from '../src/config.js';
+import { createNodeServer } from '../src/http/node.js';
 
 const DEFAULT_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'prompts-list', 'resources-list'];
 const SCENARIO_TIMEOUT_MS = 60_000;
@@ -63,7 +62,7 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-conformance-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', RATE_LIMIT_MODE: 'report' });
   const app = await createApp(config);
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  const server = createNodeServer((request, connection) => app.fetch(request, connection));
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

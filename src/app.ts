@@ -1,3 +1,4 @@
+import { textResponse } from './http/text-response.js';
 import { createAuthenticator, type Authenticator } from './auth/verify.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -37,6 +38,24 @@ export interface AppOptions {
   logger?: Logger;
   /** An already-open database (tests); otherwise one is opened from the config. */
   database?: Database;
+}
+
+/**
+ * The response with the request id and the rate-limit headers added. Every response the service
+ * builds has mutable headers, so they are set in place; a response with immutable headers (one
+ * that came from fetch()) is copied instead.
+ */
+function withHeaders(response: Response, requestId: string, extra: Record<string, string>): Response {
+  try {
+    response.headers.set('x-request-id', requestId);
+    for (const k in extra) response.headers.set(k, extra[k]!);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set('x-request-id', requestId);
+    for (const k in extra) headers.set(k, extra[k]!);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** What the HTTP server knows about a request beyond the request itself. */
@@ -126,15 +145,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     if (path === '/v1/openapi.json') {
       scope.route = 'GET /v1/openapi.json';
-      return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+      return textResponse(openApi, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     }
     if (path === MANIFEST_SCHEMA_PATH) {
       scope.route = `GET ${MANIFEST_SCHEMA_PATH}`;
-      return new Response(manifestSchemaJson, { headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+      return textResponse(manifestSchemaJson, { headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
     }
     if (path === '/v1/reference' || path === '/v1/docs') {
       scope.route = 'GET /v1/reference';
-      return new Response(referencePage('/v1/openapi.json'), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      return textResponse(referencePage('/v1/openapi.json'), { headers: { 'content-type': 'text/html; charset=utf-8' } });
     }
     const mcpMatch = MCP_PATH.exec(path);
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
@@ -177,10 +196,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       response = errorResponse(appError);
     }
     response = await limitUnidentified(limiter, scope, url.pathname, response);
-    const headers = new Headers(response.headers);
-    headers.set('x-request-id', requestId);
-    for (const [k, v] of Object.entries(scope.headers)) headers.set(k, v);
-    const out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const out = withHeaders(response, requestId, scope.headers);
     const elapsedMs = performance.now() - started;
     metrics.observeRequest(scope.route, out.status, elapsedMs / 1000);
     log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round(elapsedMs * 100) / 100, userId: scope.userId }, 'request');

@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import { createServerAdapter } from '@whatwg-node/server';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createNodeServer } from './http/node.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -29,9 +28,7 @@ try {
   process.exit(1);
 }
 
-const server = createServer(
-  createServerAdapter<{ req?: { socket?: { remoteAddress?: string } } }>((request: Request, context) => app.fetch(request, { remoteAddress: context.req?.socket?.remoteAddress })),
-);
+const server = createNodeServer((request, connection) => app.fetch(request, connection));
 server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();

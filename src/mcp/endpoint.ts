@@ -1,3 +1,4 @@
+import { textResponse } from '../http/text-response.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
@@ -133,7 +134,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         await deployments.recordConnection(target, adapter);
         headers.set(SESSION_HEADER, await sessions.issue({ deploymentId, adapter, protocolVersion }));
       }
-      return new Response(text, { status: response.status, headers });
+      return textResponse(text, { status: response.status, headers });
     } catch (error) {
       if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
       throw error;

@@ -1,3 +1,4 @@
+import { textResponse } from '../http/text-response.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -80,7 +81,7 @@ export class RpcFailure extends Error {
   toResponse(): Response {
     const error: Record<string, unknown> = { code: this.code, message: this.message };
     if (this.data !== undefined) error.data = this.data;
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id: this.id, error }), {
+    return textResponse(JSON.stringify({ jsonrpc: '2.0', id: this.id, error }), {
       status: this.status,
       headers: { 'content-type': 'application/json', ...this.headers },
     });

@@ -17,7 +17,7 @@ import { toAppError } from '../graphql/errors.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { callTool, getPrompt, renderCatalog, type Catalog, type RenderableWorkflow } from './render/index.js';
+import { callTool, catalogFor, getPrompt, type Catalog, type RenderableWorkflow } from './render/index.js';
 import { mainToolName } from './render/names.js';
 import { JSONRPC, negotiateVersion, type ProtocolVersion } from './protocol.js';
 
@@ -90,7 +90,7 @@ export async function answer(message: JSONRPCMessage, request: Request, conn: Co
   const modern = conn.protocolVersion >= '2025-06-18';
   let loaded: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> | undefined;
   const catalog = () =>
-    (loaded ??= conn.workflows().then((workflows) => ({ workflows, catalog: renderCatalog(workflows, conn.adapter) })));
+    (loaded ??= conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, conn.adapter) })));
   const noCursor = (cursor: unknown) => {
     // Every list fits one page, so no cursor was ever handed out.
     if (cursor !== undefined) throw new RpcError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
@@ -198,6 +198,9 @@ export async function answer(message: JSONRPCMessage, request: Request, conn: Co
     headers.set('mcp-protocol-version', conn.protocolVersion);
     return await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: message });
   } finally {
-    await server.close();
+    // Closed once the request's handler has settled, as the SDK's stateless examples do when the
+    // HTTP response closes. Closing at once would abort the handler that has just answered (an
+    // AbortController firing a DOMException with a stack trace on every request).
+    setImmediate(() => void server.close());
   }
 }

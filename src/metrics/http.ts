@@ -1,3 +1,4 @@
+import { textResponse } from '../http/text-response.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
@@ -34,7 +35,7 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
       }
     }
     const body = deps.registry.render({ pool: deps.db.poolStats(), database: deps.db.kind });
-    return new Response(body, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
+    return textResponse(body, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
   };
 }
 

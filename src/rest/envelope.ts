@@ -1,5 +1,6 @@
 import { AppError, type ErrorDetails } from '../errors.js';
 import type { PageInfo } from '../graphql/builder.js';
+import { textResponse } from '../http/text-response.js';
 
 /**
  * The response envelope of spec 2.1, made here and nowhere else.
@@ -15,7 +16,7 @@ export function errorBody(code: string, message: string, details: ErrorDetails =
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+  return textResponse(body, { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
 export function successResponse(data: unknown, status = 200, pagination?: PageInfo): Response {

@@ -5,6 +5,7 @@ import { toAppError } from '../graphql/errors.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { readJsonObject } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
+import { textResponse } from '../http/text-response.js';
 import { jsonResponse, successResponse, errorBody } from './envelope.js';
 import { collectVariables, compileRouter } from './executor.js';
 import { routes } from './routes.js';
@@ -39,7 +40,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;
     const status = route.spec.status ?? 200;
     if (route.spec.document) {
-      return new Response(value.body as string, { status, headers: { 'content-type': value.contentType as string } });
+      return textResponse(value.body as string, { status, headers: { 'content-type': value.contentType as string } });
     }
     if (route.spec.list) return successResponse(value.data, status, value.pagination as never);
     return successResponse(value, status);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServerAdapter } from '@whatwg-node/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
@@ -13,6 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
+import { createNodeServer } from '../../src/http/node.js';
 
 /**
  * Two service instances behind one (imaginary) load balancer: each its own process state and
@@ -67,7 +67,7 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url!, REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MODE: 'enforce', DATA_DIR: dataDir, MCP_SESSION_SECRET: secret, ...env });
     // Its own database pool, as a separate process would have.
     const app = await createApp(config, { logger: createLogger('silent') });
-    const server = createServer(createServerAdapter<{ req?: { socket?: { remoteAddress?: string } } }>((request: Request, context) => app.fetch(request, { remoteAddress: context.req?.socket?.remoteAddress })));
+    const server = createNodeServer((request, connection) => app.fetch(request, connection));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const instance = { app, server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
     instances.push(instance);

@@ -4,6 +4,7 @@ import { AppError } from '../../src/errors.js';
 import type { Adapter, ManifestAdapters, WorkflowManifest, WorkflowStep } from '../../src/manifest/types.js';
 import {
   callTool,
+  catalogFor,
   getPrompt,
   NAME_PATTERN,
   renderCatalog,
@@ -438,5 +439,33 @@ describe('errors', () => {
     const text = callTool(c, [w], c.tools[0]?.name ?? '-', {}).content[0]?.text ?? '';
     expect(text).not.toMatch(/^# injected heading/m);
     expect(text).toContain('- parameters: ``{"note":"a `tick`"}``');
+  });
+});
+
+describe('catalogFor', () => {
+  it('renders a catalog once per adapter and workflow identity, version, name and description', () => {
+    const wf = workflow({ workflowId: 'wf_cache_0001' });
+    const first = catalogFor([wf], 'adapter_three');
+    expect(first).toEqual(renderCatalog([wf], 'adapter_three'));
+    expect(catalogFor([{ ...wf }], 'adapter_three')).toBe(first);
+    expect(catalogFor([wf], 'adapter_one')).not.toBe(first);
+    expect(catalogFor([wf], 'adapter_one').adapter).toBe('adapter_one');
+    const renamed = catalogFor([{ ...wf, name: 'Renamed pipeline' }], 'adapter_three');
+    expect(renamed).not.toBe(first);
+    expect(renamed.tools[0]?.name).not.toBe(first.tools[0]?.name);
+    const described = catalogFor([{ ...wf, description: 'Another description.' }], 'adapter_three');
+    expect(described.tools[0]?.description).not.toBe(first.tools[0]?.description);
+    const steps = STEPS.slice(0, 1);
+    const newer = catalogFor([{ ...wf, version: '1.3.0', manifest: manifest({}, steps) }], 'adapter_three');
+    expect(newer.tools.map((t) => t.stepId)).toEqual([null, 'plan']);
+    expect(catalogFor([wf, OTHER], 'adapter_three')).not.toBe(catalogFor([OTHER, wf], 'adapter_three'));
+  });
+
+  it('validates tool arguments of a cached catalog like a fresh one', () => {
+    const wf = workflow({ workflowId: 'wf_cache_0002' });
+    const c = catalogFor([wf], 'adapter_one');
+    const name = c.tools[0]?.name ?? '-';
+    expect(callTool(catalogFor([wf], 'adapter_one'), [wf], name, { task: 'Add search' }).structuredContent.task).toBe('Add search');
+    expectAppError(() => callTool(catalogFor([wf], 'adapter_one'), [wf], name, { task: 42 }), 'VALIDATION_ERROR', /task/);
   });
 });

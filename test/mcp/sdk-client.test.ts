@@ -1,12 +1,12 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createServerAdapter } from '@whatwg-node/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { createNodeServer } from '../../src/http/node.js';
 
 /**
  * The official SDK client (Client + StreamableHTTPClientTransport) against deployments, one
@@ -159,7 +159,7 @@ describe('MCP with the official SDK client', () => {
     let server: HttpServer;
     let origin: string;
     beforeAll(async () => {
-      server = createServer(createServerAdapter((request: Request) => t.app.fetch(request)));
+      server = createNodeServer((request, connection) => t.app.fetch(request, connection));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });

@@ -122,6 +122,31 @@ export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter:
   return catalog;
 }
 
+/** Catalogs kept by catalogFor; a deployment has one per adapter it is used with. */
+const CATALOG_CACHE_SIZE = 1000;
+const catalogs = new Map<string, Catalog>();
+
+/**
+ * renderCatalog, remembered. A catalog depends only on the adapter and, for each workflow, its id,
+ * version, name and description: every change of a manifest records a new version, and a version's
+ * manifest never changes, so the key below names one catalog exactly. The least recently used
+ * catalog is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only read it.
+ */
+export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
+  let key = adapter as string;
+  for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}\u0000${w.name}\u0000${w.description}`;
+  const known = catalogs.get(key);
+  if (known) {
+    catalogs.delete(key);
+    catalogs.set(key, known);
+    return known;
+  }
+  const catalog = renderCatalog(workflows, adapter);
+  catalogs.set(key, catalog);
+  if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
+  return catalog;
+}
+
 function workflowOf(workflows: readonly RenderableWorkflow[], workflowId: string): RenderableWorkflow {
   const workflow = workflows.find((w) => w.workflowId === workflowId);
   if (!workflow) throw notFound('workflow', workflowId);

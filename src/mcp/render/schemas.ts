@@ -114,7 +114,12 @@ function shape(schema: unknown, namesHere = false): unknown {
   return out;
 }
 
+// Catalogs are cached (see catalogFor), so the same schema object comes back call after call.
+const validatorOfSchema = new WeakMap<Schema, ValidateFunction>();
+
 function validatorFor(schema: Schema): ValidateFunction {
+  const known = validatorOfSchema.get(schema);
+  if (known) return known;
   const stripped = shape(schema) as Schema;
   const key = JSON.stringify(stripped);
   let validate = validators.get(key);
@@ -123,6 +128,7 @@ function validatorFor(schema: Schema): ValidateFunction {
     validate = ajv.compile(stripped);
     validators.set(key, validate);
   }
+  validatorOfSchema.set(schema, validate);
   return validate;
 }
 

@@ -1,0 +1,100 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeServer } from '../../src/http/node.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { sampleManifest } from '../helpers/workflows.js';
+
+/**
+ * The node:http server of src/main.ts over a real loopback socket: requests become Fetch API
+ * requests with their headers and bodies, and every kind of response (the envelope's text,
+ * GraphQL's streamed body, errors) comes back whole with its status and headers.
+ */
+describe('the HTTP server', () => {
+  let t: TestApp;
+  let server: Server;
+  let origin: string;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    token = await t.token('socket@example.com');
+    server = createNodeServer((request, connection) => t.app.fetch(request, connection));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await t.close();
+  });
+
+  const auth = () => ({ authorization: `Bearer ${token}` });
+
+  it('answers a GET in the envelope with the request id and rate-limit headers', async () => {
+    const res = await fetch(`${origin}/v1/users/me`, { headers: { ...auth(), 'x-request-id': 'socket-test-1' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('x-request-id')).toBe('socket-test-1');
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(await res.json()).toMatchObject({ success: true, data: { email: 'socket@example.com' } });
+  });
+
+  it('passes a JSON body through and answers 201 with the stored workflow', async () => {
+    const body = { name: 'Über den Socket ✓', manifest: sampleManifest(), tags: ['ünïcode'] };
+    const res = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { data: { workflowId: string; name: string; tags: string[] } };
+    expect(created.data).toMatchObject({ name: body.name, tags: body.tags });
+    const again = await fetch(`${origin}/v1/workflows/${created.data.workflowId}`, { headers: auth() });
+    expect(((await again.json()) as { data: { name: string } }).data.name).toBe(body.name);
+  });
+
+  it('streams a GraphQL answer whole', async () => {
+    const query = `{ me { email } workflows(limit: 5) { data { name } } }`;
+    const res = await fetch(`${origin}/graphql`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    const body = (await res.json()) as { data: { me: { email: string }; workflows: { data: unknown[] } } };
+    expect(body.data.me.email).toBe('socket@example.com');
+    expect(body.data.workflows.data.length).toBeGreaterThan(0);
+  });
+
+  it('answers errors in the envelope: 401, 404, 405 with Allow, unparsable JSON and too large a body', async () => {
+    const unauthorized = await fetch(`${origin}/v1/users/me`);
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(await unauthorized.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+    const missing = await fetch(`${origin}/v1/nothing-here`, { headers: auth() });
+    expect(missing.status).toBe(404);
+    const wrongMethod = await fetch(`${origin}/v1/users/me`, { method: 'PATCH', headers: auth() });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toContain('GET');
+    const bad = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ success: false });
+    const huge = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(t.config.bodyLimitBytes)}"}` });
+    expect(huge.status).toBe(413);
+  });
+
+  it('answers HEAD without a body and keeps the connection usable', async () => {
+    const status = await new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      const req = httpRequest(`${origin}/healthz`, { method: 'HEAD' }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status.bytes).toBe(0);
+    const after = await fetch(`${origin}/healthz`);
+    expect(after.status).toBe(200);
+  });
+
+  it('serves many requests on one keep-alive connection in parallel without mixing answers', async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `parallel-${i}`);
+    const answers = await Promise.all(ids.map((id) => fetch(`${origin}/v1/users/me`, { headers: { ...auth(), 'x-request-id': id } })));
+    expect(answers.map((a) => a.headers.get('x-request-id'))).toEqual(ids);
+    for (const a of answers) expect(((await a.json()) as { success: boolean }).success).toBe(true);
+  });
+});
