@@ -24,6 +24,7 @@ import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { createSessionCodec } from '../src/mcp/session.js';
+import { USER_BY_IDENTITY } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
@@ -100,8 +101,6 @@ function verifyToken(token: string): { identity: Identity; exp: number } {
   return { identity: { subject: claims.sub, email: typeof claims.email === 'string' ? claims.email : null }, exp: claims.exp };
 }
 
-const USER_BY_SUBJECT = `SELECT "public"."users"."id", "public"."users"."email" FROM "public"."users" WHERE (("public"."users"."issuer" = $1 AND "public"."users"."subject" = $2) AND 1=1) LIMIT $3 OFFSET $4`;
-
 async function authenticate(req: IncomingMessage): Promise<Viewer> {
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(req.headers.authorization?.trim() ?? '');
   if (!match) throw unauthorized('missing or malformed Authorization header');
@@ -118,7 +117,8 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
   const subject = identity.identity.subject;
   const cached = viewers.get(subject);
   if (cached && cached.until > now) return cached.viewer;
-  const { rows } = await pool.query<{ id: string; email: string | null }>(USER_BY_SUBJECT, [DEV_ISSUER, subject, 1, 0]);
+  // The service's own statement (src/users/service.ts).
+  const { rows } = await pool.query<{ id: string; email: string | null }>({ name: USER_BY_IDENTITY.name, text: USER_BY_IDENTITY.text, values: [DEV_ISSUER, subject] });
   // The benchmark only uses seeded users; first-sign-in creation is not part of the floor.
   if (!rows[0]) throw unauthorized('unknown user');
   const viewer = { userId: rows[0].id, email: rows[0].email };

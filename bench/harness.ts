@@ -129,6 +129,21 @@ export function rssMb(pid: number): number | null {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in seconds, from /proc (Linux), or null.
+ * Fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s (USER_HZ on Linux).
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Samples a process's RSS every `everyMs` and keeps the highest value seen. */
 export function sampleRss(pid: number, everyMs = 100): { stop(): number | null } {
   let peak: number | null = rssMb(pid);
@@ -160,6 +175,10 @@ export interface LoadResult {
   mismatches: number;
   statusCodes: Record<string, number>;
   peakRssMb: number | null;
+  /** CPU time the server used per answer, in milliseconds: what a request costs, whatever the machine's load. */
+  cpuMsPerRequest: number | null;
+  /** The server's CPU use over the run, in % of one core. */
+  cpuPercent: number | null;
 }
 
 const MAX_SAMPLES = 5_000_000;
@@ -210,8 +229,10 @@ export async function runLoad(origin: string, scenario: Scenario, options: { con
   });
   // autocannon's own duration starts before the connections are set up; this window starts with the load.
   let startedAt = performance.now();
+  let cpuAtStart = options.pid === undefined ? null : cpuSeconds(options.pid);
   instance.on('start', () => {
     startedAt = performance.now();
+    if (options.pid !== undefined) cpuAtStart = cpuSeconds(options.pid);
   });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (recorded < MAX_SAMPLES) latencies[recorded++] = responseTime;
@@ -227,6 +248,8 @@ export async function runLoad(origin: string, scenario: Scenario, options: { con
     activeLoad = null;
   }
   const seconds = (performance.now() - startedAt) / 1000;
+  const cpuAtEnd = options.pid === undefined ? null : cpuSeconds(options.pid);
+  const cpuUsed = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
   const peakRssMb = sampler?.stop() ?? null;
   const sorted = latencies.subarray(0, recorded).sort();
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)]));
@@ -245,6 +268,8 @@ export async function runLoad(origin: string, scenario: Scenario, options: { con
     mismatches: result.mismatches,
     statusCodes,
     peakRssMb,
+    cpuMsPerRequest: cpuUsed !== null && total > 0 ? Math.round((cpuUsed * 1000 * 1000) / total) / 1000 : null,
+    cpuPercent: cpuUsed !== null ? Math.round((cpuUsed / seconds) * 100) : null,
   };
 }
 

@@ -214,7 +214,7 @@ interface ScenarioResult {
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
 
 function table(results: ScenarioResult[]): string {
-  const head = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'ratio', 'SQL/req', 'check'];
+  const head = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU ms/req', 'SQL/req', 'check'];
   const rows = results.map((r) => [
     r.title,
     String(r.service.rps),
@@ -224,6 +224,7 @@ function table(results: ScenarioResult[]): string {
     fmt(r.baseline.p50),
     fmt(r.baseline.p99),
     fmt(r.ratio, 2),
+    `${fmt(r.service.cpuMsPerRequest, 3)}/${fmt(r.baseline.cpuMsPerRequest, 3)}`,
     r.statements.service === r.statements.baseline ? fmt(r.statements.service) : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
     r.problems.length ? 'FAILED' : 'ok',
   ]);
@@ -323,7 +324,7 @@ async function compareRun(options: Options): Promise<number> {
     const b = await measure(baseline);
     const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
     results.push({ name: scenario.name, title: scenario.title, requestsInRotation: scenario.requests.length, service: s, baseline: b, ratio, sameAnswers, statements, problems, warnings });
-    log(`${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms${problems.length ? `  — ${problems.length} problem(s)` : ''}`);
+    log(`${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms ${fmt(s.cpuMsPerRequest, 3)} CPU ms/req at ${s.cpuPercent ?? '—'}% CPU, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms ${fmt(b.cpuMsPerRequest, 3)} CPU ms/req at ${b.cpuPercent ?? '—'}% CPU${problems.length ? `  — ${problems.length} problem(s)` : ''}`);
   }
   await new Promise((r) => setTimeout(r, 3000));
   const idleAfterRssMb = rssMb(service.pid);

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { isUniqueViolation } from '../db/errors.js';
+import type { Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
@@ -42,6 +43,9 @@ export function checkRedirectUrl(field: string, value: string): string {
   return url.toString();
 }
 
+/** A user's subscription row, read on every user's request once per PLAN_CACHE_MS. */
+const PLAN_OF_USER: Statement = { name: 'billing_plan_of_user', text: 'SELECT plan, status FROM billing_subscriptions WHERE user_id = $1' };
+
 export function createBillingService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
   const stripe = createStripeClient(config.stripe);
@@ -57,7 +61,8 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     const now = Date.now();
     const hit = planCache.get(userId);
     if (hit && hit.expiresAt > now) return hit.plan;
-    const plan = await readPlan(prisma, userId);
+    const [sub] = await db.read<{ plan: string; status: string }>(PLAN_OF_USER, [userId]);
+    const plan = effectivePlan(sub);
     if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
     planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
     return plan;

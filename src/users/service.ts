@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import type { ServiceDeps } from '../services.js';
+import { USER_BY_IDENTITY } from './statements.js';
 
 /** The user of spec 2.6. */
 export interface UserDto {
@@ -74,7 +75,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
 
   async function lookUpViewer(identity: VerifiedIdentity): Promise<Viewer> {
     const where = { issuer_subject: { issuer: identity.issuer, subject: identity.subject } };
-    let user = await prisma.user.findUnique({ where, select: { id: true, email: true } });
+    let user: { id: string; email: string | null } | null = (await db.read<{ id: string; email: string | null }>(USER_BY_IDENTITY, [identity.issuer, identity.subject]))[0] ?? null;
     if (!user) {
       try {
         const now = clock.now();
