@@ -38,10 +38,16 @@ export function decodeCursor(cursor: string, kind: string, shape: readonly ('str
  * then by id (both descending): rows older than the cursor, or as old with a smaller id.
  */
 export function beforeTimeCursor<F extends string>(cursor: string, kind: string, field: F): Array<Record<string, unknown>> {
+  const { at, id } = timeCursorPosition(cursor, kind);
+  return [{ [field]: { lt: at } }, { [field]: at, id: { lt: id } }];
+}
+
+/** The position a cursor of such a list names: the timestamp and id of the last row seen. */
+export function timeCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
   const [at, id] = decodeCursor(cursor, kind, ['string', 'string']) as [string, string];
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) throw badCursor();
-  return [{ [field]: { lt: date } }, { [field]: date, id: { lt: id } }];
+  return { at: date, id };
 }
 
 /** The cursor values of a row in such a list. */

@@ -43,6 +43,11 @@ export function translateDbError(error: unknown): AppError | null {
   if (hasPgCode(error, '22021') || hasPgCode(error, '22P05')) {
     return new AppError('VALIDATION_ERROR', 'a text value contains the NUL character (\\u0000), which cannot be stored', { reason: 'nul_character' });
   }
+  // Prisma cannot even serialise a string holding an unpaired UTF-16 surrogate (a JSON escape such
+  // as \ud800 that GraphQL accepted); nothing was sent to the database.
+  if (error instanceof Error && /unexpected end of hex escape|lone (leading|trailing) surrogate|unpaired surrogate/i.test(error.message)) {
+    return new AppError('VALIDATION_ERROR', 'a text value contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text', { reason: 'unpaired_surrogate' });
+  }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2025') return new AppError('NOT_FOUND', 'the resource was not found');
     if (error.code === 'P2003') return new AppError('VALIDATION_ERROR', 'a referenced resource does not exist');

@@ -5,12 +5,12 @@ import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
-import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
+import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../services.js';
 import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
-import { WORKFLOW_BY_ID } from './rows.js';
+import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect };
@@ -22,6 +22,12 @@ export interface ListWorkflowsInput {
 }
 
 type Tx = Prisma.TransactionClient;
+
+/** Whether plugin-prisma's query for the items includes relations (anything beyond the row's own columns). */
+function asksForRelations(query: WorkflowQuery): boolean {
+  if (query.include && Object.keys(query.include).length > 0) return true;
+  return Boolean(query.select && Object.values(query.select).some((v) => typeof v === 'object'));
+}
 
 /** Another user's private workflow is answered as not found: its existence is not leaked. */
 export function canRead(viewer: Viewer, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): boolean {
@@ -48,12 +54,27 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return prisma.workflow.findUniqueOrThrow({ where: { id: workflowId }, ...query });
   }
 
+  /**
+   * A page of the viewer's workflows. Without nested relations asked for (REST, the dashboard)
+   * it is one statement of our own; GraphQL asking for relations of the items (versions) gets
+   * Prisma's nested read, so they still come in one query per level.
+   */
   async function listWorkflows(viewer: Viewer, input: ListWorkflowsInput, query: WorkflowQuery = {}): Promise<Page<Workflow>> {
     const limit = pageLimit(input.limit);
-    const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, 'workflows', 'createdAt');
-    const rows = await prisma.workflow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
-    return toPage(rows as Workflow[], limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
+    const after = input.cursor ? timeCursorPosition(input.cursor, 'workflows') : null;
+    let rows: Workflow[];
+    if (asksForRelations(query)) {
+      const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
+      if (after) where.OR = [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }];
+      rows = (await prisma.workflow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query })) as Workflow[];
+    } else {
+      const values: unknown[] = [viewer.userId];
+      if (input.visibility) values.push(input.visibility);
+      if (after) values.push(after.at, after.id);
+      values.push(limit + 1);
+      rows = await db.read<Workflow>(workflowsOfOwner(Boolean(input.visibility), Boolean(after)), values);
+    }
+    return toPage(rows, limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
   }
 
   /** One statement, sent without Prisma (the hottest read of the service), checked after reading. */

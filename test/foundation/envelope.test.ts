@@ -98,6 +98,23 @@ describe('request bodies', () => {
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses text with an unpaired surrogate (a \\ud800 escape) with 400, in a field, a manifest and GraphQL, storing nothing', async () => {
+    const { sampleManifest } = await import('../helpers/workflows.js');
+    const name = await t.call('POST', '/v1/workflows', { token, rawBody: `{"name":"bad \\ud800 name","manifest":${JSON.stringify(sampleManifest())}}` });
+    expect(name.status).toBe(400);
+    expect(name.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name' }] } });
+    const manifest = JSON.stringify(sampleManifest()).replace('"Plan a change', '"Plan a \\udc00 change');
+    const inManifest = await t.call('POST', '/v1/workflows', { token, rawBody: `{"name":"fine","manifest":${manifest}}` });
+    expect(inManifest.status).toBe(400);
+    expect(inManifest.body.error.code).toBe('VALIDATION_ERROR');
+    const query = JSON.stringify('mutation($m: JSON!) { createWorkflow(name: "x", manifest: $m) { workflowId } }');
+    const graphql = await t.call('POST', '/graphql', { token, rawBody: `{"query":${query},"variables":{"m":${manifest}}}` });
+    expect(graphql.status).toBe(200);
+    expect(graphql.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+    const list = await t.call('GET', '/v1/workflows', { token });
+    expect(list.body.data).toEqual([]);
+  });
+
   it('applies the body limit to GraphQL too', async () => {
     const res = await t.call('POST', '/graphql', { token, body: { query: `{ me { userId } } # ${'x'.repeat(5000)}` } });
     expect(res.status).toBe(413);
