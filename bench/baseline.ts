@@ -1,8 +1,9 @@
 /**
  * The benchmark's floor: a bare node:http server with a pg pool that answers the benchmark's
- * requests with the same SQL statements the service sends (captured from Prisma's query event,
- * column lists and all) and the same JSON, with nothing in between: no framework, no GraphQL
- * engine, no ORM, no MCP SDK, no logging, no rate limiting.
+ * requests with the same SQL statements the service sends (its own named statements, imported
+ * from src/, and Prisma's as captured from its query event, column lists and all) and the same
+ * JSON, with nothing in between: no framework, no GraphQL engine, no ORM, no MCP SDK, no
+ * logging, no rate limiting.
  *
  * It does pay for what any correct server of these answers must do: verify the bearer token
  * (ES256 with node:crypto, cached per token digest for 60 s as the service does), map the subject
@@ -25,7 +26,7 @@ import { parseSearchText } from '../src/marketplace/query.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { USER_BY_IDENTITY } from '../src/users/statements.js';
-import { WORKFLOW_BY_ID } from '../src/workflows/rows.js';
+import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
 const env = process.env;
@@ -127,18 +128,16 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SQL: the statements Prisma sends for each read, with its column lists, casts and paging.
+// SQL: the statements the service sends for each read: its own named statements (imported from
+// src/, sent as named prepared statements too) and, where it still reads through Prisma, the SQL
+// Prisma sends, with its column lists, casts and paging.
 
 const columns = (table: string, names: string[]) =>
   names.map((n) => (n.endsWith('::text') ? `"public"."${table}"."${n.slice(0, -6)}"::text` : `"public"."${table}"."${n}"`)).join(', ');
 const list = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(',');
 
-const WORKFLOW_ALL = columns('workflows', [
-  'id', 'owner_id', 'name', 'description', 'visibility::text', 'category', 'tags', 'allow_forks', 'current_version', 'manifest',
-  'forked_from_workflow_id', 'forked_from_user_id', 'forked_from_version', 'forks_count', 'subscribers_count', 'rating_sum', 'rating_count',
-  'published_at', 'created_at', 'updated_at',
-]);
-const WORKFLOWS_OF_OWNER = `SELECT ${WORKFLOW_ALL} FROM "public"."workflows" WHERE "public"."workflows"."owner_id" = $1 ORDER BY "public"."workflows"."created_at" DESC, "public"."workflows"."id" DESC LIMIT $2 OFFSET $3`;
+/** The service's own statement for a page of an owner's workflows (src/workflows/rows.ts). */
+const WORKFLOWS_OF_OWNER = workflowsOfOwner(false, false);
 
 // One statement: rank the matches by id and keys, then join the page's rows and owners.
 const SEARCH = `
@@ -199,7 +198,8 @@ const stats = (w: Pick<WorkflowRow, 'forks_count' | 'subscribers_count' | 'ratin
   ratingCount: w.rating_count,
 });
 
-function workflowSummary(w: WorkflowRow) {
+/** The summary fields of a workflow row read with the service's statements (Prisma's field names). */
+function workflowSummary(w: Workflow) {
   return {
     workflowId: w.id,
     name: w.name,
@@ -207,12 +207,19 @@ function workflowSummary(w: WorkflowRow) {
     visibility: w.visibility,
     category: w.category,
     tags: w.tags,
-    currentVersion: w.current_version,
-    allowForks: w.allow_forks,
-    stats: stats(w),
-    forkedFrom: w.forked_from_workflow_id ? { workflowId: w.forked_from_workflow_id, userId: w.forked_from_user_id ?? '', version: w.forked_from_version ?? '' } : null,
+    currentVersion: w.currentVersion,
+    allowForks: w.allowForks,
+    stats: workflowStats(w),
+    forkedFrom: w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null,
   };
 }
+
+const workflowStats = (w: Workflow) => ({
+  forks: w.forksCount,
+  subscribers: w.subscribersCount,
+  rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0,
+  ratingCount: w.ratingCount,
+});
 
 const cursor = (kind: string, values: (string | number)[]) => Buffer.from(JSON.stringify([kind, ...values]), 'utf8').toString('base64url');
 
@@ -238,29 +245,15 @@ async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> 
   if (!w || (w.ownerId !== viewer.userId && w.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
   return JSON.stringify({
     success: true,
-    data: {
-      workflowId: w.id,
-      name: w.name,
-      description: w.description,
-      visibility: w.visibility,
-      category: w.category,
-      tags: w.tags,
-      currentVersion: w.currentVersion,
-      allowForks: w.allowForks,
-      stats: { forks: w.forksCount, subscribers: w.subscribersCount, rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0, ratingCount: w.ratingCount },
-      forkedFrom: w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null,
-      manifest: w.manifest,
-      createdAt: w.createdAt.toISOString(),
-      updatedAt: w.updatedAt.toISOString(),
-    },
+    data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() },
   });
 }
 
 async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
   const limit = limitOf(url);
-  const { rows } = await pool.query<WorkflowRow>(WORKFLOWS_OF_OWNER, [viewer.userId, limit + 1, 0]);
-  const { kept, pagination } = page(rows, limit, 'workflows', (w) => [w.created_at.toISOString(), w.id]);
-  const data = kept.map((w) => ({ ...workflowSummary(w), createdAt: w.created_at.toISOString(), updatedAt: w.updated_at.toISOString() }));
+  const { rows } = await pool.query<Workflow>({ name: WORKFLOWS_OF_OWNER.name, text: WORKFLOWS_OF_OWNER.text, values: [viewer.userId, limit + 1] });
+  const { kept, pagination } = page(rows, limit, 'workflows', (w) => [w.createdAt.toISOString(), w.id]);
+  const data = kept.map((w) => ({ ...workflowSummary(w), createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() }));
   return JSON.stringify({ success: true, data, pagination });
 }
 
@@ -327,10 +320,10 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
   // GraphQL resolves `workflows` and `deployments` side by side; so does the floor.
   const [workflows, deployments] = await Promise.all([
     (async () => {
-      const { rows: list } = await pool.query<WorkflowRow>(WORKFLOWS_OF_OWNER, [viewer.userId, 21, 0]);
-      const { kept, pagination } = page(list, 20, 'workflows', (w) => [w.created_at.toISOString(), w.id]);
+      const { rows: list } = await pool.query<Workflow>({ name: WORKFLOWS_OF_OWNER.name, text: WORKFLOWS_OF_OWNER.text, values: [viewer.userId, 21] });
+      const { kept, pagination } = page(list, 20, 'workflows', (w) => [w.createdAt.toISOString(), w.id]);
       return {
-        data: kept.map((w) => ({ workflowId: w.id, name: w.name, visibility: w.visibility, currentVersion: w.current_version, updatedAt: w.updated_at.toISOString(), stats: stats(w) })),
+        data: kept.map((w) => ({ workflowId: w.id, name: w.name, visibility: w.visibility, currentVersion: w.currentVersion, updatedAt: w.updatedAt.toISOString(), stats: workflowStats(w) })),
         pagination: { count: pagination.count, hasMore: pagination.hasMore, nextCursor: pagination.nextCursor },
       };
     })(),
