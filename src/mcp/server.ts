@@ -85,6 +85,27 @@ function instructionsFor(conn: Connection): string {
   );
 }
 
+/**
+ * The request as the SDK's transport wants to see it: Accept naming JSON and event streams, a JSON
+ * Content-Type and the connection's protocol version. This endpoint is more lenient (any Accept,
+ * the version from the session), so a request that differs is copied with those headers set; one
+ * that already has them, as a conforming client sends after initialize, is passed as it is.
+ */
+function forTransport(request: Request, protocolVersion: ProtocolVersion): Request {
+  const accept = request.headers.get('accept') ?? '';
+  const conforming =
+    accept.includes('application/json') &&
+    accept.includes('text/event-stream') &&
+    /^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '') &&
+    request.headers.get('mcp-protocol-version') === protocolVersion;
+  if (conforming) return request;
+  const headers = new Headers(request.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  headers.set('content-type', 'application/json');
+  headers.set('mcp-protocol-version', protocolVersion);
+  return new Request(request.url, { method: 'POST', headers });
+}
+
 export async function answer(message: JSONRPCMessage, request: Request, conn: Connection): Promise<Response> {
   // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
   const modern = conn.protocolVersion >= '2025-06-18';
@@ -192,11 +213,7 @@ export async function answer(message: JSONRPCMessage, request: Request, conn: Co
   await server.connect(transport);
   try {
     // The body was read and checked already; the transport gets it parsed, with the headers it insists on.
-    const headers = new Headers(request.headers);
-    headers.set('accept', 'application/json, text/event-stream');
-    headers.set('content-type', 'application/json');
-    headers.set('mcp-protocol-version', conn.protocolVersion);
-    return await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: message });
+    return await transport.handleRequest(forTransport(request, conn.protocolVersion), { parsedBody: message });
   } finally {
     // Closed once the request's handler has settled, as the SDK's stateless examples do when the
     // HTTP response closes. Closing at once would abort the handler that has just answered (an
