@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual, createSecretKey, type KeyObject } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -54,8 +54,9 @@ async function loadKey(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): Pr
 }
 
 export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): SessionCodec {
-  let key: Promise<Buffer> | undefined;
-  const keyOnce = () => (key ??= loadKey(config));
+  // A KeyObject made once: handing createHmac the raw bytes would import the key on every call.
+  let key: Promise<KeyObject> | undefined;
+  const keyOnce = () => (key ??= loadKey(config).then((bytes) => createSecretKey(bytes)));
   const sign = async (payload: string) => createHmac('sha256', await keyOnce()).update(`${PREFIX}.${payload}`).digest();
 
   return {
