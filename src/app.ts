@@ -92,6 +92,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
 
+  // The access log line is built only when it will be written.
+  const logsRequests = log.isLevelEnabled('info');
+
   function newScope(request: Request, requestId: string, connection: ConnectionInfo): RequestScope {
     let viewer: Promise<Viewer> | undefined;
     const scope: RequestScope = {
@@ -157,7 +160,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     const mcpMatch = MCP_PATH.exec(path);
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
-    if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, path.slice(3) || '/', scope);
+    if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, url, path.slice(3) || '/', scope);
     throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
   }
 
@@ -199,7 +202,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const out = withHeaders(response, requestId, scope.headers);
     const elapsedMs = performance.now() - started;
     metrics.observeRequest(scope.route, out.status, elapsedMs / 1000);
-    log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round(elapsedMs * 100) / 100, userId: scope.userId }, 'request');
+    if (logsRequests) log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round(elapsedMs * 100) / 100, userId: scope.userId }, 'request');
     return out;
   }
 

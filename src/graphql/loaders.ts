@@ -9,16 +9,21 @@ import type { Viewer } from './context.js';
  * fold them into the parent query): each runs one query for all the ids a response needs.
  */
 export function createLoaders(services: Services, viewer: Viewer | null) {
+  // Made on first use: most requests never need one.
+  let readable: DataLoader<string, Workflow | null> | undefined;
   return {
     /** A workflow the viewer may read, or null (deleted, or now private). */
-    readableWorkflow: new DataLoader<string, Workflow | null>(async (ids) => {
-      const rows = await services.db.prisma.workflow.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((w) => [w.id, w]));
-      return ids.map((id) => {
-        const w = byId.get(id);
-        return w && viewer && canRead(viewer, w) ? w : null;
+    get readableWorkflow(): DataLoader<string, Workflow | null> {
+      readable ??= new DataLoader<string, Workflow | null>(async (ids) => {
+        const rows = await services.db.prisma.workflow.findMany({ where: { id: { in: [...ids] } } });
+        const byId = new Map(rows.map((w) => [w.id, w]));
+        return ids.map((id) => {
+          const w = byId.get(id);
+          return w && viewer && canRead(viewer, w) ? w : null;
+        });
       });
-    }),
+      return readable;
+    },
   };
 }
 

@@ -18,7 +18,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
   const { schema, bodyLimitBytes } = options;
   const router = compileRouter(schema, routes);
 
-  async function handle(request: Request, path: string, scope: RequestScope): Promise<Response> {
+  async function handle(request: Request, url: URL, path: string, scope: RequestScope): Promise<Response> {
     const found = router.match(request.method, path);
     if (found.kind === 'not_found') throw new AppError('NOT_FOUND', `there is no route ${request.method} /v1${path}`, { method: request.method, path: `/v1${path}` });
     if (found.kind === 'method_not_allowed') {
@@ -29,7 +29,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const viewer = await scope.authenticate();
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
-    const variables = collectVariables(route, { params, query: new URL(request.url).searchParams, body });
+    const variables = collectVariables(route, { params, query: url.searchParams, body });
     const context: GraphQLContext = { viewer, services: scope.services, requestId: scope.requestId, loaders: createLoaders(scope.services, viewer) };
     const result = await router.run(route, schema, variables, context);
     if (result.errors?.length) {
