@@ -1,9 +1,8 @@
 /**
  * The benchmark's floor: a bare node:http server with a pg pool that answers the benchmark's
  * requests with the same SQL statements the service sends (its own named statements, imported
- * from src/, and Prisma's as captured from its query event, column lists and all) and the same
- * JSON, with nothing in between: no framework, no GraphQL engine, no ORM, no MCP SDK, no
- * logging, no rate limiting.
+ * from src/, and the search statement as Prisma sends it) and the same JSON, with nothing in
+ * between: no framework, no GraphQL engine, no ORM, no MCP SDK, no logging, no rate limiting.
  *
  * It does pay for what any correct server of these answers must do: verify the bearer token
  * (ES256 with node:crypto, cached per token digest for 60 s as the service does), map the subject
@@ -24,8 +23,10 @@ import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
+import { deploymentsOfOwner } from '../src/deployments/rows.js';
+import { USAGE_SINCE } from '../src/deployments/usage.js';
 import { createSessionCodec } from '../src/mcp/session.js';
-import { USER_BY_IDENTITY } from '../src/users/statements.js';
+import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
@@ -129,12 +130,8 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
 
 // ---------------------------------------------------------------------------------------------
 // SQL: the statements the service sends for each read: its own named statements (imported from
-// src/, sent as named prepared statements too) and, where it still reads through Prisma, the SQL
-// Prisma sends, with its column lists, casts and paging.
-
-const columns = (table: string, names: string[]) =>
-  names.map((n) => (n.endsWith('::text') ? `"public"."${table}"."${n.slice(0, -6)}"::text` : `"public"."${table}"."${n}"`)).join(', ');
-const list = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(',');
+// src/ and sent as named prepared statements too) and the search, which the service sends through
+// Prisma's $queryRaw, as Prisma sends it.
 
 /** The service's own statement for a page of an owner's workflows (src/workflows/rows.ts). */
 const WORKFLOWS_OF_OWNER = workflowsOfOwner(false, false);
@@ -160,11 +157,8 @@ const SEARCH = `
       JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
       ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
 
-const ME = `SELECT "public"."users"."id", "public"."users"."email", "public"."users"."created_at", "public"."users"."updated_at", COALESCE("aggr_selection_0_Workflow"."_aggr_count_workflows", 0) AS "_aggr_count_workflows", COALESCE("aggr_selection_1_Deployment"."_aggr_count_deployments", 0) AS "_aggr_count_deployments", COALESCE("aggr_selection_2_LibraryEntry"."_aggr_count_library", 0) AS "_aggr_count_library" FROM "public"."users" LEFT JOIN (SELECT "public"."workflows"."owner_id", COUNT(*) AS "_aggr_count_workflows" FROM "public"."workflows" WHERE 1=1 GROUP BY "public"."workflows"."owner_id") AS "aggr_selection_0_Workflow" ON ("public"."users"."id" = "aggr_selection_0_Workflow"."owner_id") LEFT JOIN (SELECT "public"."deployments"."owner_id", COUNT(*) AS "_aggr_count_deployments" FROM "public"."deployments" WHERE 1=1 GROUP BY "public"."deployments"."owner_id") AS "aggr_selection_1_Deployment" ON ("public"."users"."id" = "aggr_selection_1_Deployment"."owner_id") LEFT JOIN (SELECT "public"."library_entries"."user_id", COUNT(*) AS "_aggr_count_library" FROM "public"."library_entries" WHERE "public"."library_entries"."source_type" = CAST($1::text AS "public"."LibrarySourceType") GROUP BY "public"."library_entries"."user_id") AS "aggr_selection_2_LibraryEntry" ON ("public"."users"."id" = "aggr_selection_2_LibraryEntry"."user_id") WHERE ("public"."users"."id" = $2 AND 1=1) LIMIT $3 OFFSET $4`;
-const DEPLOYMENTS_OF_OWNER = `SELECT ${columns('deployments', ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status::text', 'allow_anonymous', 'last_connected_at', 'created_at', 'updated_at'])} FROM "public"."deployments" WHERE "public"."deployments"."owner_id" = $1 ORDER BY "public"."deployments"."created_at" DESC, "public"."deployments"."id" DESC LIMIT $2 OFFSET $3`;
-const usageIn = (n: number) =>
-  `SELECT SUM("public"."deployment_usage"."count") AS "_sum$count", "public"."deployment_usage"."deployment_id" FROM "public"."deployment_usage" WHERE ("public"."deployment_usage"."deployment_id" IN (${list(1, n)}) AND "public"."deployment_usage"."day" >= $${n + 1}) GROUP BY "public"."deployment_usage"."deployment_id" OFFSET $${n + 2}`;
-
+/** The service's own statements for the deployment page (src/deployments/rows.ts). */
+const DEPLOYMENTS_OF_OWNER = deploymentsOfOwner(false, false);
 // ---------------------------------------------------------------------------------------------
 // Answers.
 
@@ -310,10 +304,11 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
   }
   if (query !== DASHBOARD_QUERY) throw new HttpError(400, 'BAD_REQUEST', 'the baseline only answers the benchmark dashboard query');
 
-  const { rows } = await pool.query<{ id: string; email: string | null; created_at: Date; _aggr_count_workflows: string; _aggr_count_deployments: string; _aggr_count_library: string }>(
-    ME,
-    ['subscribed', viewer.userId, 1, 0],
-  );
+  const { rows } = await pool.query<{ id: string; email: string | null; workflowCount: number; deploymentCount: number; subscriptionCount: number }>({
+    name: USER_WITH_COUNTS.name,
+    text: USER_WITH_COUNTS.text,
+    values: [viewer.userId],
+  });
   const me = rows[0];
   if (!me) throw unauthorized('the account of this token no longer exists');
 
@@ -328,30 +323,31 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
       };
     })(),
     (async () => {
-      const { rows: list } = await pool.query<{ id: string; name: string; status: string; enabled_adapters: string[]; last_connected_at: Date | null; created_at: Date }>(
-        DEPLOYMENTS_OF_OWNER,
-        [viewer.userId, 21, 0],
-      );
+      const { rows: list } = await pool.query<{ id: string; name: string; status: string; enabledAdapters: string[]; lastConnectedAt: Date | null; createdAt: Date }>({
+        name: DEPLOYMENTS_OF_OWNER.name,
+        text: DEPLOYMENTS_OF_OWNER.text,
+        values: [viewer.userId, 21],
+      });
       if (list.length === 0) return [];
-      const { kept } = page(list, 20, 'deployments', (d) => [d.created_at.getTime(), d.id]);
+      const { kept } = page(list, 20, 'deployments', (d) => [d.createdAt.getTime(), d.id]);
       const bundles = await loadBundles(
         kept.map((d) => d.id),
         viewer.userId,
       );
       const now = new Date();
       const monthStart = `${now.toISOString().slice(0, 7)}-01`;
-      const { rows: sums } = await pool.query<{ '_sum$count': string | null; deployment_id: string }>(usageIn(kept.length), [...kept.map((d) => d.id), monthStart, 0]);
-      const sumById = new Map(sums.map((s) => [s.deployment_id, Number(s['_sum$count'] ?? 0)]));
+      const { rows: sums } = await pool.query<{ deploymentId: string; total: string }>({ name: USAGE_SINCE.name, text: USAGE_SINCE.text, values: [kept.map((d) => d.id), monthStart] });
+      const sumById = new Map(sums.map((s) => [s.deploymentId, Number(s.total)]));
       return kept.map((d) => ({
         deploymentId: d.id,
         name: d.name,
         status: d.status,
-        enabledAdapters: knownAdapters(d.enabled_adapters),
+        enabledAdapters: knownAdapters(d.enabledAdapters),
         workflows: bundles
           .get(d.id)!
           .map(toWorkflowDto)
           .map((w) => ({ workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats })),
-        usage: { connectionsThisMonth: sumById.get(d.id) ?? 0, lastConnectedAt: d.last_connected_at?.toISOString() ?? null },
+        usage: { connectionsThisMonth: sumById.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null },
       }));
     })(),
   ]);
@@ -360,9 +356,9 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
       me: {
         userId: me.id,
         email: me.email,
-        workflowCount: Number(me._aggr_count_workflows),
-        deploymentCount: Number(me._aggr_count_deployments),
-        subscriptionCount: Number(me._aggr_count_library),
+        workflowCount: me.workflowCount,
+        deploymentCount: me.deploymentCount,
+        subscriptionCount: me.subscriptionCount,
         workflows,
         deployments,
       },

@@ -50,6 +50,14 @@ export function timeCursorPosition(cursor: string, kind: string): { at: Date; id
   return { at: date, id };
 }
 
+/** The same for a list whose cursors hold the timestamp as epoch milliseconds (deployments). */
+export function epochCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
+  const [ms, id] = decodeCursor(cursor, kind, ['number', 'string']) as [number, string];
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) throw badCursor();
+  return { at: date, id };
+}
+
 /** The cursor values of a row in such a list. */
 export const timeCursorOf = (at: Date, id: string): CursorValue[] => [at.toISOString(), id];
 

@@ -4,7 +4,7 @@ import { AppError, notFound, validation } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import type { RenderableWorkflow } from '../mcp/render/index.js';
-import { decodeCursor, pageLimit, toPage, type Page } from '../pagination.js';
+import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../services.js';
 import { ENDPOINT_TARGET, loadBundles, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow } from './bundle.js';
 import {
@@ -20,6 +20,7 @@ import {
   type UsagePeriod,
   type UsageReport,
 } from './types.js';
+import { deploymentsOfOwner } from './rows.js';
 import { createUsageStore, type CountConnection } from './usage.js';
 
 /**
@@ -91,7 +92,7 @@ export interface DeploymentHooks {
 
 export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
   const prisma = db.prisma;
-  const usage = createUsageStore(prisma, hooks.countConnection);
+  const usage = createUsageStore(db, hooks.countConnection);
 
   const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
 
@@ -161,14 +162,14 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
 
   async function listDeployments(viewer: Viewer, input: ListDeploymentsInput = {}): Promise<Page<DeploymentDto>> {
     const limit = pageLimit(input.limit);
-    const where: Prisma.DeploymentWhereInput = { ownerId: viewer.userId };
-    if (input.status) where.status = input.status;
+    const values: unknown[] = [viewer.userId];
+    if (input.status) values.push(input.status);
     if (input.cursor) {
-      const [createdAt, id] = decodeCursor(input.cursor, CURSOR_KIND, ['number', 'string']) as [number, string];
-      const at = new Date(createdAt);
-      where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
+      const { at, id } = epochCursorPosition(input.cursor, CURSOR_KIND);
+      values.push(at, id);
     }
-    const rows = await prisma.deployment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+    values.push(limit + 1);
+    const rows = await db.read<Deployment>(deploymentsOfOwner(Boolean(input.status), Boolean(input.cursor)), values);
     const page = toPage(rows, limit, CURSOR_KIND, (r) => [r.createdAt.getTime(), r.id], (r) => r);
     return { data: await withUsage(await withBundles(page.data, viewer.userId)), pagination: page.pagination };
   }

@@ -1,4 +1,5 @@
-import type { Prisma, PrismaClient } from '@prisma/client';
+import type { Prisma } from '@prisma/client';
+import type { Database, Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { effectivePlan, planLimits, usagePeriod } from '../limits/plans.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
@@ -51,7 +52,15 @@ const incrementMonthlyCounter: CountConnection = (tx, ownerId, at) => tx.$execut
   INSERT INTO usage_counters (user_id, metric, period, count) VALUES (${ownerId}, ${CONNECTIONS_METRIC}, ${utcMonth(at)}, 1)
   ON CONFLICT (user_id, metric, period) DO UPDATE SET count = usage_counters.count + 1`;
 
-export function createUsageStore(prisma: PrismaClient, countConnection: CountConnection = incrementMonthlyCounter) {
+/** Connections of the deployments $1 (text[]) since the day $2, summed per deployment. */
+export const USAGE_SINCE: Statement = {
+  name: 'deployment_usage_since',
+  text: `SELECT deployment_id AS "deploymentId", sum(count)::text AS total FROM deployment_usage
+    WHERE deployment_id = ANY($1::text[]) AND day >= $2::date GROUP BY deployment_id`,
+};
+
+export function createUsageStore(db: Database, countConnection: CountConnection = incrementMonthlyCounter) {
+  const prisma = db.prisma;
   /**
    * Counts one connection. The deployment row is touched first, so a deployment deleted in the
    * meantime fails the whole transaction (NOT_FOUND) instead of counting for nobody.
@@ -74,13 +83,9 @@ export function createUsageStore(prisma: PrismaClient, countConnection: CountCon
   /** `usage` of each deployment in a list: one statement for the whole page. */
   async function summaries(deployments: readonly { id: string; lastConnectedAt: Date | null }[], now: Date): Promise<Map<string, DeploymentUsageSummary>> {
     const sums = deployments.length
-      ? await prisma.deploymentUsage.groupBy({
-          by: ['deploymentId'],
-          where: { deploymentId: { in: deployments.map((d) => d.id) }, day: { gte: startOfUtcMonth(now) } },
-          _sum: { count: true },
-        })
+      ? await db.read<{ deploymentId: string; total: string }>(USAGE_SINCE, [deployments.map((d) => d.id), utcDay(startOfUtcMonth(now))])
       : [];
-    const byId = new Map(sums.map((s) => [s.deploymentId, s._sum.count ?? 0]));
+    const byId = new Map(sums.map((s) => [s.deploymentId, Number(s.total)]));
     return new Map(
       deployments.map((d) => [d.id, { connectionsThisMonth: byId.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null }]),
     );

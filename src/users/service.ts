@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
 import type { ServiceDeps } from '../services.js';
-import { USER_BY_IDENTITY } from './statements.js';
+import { USER_BY_IDENTITY, USER_WITH_COUNTS } from './statements.js';
 
 /** The user of spec 2.6. */
 export interface UserDto {
@@ -96,23 +96,14 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   }
 
   async function getMe(viewer: Viewer): Promise<UserDto> {
-    const user = await prisma.user.findUnique({
-      where: { id: viewer.userId },
-      select: {
-        id: true,
-        email: true,
-        createdAt: true,
-        updatedAt: true,
-        _count: { select: { workflows: true, deployments: true, library: { where: { sourceType: 'subscribed' } } } },
-      },
-    });
+    const [user] = await db.read<Omit<UserDto, 'userId' | 'createdAt' | 'updatedAt'> & { id: string; createdAt: Date; updatedAt: Date }>(USER_WITH_COUNTS, [viewer.userId]);
     if (!user) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
     return {
       userId: user.id,
       email: user.email,
-      workflowCount: user._count.workflows,
-      deploymentCount: user._count.deployments,
-      subscriptionCount: user._count.library,
+      workflowCount: user.workflowCount,
+      deploymentCount: user.deploymentCount,
+      subscriptionCount: user.subscriptionCount,
       createdAt: user.createdAt.toISOString(),
       updatedAt: user.updatedAt.toISOString(),
     };

@@ -160,6 +160,17 @@ describe('deployment routes', () => {
       expect400(await t.call('GET', '/v1/deployments?limit=101', { token: tok }), /limit must be an integer from 1 to 100/);
       expect400(await t.call('GET', '/v1/deployments?limit=0', { token: tok }), /limit must be an integer from 1 to 100/);
       expect400(await t.call('GET', '/v1/deployments?cursor=abc', { token: tok }), /cursor is not valid/);
+      // Well-formed, but a time no date can hold.
+      const farOff = Buffer.from(JSON.stringify(['deployments', 1e20, 'dep_x'])).toString('base64url');
+      expect400(await t.call('GET', `/v1/deployments?cursor=${farOff}`, { token: tok }), /cursor is not valid/);
+    });
+
+    it('pages with status and cursor together', async () => {
+      const first = await t.call('GET', '/v1/deployments?status=active&limit=1', { token: tok });
+      expect(first.body.data.map((d: any) => d.name)).toEqual(['three']);
+      const second = await t.call('GET', `/v1/deployments?status=active&limit=1&cursor=${first.body.pagination.nextCursor}`, { token: tok });
+      expect(second.body.data.map((d: any) => d.name)).toEqual(['one']);
+      expect(second.body.pagination.hasMore).toBe(false);
     });
 
     it("shows nobody else's deployments", async () => {
