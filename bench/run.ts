@@ -388,7 +388,8 @@ async function profileRun(options: Options): Promise<number> {
     if (files.length === 0) throw new Error(`the service wrote no CPU profile into ${dir}`);
     const profile = join(dir, files[0]!);
     const summary = summarise(readProfile(profile));
-    summaries.push({ scenario: name, load, profile, summary });
+    // The results file keeps the profile's name only: its temporary directory is gone by the next run.
+    summaries.push({ scenario: name, load, profile: files[0]!, summary });
     process.stdout.write(`\n${formatSummary(`${scenario.title} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`);
     const failures = loadFailures(load);
     if (failures.length) process.stdout.write(`FAILED ${name}: ${failures.join('; ')}\n`);
