@@ -148,7 +148,6 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
       },
       { timeout: 30_000, maxWait: 10_000 },
     );
-    forgetViewer(viewer.issuer, viewer.subject);
     // The next request with the same token starts afresh (a new, empty account) rather than
     // finding the deleted user in the cache.
     forgetViewer(viewer.issuer, viewer.subject);
