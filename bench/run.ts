@@ -48,6 +48,7 @@ const USAGE = `usage: npm run bench -- [options]
   --keep              keep the bench database afterwards, and reuse it if it is already seeded
   --no-build          use the existing dist/ instead of running the build first
   --profile           record CPU profiles of the service instead (default scenarios: workflow-get, mcp-tools-call)
+  --node-arg=FLAG     start the service with this Node.js flag as well (repeatable), e.g. --node-arg=--trace-gc
   --users N --workflows N --deployments N    data set size (default ${DEFAULT_SIZE.users}, ${DEFAULT_SIZE.workflows}, ${DEFAULT_SIZE.deployments})
   --mcp-deployments N deployments the MCP scenarios rotate over (default 200)
   --db NAME           name of the throw-away database (default wf_bench)
@@ -63,6 +64,8 @@ interface Options {
   keep: boolean;
   build: boolean;
   profile: boolean;
+  /** Extra Node.js flags of the service process (diagnosis: --trace-gc, --inspect). */
+  nodeArgs: string[];
   size: BenchSize;
   mcpDeployments: number;
   dbName: string;
@@ -87,6 +90,7 @@ function parseOptions(): Options {
         keep: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
+        'node-arg': { type: 'string', multiple: true },
         users: { type: 'string' },
         workflows: { type: 'string' },
         deployments: { type: 'string' },
@@ -121,6 +125,7 @@ function parseOptions(): Options {
     keep: values.keep,
     build: !values['no-build'],
     profile: values.profile,
+    nodeArgs: values['node-arg'] ?? [],
     size: {
       users: int('users', values.users, DEFAULT_SIZE.users, 10, 1_000_000),
       workflows: int('workflows', values.workflows, DEFAULT_SIZE.workflows, 10, 1_000_000),
@@ -294,7 +299,7 @@ async function compareRun(options: Options): Promise<number> {
   const { db, dataDir, sessionSecret, workload } = await prepare(options);
   const env = serviceEnv(db.url, dataDir, sessionSecret);
 
-  const service = await startService(env, { countStatements: true });
+  const service = await startService(env, { countStatements: true, nodeArgs: options.nodeArgs });
   // Idle: started, connected to the database, not a single request served yet.
   await new Promise((r) => setTimeout(r, 2000));
   const idleRssMb = rssMb(service.pid);
@@ -337,7 +342,7 @@ async function compareRun(options: Options): Promise<number> {
     finishedAt: finished.toISOString(),
     totalSeconds: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
     machine: { ...info, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) },
-    settings: { durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections, rateLimitMode: 'report', logLevel: 'warn' },
+    settings: { durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections, rateLimitMode: 'report', logLevel: 'warn', serviceNodeArgs: options.nodeArgs },
     dataset: { ...db.counts, reused: db.reused },
     memory: {
       serviceIdleRssMb: idleRssMb,
@@ -377,7 +382,7 @@ async function profileRun(options: Options): Promise<number> {
   const names = selectScenarios(buildScenarios(workload, []), options.only, ['workflow-get', 'mcp-tools-call']).map((s) => s.name);
   for (const name of names) {
     const dir = join(profileDir, name);
-    const service = await startService(env, { countStatements: false, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir] });
+    const service = await startService(env, { countStatements: false, nodeArgs: [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir] });
     const mcp = name.startsWith('mcp-') ? await openMcpSessions(service.origin, workload) : [];
     const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
     const load = await runLoad(service.origin, scenario, { connections: options.connections, seconds: options.warmup + options.duration, pid: service.pid });

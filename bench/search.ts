@@ -79,7 +79,7 @@ async function run(origin: string, token: string, requests: number, concurrency:
 async function serve(databaseUrl: string, dataDir: string): Promise<void> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMIT_MODE: 'report' });
   const app = await createApp(config, { logger: createLogger('silent') });
-  const server = createNodeServer((request) => app.fetch(request, { remoteAddress: '127.0.0.1' }));
+  const server = createNodeServer((request) => app.handle(request, { remoteAddress: '127.0.0.1' }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   process.send!({ origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });

@@ -62,7 +62,7 @@ async function main(): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-conformance-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', RATE_LIMIT_MODE: 'report' });
   const app = await createApp(config);
-  const server = createNodeServer((request, connection) => app.fetch(request, connection));
+  const server = createNodeServer((request, connection) => app.handle(request, connection));
   try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,4 +1,4 @@
-import { textResponse } from './http/text-response.js';
+import { setReplyHeader, textResponse, toFetchResponse, type Reply } from './http/text-response.js';
 import { createAuthenticator, type Authenticator } from './auth/verify.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -9,6 +9,7 @@ import { toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { createGraphQLHandler } from './graphql/yoga.js';
 import { assertJsonDepth, readBodyText } from './http/body.js';
+import { toFetchRequest, type Incoming } from './http/incoming.js';
 import { requestIdOf } from './http/request-id.js';
 import type { RequestScope } from './http/scope.js';
 import { createLogger, type Logger } from './logger.js';
@@ -41,20 +42,21 @@ export interface AppOptions {
 }
 
 /**
- * The response with the request id and the rate-limit headers added. Every response the service
- * builds has mutable headers, so they are set in place; a response with immutable headers (one
- * that came from fetch()) is copied instead.
+ * The reply with the request id and the rate-limit headers added. Every reply the service builds
+ * has mutable headers, so they are set in place; a response with immutable headers (one that
+ * came from fetch()) is copied instead.
  */
-function withHeaders(response: Response, requestId: string, extra: Record<string, string>): Response {
+function withHeaders(response: Reply, requestId: string, extra: Record<string, string>): Reply {
   try {
-    response.headers.set('x-request-id', requestId);
-    for (const k in extra) response.headers.set(k, extra[k]!);
+    setReplyHeader(response, 'x-request-id', requestId);
+    for (const k in extra) setReplyHeader(response, k, extra[k]!);
     return response;
   } catch {
-    const headers = new Headers(response.headers);
+    const fetched = response as Response;
+    const headers = new Headers(fetched.headers);
     headers.set('x-request-id', requestId);
     for (const k in extra) headers.set(k, extra[k]!);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return new Response(fetched.body, { status: fetched.status, statusText: fetched.statusText, headers });
   }
 }
 
@@ -65,6 +67,9 @@ export interface ConnectionInfo {
 }
 
 export interface App {
+  /** Answers a request; what the HTTP server calls. */
+  handle(request: Incoming, connection?: ConnectionInfo): Promise<Reply>;
+  /** The same with Fetch API objects on both sides (tests, scripts). */
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
   close(): Promise<void>;
   services: Services;
@@ -79,7 +84,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const log = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const authenticator: Authenticator = await createAuthenticator({ ...config.oidc, devAuth: config.devAuth, dataDir: config.dataDir, production: config.production });
-  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, queryTimeoutMs: config.queryTimeoutMs }));
   const services = createServices({ db, config, clock });
   const metrics = createMetricsRegistry();
   const limiter = countingRefusals(await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }), metrics);
@@ -95,7 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // The access log line is built only when it will be written.
   const logsRequests = log.isLevelEnabled('info');
 
-  function newScope(request: Request, requestId: string, connection: ConnectionInfo): RequestScope {
+  function newScope(request: Incoming, requestId: string, connection: ConnectionInfo): RequestScope {
     let viewer: Promise<Viewer> | undefined;
     const scope: RequestScope = {
       requestId,
@@ -122,7 +127,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return scope;
   }
 
-  async function route(request: Request, url: URL, scope: RequestScope): Promise<Response> {
+  async function route(request: Incoming, url: URL, scope: RequestScope): Promise<Reply> {
     const path = url.pathname;
     if (path === '/healthz') {
       scope.route = 'GET /healthz';
@@ -164,10 +169,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
   }
 
-  async function handleGraphQL(request: Request, scope: RequestScope): Promise<Response> {
+  async function handleGraphQL(request: Incoming, scope: RequestScope): Promise<Reply> {
     scope.route = `${request.method} /graphql`;
     const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-    if (wantsPage && !config.production) return graphql.fetch(request, { viewer: null, requestId: scope.requestId });
+    if (wantsPage && !config.production) return graphql.fetch(toFetchRequest(request), { viewer: null, requestId: scope.requestId });
     let viewer: Viewer;
     try {
       viewer = await scope.authenticate();
@@ -175,22 +180,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       const appError = error instanceof AppError ? error : toAppError(error).appError;
       return jsonResponse(JSON.stringify({ errors: [{ message: appError.message, extensions: { code: appError.code, details: appError.details } }] }), appError.status, appError.headers);
     }
-    let forwarded = request;
+    let forwarded: Request;
     if (request.method === 'POST') {
       // Read the body here so the size and nesting limits hold for GraphQL as they do for REST.
       const body = await readBodyText(request, config.bodyLimitBytes);
       assertJsonDepth(body);
-      forwarded = new Request(request.url, { method: 'POST', headers: request.headers, body });
+      forwarded = toFetchRequest(request, body);
+    } else {
+      forwarded = toFetchRequest(request);
     }
     return graphql.fetch(forwarded, { viewer, requestId: scope.requestId });
   }
 
-  async function fetch(request: Request, connection: ConnectionInfo = {}): Promise<Response> {
+  async function handle(request: Incoming, connection: ConnectionInfo = {}): Promise<Reply> {
     const started = performance.now();
     const requestId = requestIdOf(request);
     const scope = newScope(request, requestId, connection);
     const url = new URL(request.url);
-    let response: Response;
+    let response: Reply;
     try {
       response = await route(request, url, scope);
     } catch (error) {
@@ -207,7 +214,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 
   return {
-    fetch,
+    handle,
+    fetch: async (request, connection) => toFetchResponse(await handle(request, connection)),
     services,
     config,
     async close() {

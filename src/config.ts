@@ -15,6 +15,10 @@ export interface Config {
   /** The spec's {base_url}: ends in /v1, no trailing slash. */
   publicBaseUrl: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections of this instance's pool (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
+  /** How long a PostgreSQL query may go unanswered before its connection is given up (QUERY_TIMEOUT_MS). */
+  queryTimeoutMs: number;
   dataDir: string;
   redisUrl: string | null;
   /** Prefix of every Redis key the service writes, so several environments can share one Redis. */
@@ -37,6 +41,11 @@ export interface Config {
    * kept under DATA_DIR, shared by the instances that share DATA_DIR; required in production.
    */
   mcpSessionSecret: string | null;
+  /**
+   * Browser origins allowed on the tool endpoint besides PUBLIC_BASE_URL's and loopback ones
+   * (MCP_ALLOWED_ORIGINS, comma-separated `scheme://host[:port]`, or `*` for any).
+   */
+  mcpAllowedOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -76,6 +85,21 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`${name} is not a valid URL`);
     }
     return raw;
+  };
+
+  const origins = (name: string): string[] => {
+    const list = (str(name) ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+    for (const o of list) {
+      if (o === '*') continue;
+      let origin: string | null = null;
+      try {
+        origin = /^https?:\/\/[^/?#]+$/i.test(o) ? new URL(o).origin : null;
+      } catch {
+        // reported below
+      }
+      if (origin === null || origin === 'null') problems.push(`${name} must list origins as scheme://host[:port], or *, separated by commas (got '${o}')`);
+    }
+    return list;
   };
 
   const production = env.NODE_ENV === 'production';
@@ -121,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'wf:',
     rateLimitMode: rateLimitMode === 'report' ? 'report' : 'enforce',
     trustProxyHops: int('TRUST_PROXY_HOPS', 0, 0, 10),
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
+    queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
     production,
     oidc,
     devAuth,
@@ -139,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     metricsToken: str('METRICS_TOKEN') ?? null,
     mcpSessionSecret,
+    mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,3 +1,5 @@
+// First: V8 settings take effect before the service's modules allocate anything.
+import './v8-flags.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createNodeServer } from './http/node.js';
@@ -28,7 +30,7 @@ try {
   process.exit(1);
 }
 
-const server = createNodeServer((request, connection) => app.fetch(request, connection));
+const server = createNodeServer((request, connection) => app.handle(request, connection));
 server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();

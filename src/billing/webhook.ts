@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
+import type { Incoming } from '../http/incoming.js';
+import type { TextReply } from '../http/text-response.js';
 import type { Logger } from '../logger.js';
 import { successResponse } from '../rest/envelope.js';
 import { notConfigured } from './stripe.js';
@@ -56,7 +58,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     }
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  return async function handle(request: Incoming): Promise<TextReply> {
     if (request.method !== 'POST') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${WEBHOOK_PATH}; use POST`, { allowed: ['POST'] }, { Allow: 'POST' });
     }

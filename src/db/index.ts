@@ -119,9 +119,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 }
 
 /**
- * A query unanswered for this long means the server or the network is gone (a frozen host, a
- * partition: the socket stays open and nothing arrives). Every query of the service takes
- * milliseconds; the slowest legitimate ones (an account deletion) take a few seconds.
+ * The default query bound (QUERY_TIMEOUT_MS): a query unanswered for this long means the server
+ * or the network is gone (a frozen host, a partition: the socket stays open and nothing arrives).
+ * Every query of the service takes milliseconds; the slowest legitimate ones (an account deletion)
+ * take a few seconds.
  */
 export const QUERY_TIMEOUT_MS = 10_000;
 

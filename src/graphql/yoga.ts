@@ -2,7 +2,7 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } fro
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
-import type { Viewer } from './context.js';
+import { newContext, releaseContext, type Viewer } from './context.js';
 import { toAppError } from './errors.js';
 import { createLoaders } from './loaders.js';
 import { operationLimitRule } from './limits.js';
@@ -21,14 +21,24 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
       if (production) addValidationRule(NoSchemaIntrospectionCustomRule);
     },
   };
+  // The per-request caches Pothos keeps for a context are dropped once the operation is done (see newContext).
+  const releasingContext: Plugin = {
+    onExecute() {
+      return {
+        onExecuteDone({ args }) {
+          releaseContext(args.contextValue as object);
+        },
+      };
+    },
+  };
   return createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
-    plugins: [validationRules],
-    context: ({ viewer, requestId }) => ({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
+    plugins: [validationRules, releasingContext],
+    context: ({ viewer, requestId }) => newContext({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
     maskedErrors: {
       maskError(error, _message) {
         if (error instanceof GraphQLError && !error.originalError) return error;

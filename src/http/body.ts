@@ -1,10 +1,11 @@
 import { AppError } from '../errors.js';
+import type { Incoming } from './incoming.js';
 
 /**
  * Reads a request body up to `limit` bytes. A larger body is refused as soon as the limit is
  * crossed (413), whether or not the client declared its length.
  */
-export async function readBodyText(request: Request, limit: number): Promise<string> {
+export async function readBodyText(request: Incoming, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) return '';
@@ -65,7 +66,7 @@ export function assertJsonDepth(text: string, what = 'the request body'): void {
 }
 
 /** The JSON object body of a REST request; an empty body reads as {}. */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Incoming, limit: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, limit);
   if (text.trim() === '') return {};
   const type = request.headers.get('content-type') ?? '';

@@ -1,15 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ConnectionInfo } from '../app.js';
 import { errorBody } from '../rest/envelope.js';
-import { textOf } from './text-response.js';
+import type { Incoming, RequestHeaders } from './incoming.js';
+import { TextReply, type Reply } from './text-response.js';
 
 /**
- * Serves a fetch-style handler (Request in, Response out) on node:http: the request becomes a
- * Fetch API Request, the Response is written back, text made by textResponse in one call and any
- * other body (GraphQL's, the MCP SDK's) streamed with back-pressure.
+ * Serves the service's handler on node:http: the request is passed as a thin view of Node's
+ * request (no Fetch API Request is built unless a library asks for one), a TextReply is written
+ * in one call, and a Response's body (GraphQL's, the MCP SDK's) is streamed with back-pressure.
  */
 
-type FetchHandler = (request: Request, connection: ConnectionInfo) => Promise<Response>;
+type Handler = (request: Incoming, connection: ConnectionInfo) => Promise<Reply>;
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
@@ -51,14 +52,79 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-function toRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const method = req.method ?? 'GET';
+/**
+ * Node's parsed headers behind the Fetch API's get/has. Node keeps the first of repeated
+ * singleton headers (Authorization, Content-Type, Host…) and joins the others with ", " as the
+ * Fetch API does.
+ */
+class NodeHeaders implements RequestHeaders {
+  constructor(private readonly req: IncomingMessage) {}
+
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+
+  has(name: string): boolean {
+    return this.req.headers[name.toLowerCase()] !== undefined;
+  }
+
+  *entries(): Iterable<[string, string]> {
+    const all = this.req.headers;
+    for (const name in all) {
+      const value = all[name];
+      if (value !== undefined) yield [name, typeof value === 'string' ? value : value.join(', ')];
+    }
+  }
+}
+
+class NodeIncoming implements Incoming {
+  readonly method: string;
+  readonly headers: NodeHeaders;
+  private stream: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly url: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeaders(req);
+  }
+
+  /** Made on first use: most requests have no body or never read it as a stream. */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.stream === undefined) this.stream = WITHOUT_BODY.has(this.method) ? null : bodyStream(this.req);
+    return this.stream;
+  }
+
+  /** Whether the service started reading the body. */
+  get bodyRead(): boolean {
+    return this.stream != null;
+  }
+}
+
+/**
+ * Largest unread body left to Node to drain after the answer, so the connection stays open for
+ * the next request (a small request refused before its body was read: 401, 404, 429…).
+ */
+const DRAIN_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Whether the connection must close after the answer: the body is still arriving and either the
+ * service stopped reading it part-way (over the size limit) or it is too large, or of unknown
+ * length, to be drained. Draining is what Node does with a body nobody read.
+ */
+function closesAfter(req: IncomingMessage, request: NodeIncoming): boolean {
+  if (req.complete) return false;
+  if (request.bodyRead) return true;
+  const declared = Number(req.headers['content-length']);
+  return !(Number.isFinite(declared) && declared <= DRAIN_LIMIT_BYTES);
+}
+
+function toIncoming(req: IncomingMessage): NodeIncoming | null {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  if (WITHOUT_BODY.has(method)) return new Request(url, { method, headers });
-  return new Request(url, { method, headers, body: bodyStream(req), duplex: 'half' } as RequestInit);
+  return URL.canParse(url) ? new NodeIncoming(req, url) : null;
 }
 
 function headersOf(response: Response): Record<string, string | string[]> {
@@ -71,14 +137,16 @@ function headersOf(response: Response): Record<string, string | string[]> {
   return out;
 }
 
-async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  // A body the service did not read to the end (too large, or not needed) is not drained: the
-  // connection closes after the answer instead.
-  if (!req.complete) res.setHeader('connection', 'close');
+async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply): Promise<void> {
+  if (closesAfter(req, request)) res.setHeader('connection', 'close');
+  if (response instanceof TextReply) {
+    res.writeHead(response.status, response.headers);
+    res.end(response.status === 204 || response.status === 304 ? undefined : response.text);
+    return;
+  }
   res.writeHead(response.status, response.statusText || undefined, headersOf(response));
-  const text = textOf(response);
-  if (text !== undefined || !response.body) {
-    res.end(text);
+  if (!response.body) {
+    res.end();
     return;
   }
   const reader = response.body.getReader();
@@ -104,19 +172,17 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /** The node:http request listener for `handler`. */
-export function nodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    let request: Request;
-    try {
-      request = toRequest(req);
-    } catch {
-      // A request line or header node:http accepted but the Fetch API refuses.
+    const request = toIncoming(req);
+    if (!request) {
+      // A request line or Host header node:http accepted that makes no URL.
       res.writeHead(400, JSON_TYPE);
       res.end(errorBody('VALIDATION_ERROR', 'the request line or a header is not valid'));
       return;
     }
     handler(request, { remoteAddress: req.socket.remoteAddress })
-      .then((response) => send(req, res, response))
+      .then((response) => send(req, res, request, response))
       .catch(() => {
         // The handler answers every error itself; this is a failure while sending.
         if (!res.headersSent) {
@@ -130,6 +196,6 @@ export function nodeListener(handler: FetchHandler): (req: IncomingMessage, res:
 }
 
 /** A node:http server for `handler` (not listening yet). */
-export function createNodeServer(handler: FetchHandler): Server {
+export function createNodeServer(handler: Handler): Server {
   return createServer(nodeListener(handler));
 }

@@ -1,4 +1,6 @@
 import { AppError } from '../errors.js';
+import type { Incoming } from '../http/incoming.js';
+import { discardReply, type Reply } from '../http/text-response.js';
 import { errorResponse, jsonResponse } from '../rest/envelope.js';
 import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders } from './rate-limit.js';
 
@@ -29,7 +31,7 @@ export function addressKey(clientIp: string): string {
  * X-Forwarded-For, the client is the `hops`-th entry from the right; entries further left were
  * written by the client and prove nothing.
  */
-export function clientAddress(request: Request, remoteAddress: string | undefined, trustedProxyHops: number): string {
+export function clientAddress(request: Incoming, remoteAddress: string | undefined, trustedProxyHops: number): string {
   if (trustedProxyHops > 0) {
     const chain = (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const candidate = chain[chain.length - trustedProxyHops];
@@ -38,7 +40,7 @@ export function clientAddress(request: Request, remoteAddress: string | undefine
   return remoteAddress ?? 'unknown';
 }
 
-function graphqlError(error: AppError): Response {
+function graphqlError(error: AppError): Reply {
   return jsonResponse(JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }] }), error.status, error.headers);
 }
 
@@ -46,7 +48,7 @@ function graphqlError(error: AppError): Response {
  * Gives the response of a request nothing else counted its rate-limit headers, and turns it into
  * a 429 when its address is over the limit.
  */
-export async function limitUnidentified(limiter: RateLimiter, scope: { headers: RateLimitHeaders; clientIp: string }, path: string, response: Response): Promise<Response> {
+export async function limitUnidentified(limiter: RateLimiter, scope: { headers: RateLimitHeaders; clientIp: string }, path: string, response: Reply): Promise<Reply> {
   if (hasRateLimitHeaders(scope.headers)) return response;
   const key = addressKey(scope.clientIp);
   if (isUncountedPath(path)) {
@@ -58,7 +60,7 @@ export async function limitUnidentified(limiter: RateLimiter, scope: { headers: 
     return response;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    await response.body?.cancel().catch(() => {});
+    await discardReply(response);
     return path === '/graphql' ? graphqlError(error) : errorResponse(error);
   }
 }

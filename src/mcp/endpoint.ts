@@ -1,4 +1,5 @@
-import { textResponse } from '../http/text-response.js';
+import type { Incoming } from '../http/incoming.js';
+import { setReplyHeader, textResponse, type Reply } from '../http/text-response.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
@@ -23,6 +24,7 @@ import {
   type JsonRpcId,
   type ProtocolVersion,
 } from './protocol.js';
+import { createOriginPolicy } from './origin.js';
 import { answer } from './server.js';
 import { createSessionCodec } from './session.js';
 
@@ -41,9 +43,10 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   const { services, config, log } = deps;
   const deployments = services.deployments;
   const sessions = createSessionCodec(config);
+  const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
 
   /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
-  async function viewerOf(request: Request, scope: RequestScope): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+  async function viewerOf(request: Incoming, scope: RequestScope): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
     if (!request.headers.has('authorization')) return { viewer: null, authError: null };
     try {
       return { viewer: await scope.authenticate(), authError: null };
@@ -53,7 +56,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
   }
 
-  async function loadTarget(request: Request, deploymentId: string, scope: RequestScope) {
+  async function loadTarget(request: Incoming, deploymentId: string, scope: RequestScope) {
     const { viewer, authError } = await viewerOf(request, scope);
     let target;
     try {
@@ -68,7 +71,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     return target;
   }
 
-  function checkContentType(request: Request): void {
+  function checkContentType(request: Incoming): void {
     const type = request.headers.get('content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', { contentType: type || null });
@@ -76,7 +79,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   }
 
   /** The adapter and revision of this request: at initialize from the client, later from the session. */
-  async function connectionOf(request: Request, url: URL, deploymentId: string, inbound: InboundMessage) {
+  async function connectionOf(request: Incoming, url: URL, deploymentId: string, inbound: InboundMessage) {
     const fromQuery = adapterFromQuery(url);
     const id = inbound.kind === 'request' ? inbound.id : null;
     if (inbound.kind === 'request' && inbound.method === 'initialize') {
@@ -99,7 +102,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
   }
 
-  async function serve(request: Request, url: URL, deploymentId: string, scope: RequestScope): Promise<Response> {
+  async function serve(request: Incoming, url: URL, deploymentId: string, scope: RequestScope): Promise<Reply> {
     if (request.method !== 'POST') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`, { allowed: ['POST'] }, { Allow: 'POST' });
     }
@@ -126,13 +129,17 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         workflows: async () => deployments.renderableFor(target, adapter),
         log,
       });
-      if (inbound.kind !== 'request' || inbound.method !== 'initialize') return response;
+      // The SDK's answer is complete JSON text: written in one call with its length rather than
+      // streamed in chunks.
       const text = await response.text();
-      const body = JSON.parse(text) as { result?: unknown };
-      const headers = new Headers(response.headers);
-      if (body.result !== undefined) {
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      if (inbound.kind !== 'request' || inbound.method !== 'initialize') return textResponse(text, { status: response.status, headers });
+      if ((JSON.parse(text) as { result?: unknown }).result !== undefined) {
         await deployments.recordConnection(target, adapter);
-        headers.set(SESSION_HEADER, await sessions.issue({ deploymentId, adapter, protocolVersion }));
+        headers[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion });
       }
       return textResponse(text, { status: response.status, headers });
     } catch (error) {
@@ -146,24 +153,43 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     return error.id === null && id !== null ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers) : error;
   }
 
+  /** Every answer but the origin checks: the JSON-RPC errors of this layer, or the SDK's answer. */
+  async function respond(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
+    try {
+      let deploymentId: string;
+      try {
+        deploymentId = decodeURIComponent(rawId);
+      } catch {
+        throw new AppError('NOT_FOUND', `deployment '${rawId}' was not found`, { id: rawId });
+      }
+      return await serve(request, url, deploymentId, scope);
+    } catch (error) {
+      if (error instanceof RpcFailure) return error.toResponse();
+      const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
+      if (unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
+      return RpcFailure.fromAppError(appError).toResponse();
+    }
+  }
+
   return {
     /** `rawId` is the path segment as sent (still percent-encoded). */
-    async handle(request: Request, url: URL, rawId: string, scope: RequestScope): Promise<Response> {
+    async handle(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
       scope.route = `${request.method} /v1/mcp/:deploymentId`;
+      const origin = request.headers.get('origin');
+      let cors: Record<string, string>;
       try {
-        let deploymentId: string;
-        try {
-          deploymentId = decodeURIComponent(rawId);
-        } catch {
-          throw new AppError('NOT_FOUND', `deployment '${rawId}' was not found`, { id: rawId });
+        // Before anything else: a preflight carries no token, and a refused origin learns nothing.
+        if (request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')) {
+          return textResponse('', { status: 204, headers: origins.preflight(origin) });
         }
-        return await serve(request, url, deploymentId, scope);
+        cors = origins.check(origin);
       } catch (error) {
         if (error instanceof RpcFailure) return error.toResponse();
-        const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
-        if (unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
-        return RpcFailure.fromAppError(appError).toResponse();
+        throw error;
       }
+      const response = await respond(request, url, rawId, scope);
+      for (const name in cors) setReplyHeader(response, name, cors[name]!);
+      return response;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { textResponse } from '../http/text-response.js';
+import { textResponse, type TextReply } from '../http/text-response.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -78,7 +78,7 @@ export class RpcFailure extends Error {
     return new RpcFailure(error.status, errorTable[error.code].jsonRpc, error.message, id, { code: error.code, ...error.details }, error.headers);
   }
 
-  toResponse(): Response {
+  toResponse(): TextReply {
     const error: Record<string, unknown> = { code: this.code, message: this.message };
     if (this.data !== undefined) error.data = this.data;
     return textResponse(JSON.stringify({ jsonrpc: '2.0', id: this.id, error }), {

@@ -14,6 +14,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toAppError } from '../graphql/errors.js';
+import { fetchHeadersOf, type Incoming } from '../http/incoming.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
@@ -86,27 +87,27 @@ function instructionsFor(conn: Connection): string {
 }
 
 /**
- * The request as the SDK's transport wants to see it: Accept naming JSON and event streams, a JSON
- * Content-Type and the connection's protocol version. This endpoint is more lenient (any Accept,
- * the version from the session), so a request that differs is copied with those headers set; one
- * that already has them, as a conforming client sends after initialize, is passed as it is.
+ * The request as the SDK's transport wants to see it: a Fetch API Request with Accept naming JSON
+ * and event streams, a JSON Content-Type and the connection's protocol version. This endpoint is
+ * more lenient (any Accept, the version from the session), so those headers are set on a copy; a
+ * Request that already has them, as a conforming client sends after initialize, is passed as it is.
  */
-function forTransport(request: Request, protocolVersion: ProtocolVersion): Request {
+function forTransport(request: Incoming, protocolVersion: ProtocolVersion): Request {
   const accept = request.headers.get('accept') ?? '';
   const conforming =
     accept.includes('application/json') &&
     accept.includes('text/event-stream') &&
     /^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '') &&
     request.headers.get('mcp-protocol-version') === protocolVersion;
-  if (conforming) return request;
-  const headers = new Headers(request.headers);
+  if (conforming && request instanceof Request) return request;
+  const headers = fetchHeadersOf(request);
   headers.set('accept', 'application/json, text/event-stream');
   headers.set('content-type', 'application/json');
   headers.set('mcp-protocol-version', protocolVersion);
   return new Request(request.url, { method: 'POST', headers });
 }
 
-export async function answer(message: JSONRPCMessage, request: Request, conn: Connection): Promise<Response> {
+export async function answer(message: JSONRPCMessage, request: Incoming, conn: Connection): Promise<Response> {
   // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
   const modern = conn.protocolVersion >= '2025-06-18';
   let loaded: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> | undefined;
@@ -211,13 +212,10 @@ export async function answer(message: JSONRPCMessage, request: Request, conn: Co
 
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
-  try {
-    // The body was read and checked already; the transport gets it parsed, with the headers it insists on.
-    return await transport.handleRequest(forTransport(request, conn.protocolVersion), { parsedBody: message });
-  } finally {
-    // Closed once the request's handler has settled, as the SDK's stateless examples do when the
-    // HTTP response closes. Closing at once would abort the handler that has just answered (an
-    // AbortController firing a DOMException with a stack trace on every request).
-    setImmediate(() => void server.close());
-  }
+  // The body was read and checked already; the transport gets it parsed, with the headers it insists on.
+  // The server and transport are not closed afterwards: with JSON responses the answer is complete
+  // when this returns, no handler, timer or stream of theirs is left, and both are garbage. Closing
+  // (as the SDK's examples do when the HTTP response closes) only built a "connection closed" error
+  // with its stack trace for no pending request, a measurable share of each tools/call.
+  return transport.handleRequest(forTransport(request, conn.protocolVersion), { parsedBody: message });
 }

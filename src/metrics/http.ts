@@ -1,4 +1,5 @@
-import { textResponse } from '../http/text-response.js';
+import type { Incoming } from '../http/incoming.js';
+import { textResponse, type Reply } from '../http/text-response.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
@@ -23,7 +24,7 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
   const expected = deps.token === null ? null : digest(deps.token);
 
   /** `onRefused` counts a refused token against the caller's address (and may throw 429). */
-  return async function serveMetrics(request: Request, onRefused: () => Promise<void>): Promise<Response> {
+  return async function serveMetrics(request: Incoming, onRefused: () => Promise<void>): Promise<Reply> {
     if (request.method !== 'GET') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${METRICS_PATH}; use GET`, { allowed: ['GET'] }, { Allow: 'GET' });
     }

@@ -1,6 +1,6 @@
 import { AppError, type ErrorDetails } from '../errors.js';
 import type { PageInfo } from '../graphql/builder.js';
-import { textResponse } from '../http/text-response.js';
+import { textResponse, type TextReply } from '../http/text-response.js';
 
 /**
  * The response envelope of spec 2.1, made here and nowhere else.
@@ -15,14 +15,14 @@ export function errorBody(code: string, message: string, details: ErrorDetails =
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
+export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): TextReply {
   return textResponse(body, { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-export function successResponse(data: unknown, status = 200, pagination?: PageInfo): Response {
+export function successResponse(data: unknown, status = 200, pagination?: PageInfo): TextReply {
   return jsonResponse(successBody(data, pagination), status);
 }
 
-export function errorResponse(error: AppError): Response {
+export function errorResponse(error: AppError): TextReply {
   return jsonResponse(errorBody(error.code, error.message, error.details), error.status, error.headers);
 }

@@ -1,11 +1,12 @@
 import type { GraphQLSchema } from 'graphql';
 import { AppError } from '../errors.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import { newContext, releaseContext } from '../graphql/context.js';
 import { toAppError } from '../graphql/errors.js';
 import { createLoaders } from '../graphql/loaders.js';
 import { readJsonObject } from '../http/body.js';
+import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
-import { textResponse } from '../http/text-response.js';
+import { textResponse, type TextReply } from '../http/text-response.js';
 import { jsonResponse, successResponse, errorBody } from './envelope.js';
 import { collectVariables, compileRouter } from './executor.js';
 import { routes } from './routes.js';
@@ -18,7 +19,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
   const { schema, bodyLimitBytes } = options;
   const router = compileRouter(schema, routes);
 
-  async function handle(request: Request, url: URL, path: string, scope: RequestScope): Promise<Response> {
+  async function handle(request: Incoming, url: URL, path: string, scope: RequestScope): Promise<TextReply> {
     const found = router.match(request.method, path);
     if (found.kind === 'not_found') throw new AppError('NOT_FOUND', `there is no route ${request.method} /v1${path}`, { method: request.method, path: `/v1${path}` });
     if (found.kind === 'method_not_allowed') {
@@ -30,8 +31,13 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: url.searchParams, body });
-    const context: GraphQLContext = { viewer, services: scope.services, requestId: scope.requestId, loaders: createLoaders(scope.services, viewer) };
-    const result = await router.run(route, schema, variables, context);
+    const context = newContext({ viewer, services: scope.services, requestId: scope.requestId, loaders: createLoaders(scope.services, viewer) });
+    let result;
+    try {
+      result = await router.run(route, schema, variables, context);
+    } finally {
+      releaseContext(context);
+    }
     if (result.errors?.length) {
       const { appError, unexpected } = toAppError(result.errors[0]);
       if (unexpected) scope.log.error({ err: result.errors[0]?.originalError ?? result.errors[0], requestId: scope.requestId }, 'unexpected error in a REST route');
@@ -49,6 +55,6 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
   return { handle, router };
 }
 
-export function notFoundResponse(method: string, path: string): Response {
+export function notFoundResponse(method: string, path: string): TextReply {
   return jsonResponse(errorBody('NOT_FOUND', `there is no route ${method} ${path}`, { method, path }), 404);
 }

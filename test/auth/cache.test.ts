@@ -102,17 +102,27 @@ describe('verification cache', () => {
 describe('VerifiedTokenCache', () => {
   const identity = { issuer: 'i', subject: 's', email: null, name: null };
 
-  it('evicts the least recently used entry when full', () => {
+  it('evicts the least recently used entry when full (recency to the second)', () => {
     const cache = new VerifiedTokenCache(2, 60_000);
     const exp = 10_000;
     cache.set('a', identity, exp, 0);
     cache.set('b', identity, exp, 0);
-    expect(cache.get('a', 1)).toBe(identity);
-    cache.set('c', identity, exp, 2);
+    expect(cache.get('a', 1_000)).toBe(identity);
+    cache.set('c', identity, exp, 1_001);
     expect(cache.size).toBe(2);
-    expect(cache.get('b', 3)).toBeUndefined();
-    expect(cache.get('a', 3)).toBe(identity);
-    expect(cache.get('c', 3)).toBe(identity);
+    expect(cache.get('b', 1_002)).toBeUndefined();
+    expect(cache.get('a', 1_002)).toBe(identity);
+    expect(cache.get('c', 1_002)).toBe(identity);
+  });
+
+  it('does not reorder on hits within a second of the last move', () => {
+    const cache = new VerifiedTokenCache(2, 60_000);
+    cache.set('a', identity, 10_000, 0);
+    cache.set('b', identity, 10_000, 0);
+    expect(cache.get('a', 999)).toBe(identity);
+    cache.set('c', identity, 10_000, 999);
+    expect(cache.get('a', 999)).toBeUndefined();
+    expect(cache.get('b', 999)).toBe(identity);
   });
 
   it('holds an entry until the earlier of exp and the maximum age', () => {

@@ -1,14 +1,15 @@
 import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sampleManifest } from '../helpers/workflows.js';
 
 /**
- * The node:http server of src/main.ts over a real loopback socket: requests become Fetch API
- * requests with their headers and bodies, and every kind of response (the envelope's text,
- * GraphQL's streamed body, errors) comes back whole with its status and headers.
+ * The node:http server of src/main.ts over a real loopback socket: requests reach the service with
+ * their headers and bodies (as a view of Node's request, or as a Fetch API Request where a library
+ * needs one), and every kind of answer (the envelope's text, GraphQL's streamed body, the MCP SDK's
+ * answer, errors, an empty 204) comes back whole with its status and headers.
  */
 describe('the HTTP server', () => {
   let t: TestApp;
@@ -19,7 +20,7 @@ describe('the HTTP server', () => {
   beforeAll(async () => {
     t = await startTestApp();
     token = await t.token('socket@example.com');
-    server = createNodeServer((request, connection) => t.app.fetch(request, connection));
+    server = createNodeServer((request, connection) => t.app.handle(request, connection));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -74,6 +75,8 @@ describe('the HTTP server', () => {
     expect(await bad.json()).toMatchObject({ success: false });
     const huge = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(t.config.bodyLimitBytes)}"}` });
     expect(huge.status).toBe(413);
+    // Not drained: a body over the limit closes the connection after the answer.
+    expect(huge.headers.get('connection')).toBe('close');
   });
 
   it('answers HEAD without a body and keeps the connection usable', async () => {
@@ -89,6 +92,72 @@ describe('the HTTP server', () => {
     expect(status.bytes).toBe(0);
     const after = await fetch(`${origin}/healthz`);
     expect(after.status).toBe(200);
+  });
+
+  it('answers a CORS preflight of the tool endpoint with an empty 204', async () => {
+    const res = await fetch(`${origin}/v1/mcp/any-deployment`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers a tool endpoint request sent by a client that is not a browser (the SDK gets a Fetch API Request)', async () => {
+    const json = { ...auth(), 'content-type': 'application/json' };
+    const wf = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Over a socket', manifest: sampleManifest() }) });
+    const workflowId = ((await wf.json()) as { data: { workflowId: string } }).data.workflowId;
+    const dep = await fetch(`${origin}/v1/deployments`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Socket', workflowIds: [workflowId] }) });
+    expect(dep.status).toBe(201);
+    const id = ((await dep.json()) as { data: { deploymentId: string } }).data.deploymentId;
+    const init = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'socket', version: '1' } } };
+    // Content-Type with a charset and a bare Accept: the endpoint passes the SDK a corrected copy.
+    const res = await fetch(`${origin}/v1/mcp/${id}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json; charset=utf-8', accept: '*/*' }, body: JSON.stringify(init) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^mcp1\./);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
+  });
+
+  it('keeps the connection open after refusing a small body it never read, and reads the next request after it', async () => {
+    const res = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('connection')).not.toBe('close');
+    await res.text();
+
+    // On one socket: the refused request's body arrives after its answer, then a second request.
+    const port = (server.address() as AddressInfo).port;
+    const body = JSON.stringify({ name: 'GET /healthz HTTP/1.1' });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      let sent = false;
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        // The first answer has arrived: now the body, then the next request.
+        if (!sent && text.includes('\r\n\r\n')) {
+          sent = true;
+          socket.end(`${body}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        }
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(`POST /v1/workflows HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    });
+    const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    expect(statuses).toEqual(['401', '200']);
+    expect(raw).toContain('"status":"ok"');
+  });
+
+  it('refuses a Host header that makes no URL with 400 in the envelope', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end('GET /healthz HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain('"success":false,"error":{"code":"VALIDATION_ERROR"');
   });
 
   it('serves many requests on one keep-alive connection in parallel without mixing answers', async () => {

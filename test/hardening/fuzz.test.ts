@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTable } from '../../src/errors.js';
 import { getSchema } from '../../src/graphql/schema.js';
+import { createNodeServer } from '../../src/http/node.js';
 import { parseManifestInput, validateManifest } from '../../src/manifest/validate.js';
 import { MCP_PATH } from '../../src/mcp/endpoint.js';
 import { compileRouter, type CompiledRoute } from '../../src/rest/executor.js';
@@ -13,8 +16,9 @@ import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /**
  * Property-based fuzzing of every input the service reads: the body, path and query of every
- * REST route, the manifest validator, and the tool endpoint. Whatever arrives, the service must
- * answer without a 500, in its documented shape, and a refused request must change no row.
+ * REST route, the manifest validator, the tool endpoint, and raw request lines and headers sent
+ * over a socket to the HTTP server. Whatever arrives, the service must answer without a 500, in
+ * its documented shape, and a refused request must change no row.
  *
  * Sizing: FUZZ_RUNS sets the runs of every property (default: a few thousand inputs in total,
  * about 20–30 s); each property also stops after its time budget (FUZZ_SECONDS per property when
@@ -92,7 +96,10 @@ const manifestMutation = fc.record({
 
 function mutate(base: Record<string, any>, mutations: { path: (string | number)[]; op: 'set' | 'delete' | 'push'; value: unknown }[]): Record<string, any> {
   const root = structuredClone(base);
-  for (const { path, op, value } of mutations) {
+  for (const { path, op, value: generated } of mutations) {
+    // A copy: generated values can be shared (constantFrom hands out the same object every time),
+    // and a later mutation walking into an inserted value must not change it for other runs.
+    const value = structuredClone(generated);
     let node: any = root;
     let i = 0;
     for (; i < path.length - 1; i += 1) {
@@ -478,7 +485,8 @@ describe('fuzzing', () => {
           if (!answer) return;
           const what = `${method} /v1/${segments.join('/').slice(0, 200)}`;
           expectNot5xx(answer, what);
-          if (segments[0] === 'mcp') return;
+          // The tool endpoint answers in JSON-RPC; `..` segments can lead there too (/v1/workflows/../mcp/x).
+          if (new URL(`http://127.0.0.1/v1/${segments.join('/')}`).pathname.startsWith('/v1/mcp/')) return;
           // A path that happens to be a route (GET /v1/workflows) answers as that route.
           if (!answer.contentType.startsWith('application/json')) return;
           expectEnvelope(answer, what);
@@ -539,6 +547,7 @@ describe('fuzzing', () => {
   it(
     'the tool endpoint answers any message with JSON-RPC 2.0 (or 202 and no body), never a 500, changing nothing when it refuses',
     async () => {
+      // Request lines within Node's header limit (16 KiB): a longer one is refused by Node's parser before the service.
       const target = fc.oneof(
         { weight: 4, arbitrary: fc.constant(() => world.anonymousDeploymentId) },
         { weight: 2, arbitrary: fc.constant(() => world.privateDeploymentId) },
@@ -599,5 +608,62 @@ describe('fuzzing', () => {
       );
     },
     timeoutOf(6),
+  );
+  it(
+    'the HTTP server answers any request line, Host and headers over a socket, never with a 500 or a dropped connection',
+    async () => {
+      const server: Server = createNodeServer((request, connection) => t.app.handle(request, connection));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      // Header text a client can put on the wire: no CR, LF or NUL (those are a parse error Node answers itself).
+      const headerText = weirdString.map((v) => v.replace(/[\r\n\0]/g, '').slice(0, 300));
+      // Request lines within Node's header limit (16 KiB): a longer one is refused by Node's parser before the service.
+      const target = fc.oneof(
+        fc.array(fc.oneof(fc.constantFrom('v1', 'workflows', 'mcp', 'graphql', 'users', 'me', 'healthz', 'metrics', '..', '.', ''), weirdString.map(encode)), { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
+        fc.tuple(fc.constantFrom('/v1/workflows', '/v1/marketplace/search', '/graphql', '/v1/mcp/x'), weirdString.map(encode)).map(([p, q]) => `${p}?q=${q}`),
+        fc.constantFrom('*', 'http://127.0.0.1/healthz', '//double', '/%', '/v1/%E0%A4%A'),
+      ).map((p) => p.slice(0, 4000));
+      const header = fc.tuple(fc.constantFrom('authorization', 'content-type', 'accept', 'origin', 'x-request-id', 'mcp-session-id', 'mcp-protocol-version', 'x-forwarded-for', 'access-control-request-method'), headerText);
+      try {
+        await check(
+          'http server',
+          fc.asyncProperty(
+            fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'GET'),
+            target,
+            fc.oneof(fc.constant(`127.0.0.1:${port}`), headerText),
+            fc.array(header, { maxLength: 5 }),
+            callerArb,
+            async (method, path, host, headers, caller) => {
+              const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: close', ...Object.entries(authorization(caller)).map(([k, v]) => `${k}: ${v}`), ...headers.map(([k, v]) => `${k}: ${v}`)];
+              const raw = await new Promise<string>((resolve, reject) => {
+                const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+                let text = '';
+                const timer = setTimeout(() => {
+                  socket.destroy();
+                  reject(new Error(`no answer within 5 s to ${lines[0]}`));
+                }, 5000);
+                socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+                socket.on('end', () => {
+                  clearTimeout(timer);
+                  resolve(text);
+                });
+                socket.on('error', (error) => {
+                  clearTimeout(timer);
+                  reject(error);
+                });
+              });
+              const what = `${lines.join(' | ').slice(0, 300)}`;
+              const status = /^HTTP\/1\.1 (\d{3}) /.exec(raw)?.[1];
+              expect(status, `${what}: not an HTTP answer: ${raw.slice(0, 200)}`).toBeDefined();
+              expect(Number(status), `${what}: ${raw.slice(0, 500)}`).toBeLessThan(500);
+            },
+          ),
+          settings(300, 5),
+        );
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+    timeoutOf(5),
   );
 });

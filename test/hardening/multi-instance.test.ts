@@ -67,7 +67,7 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url!, REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MODE: 'enforce', DATA_DIR: dataDir, MCP_SESSION_SECRET: secret, ...env });
     // Its own database pool, as a separate process would have.
     const app = await createApp(config, { logger: createLogger('silent') });
-    const server = createNodeServer((request, connection) => app.fetch(request, connection));
+    const server = createNodeServer((request, connection) => app.handle(request, connection));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const instance = { app, server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
     instances.push(instance);

@@ -453,6 +453,8 @@ describe('catalogFor', () => {
     const renamed = catalogFor([{ ...wf, name: 'Renamed pipeline' }], 'adapter_three');
     expect(renamed).not.toBe(first);
     expect(renamed.tools[0]?.name).not.toBe(first.tools[0]?.name);
+    // Named as before again: the catalog of the original name, not the renamed one.
+    expect(catalogFor([wf], 'adapter_three').tools[0]?.name).toBe(first.tools[0]?.name);
     const described = catalogFor([{ ...wf, description: 'Another description.' }], 'adapter_three');
     expect(described.tools[0]?.description).not.toBe(first.tools[0]?.description);
     const steps = STEPS.slice(0, 1);

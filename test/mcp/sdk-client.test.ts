@@ -159,7 +159,7 @@ describe('MCP with the official SDK client', () => {
     let server: HttpServer;
     let origin: string;
     beforeAll(async () => {
-      server = createNodeServer((request, connection) => t.app.fetch(request, connection));
+      server = createNodeServer((request, connection) => t.app.handle(request, connection));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });

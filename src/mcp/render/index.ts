@@ -124,25 +124,51 @@ export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter:
 
 /** Catalogs kept by catalogFor; a deployment has one per adapter it is used with. */
 const CATALOG_CACHE_SIZE = 1000;
-const catalogs = new Map<string, Catalog>();
+/** A hit moves its catalog to the recent end at most this often (a hit then writes nothing). */
+const TOUCH_INTERVAL_MS = 1000;
+
+interface CachedCatalog {
+  catalog: Catalog;
+  /** Name and description of each workflow, in order, as the catalog was rendered with. */
+  texts: (string | null)[];
+  touchedAt: number;
+}
+
+/** Keyed by the adapter and each workflow's id and version; names and descriptions are compared. */
+const catalogs = new Map<string, CachedCatalog>();
+
+function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkflow[]): boolean {
+  for (let i = 0; i < workflows.length; i += 1) {
+    if (texts[2 * i] !== workflows[i]!.name || texts[2 * i + 1] !== workflows[i]!.description) return false;
+  }
+  return true;
+}
 
 /**
  * renderCatalog, remembered. A catalog depends only on the adapter and, for each workflow, its id,
  * version, name and description: every change of a manifest records a new version, and a version's
- * manifest never changes, so the key below names one catalog exactly. The least recently used
- * catalog is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only read it.
+ * manifest never changes. The cache key is the adapter with the ids and versions (short, so a hit
+ * builds little); the names and descriptions are compared with the cached ones, and a catalog whose
+ * workflows were renamed or redescribed is rendered again in place. The least recently used catalog
+ * (to the second) is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only
+ * read it.
  */
 export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
   let key = adapter as string;
-  for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}\u0000${w.name}\u0000${w.description}`;
+  for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}`;
+  const now = Date.now();
   const known = catalogs.get(key);
-  if (known) {
-    catalogs.delete(key);
-    catalogs.set(key, known);
-    return known;
+  if (known && sameTexts(known.texts, workflows)) {
+    if (now - known.touchedAt >= TOUCH_INTERVAL_MS) {
+      catalogs.delete(key);
+      catalogs.set(key, known);
+      known.touchedAt = now;
+    }
+    return known.catalog;
   }
   const catalog = renderCatalog(workflows, adapter);
-  catalogs.set(key, catalog);
+  catalogs.delete(key);
+  catalogs.set(key, { catalog, texts: workflows.flatMap((w) => [w.name, w.description]), touchedAt: now });
   if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
   return catalog;
 }
