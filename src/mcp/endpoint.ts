@@ -8,6 +8,7 @@ import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services.js';
 import {
   adapterForClient,
@@ -25,7 +26,7 @@ import {
   type ProtocolVersion,
 } from './protocol.js';
 import { createOriginPolicy } from './origin.js';
-import { answer } from './server.js';
+import { createMcpServer } from './server.js';
 import { createSessionCodec } from './session.js';
 
 /**
@@ -43,6 +44,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   const { services, config, log } = deps;
   const deployments = services.deployments;
   const sessions = createSessionCodec(config);
+  const mcpServer = createMcpServer(log);
   const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
 
   /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
@@ -121,27 +123,21 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
           enabledAdapters: target.enabledAdapters,
         });
       }
-      const response = await answer(inbound.message, request, {
+      // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
+      if (inbound.kind !== 'request') return textResponse('', { status: 202 });
+      const text = await mcpServer.answer(inbound.message as JSONRPCRequest, {
         deploymentName: target.name,
         deploymentDescription: target.description,
         adapter,
         protocolVersion,
         workflows: async () => deployments.renderableFor(target, adapter),
-        log,
       });
-      // The SDK's answer is complete JSON text: written in one call with its length rather than
-      // streamed in chunks.
-      const text = await response.text();
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      if (inbound.kind !== 'request' || inbound.method !== 'initialize') return textResponse(text, { status: response.status, headers });
-      if ((JSON.parse(text) as { result?: unknown }).result !== undefined) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (inbound.method === 'initialize' && (JSON.parse(text) as { result?: unknown }).result !== undefined) {
         await deployments.recordConnection(target, adapter);
         headers[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion });
       }
-      return textResponse(text, { status: response.status, headers });
+      return textResponse(text, { headers });
     } catch (error) {
       if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
       throw error;

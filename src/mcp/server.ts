@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -11,10 +10,12 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { toAppError } from '../graphql/errors.js';
-import { fetchHeadersOf, type Incoming } from '../http/incoming.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
@@ -23,10 +24,11 @@ import { mainToolName } from './render/names.js';
 import { JSONRPC, negotiateVersion, type ProtocolVersion } from './protocol.js';
 
 /**
- * One MCP request answered by the official SDK: a fresh `Server` and a stateless
- * Streamable HTTP transport in JSON-response mode per request, so nothing outlives the request
- * and any instance can answer any request. What a connection settled at `initialize` comes in
- * as `Connection` (from the signed session id); the endpoint has already checked framing,
+ * MCP requests answered by the official SDK: one `Server` per endpoint, fed through an in-process
+ * transport (`Dispatch`) that hands it each request with an id of its own and returns the answer
+ * to the HTTP request that brought it. Nothing about a connection is kept between requests: what
+ * a connection settled at `initialize` comes in with each request as `Connection` (from the signed
+ * session id), so any instance can answer any request. The endpoint has already checked framing,
  * access and the adapter.
  */
 export interface Connection {
@@ -36,11 +38,7 @@ export interface Connection {
   protocolVersion: ProtocolVersion;
   /** Loaded on first need, so ping and initialize never read the workflows. */
   workflows(): Promise<RenderableWorkflow[]>;
-  log: Logger;
 }
-
-// The SDK builds an Ajv instance per Server unless given one; a Server is built per request.
-const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
@@ -86,49 +84,102 @@ function instructionsFor(conn: Connection): string {
   );
 }
 
-/**
- * The request as the SDK's transport wants to see it: a Fetch API Request with Accept naming JSON
- * and event streams, a JSON Content-Type and the connection's protocol version. This endpoint is
- * more lenient (any Accept, the version from the session), so those headers are set on a copy; a
- * Request that already has them, as a conforming client sends after initialize, is passed as it is.
- */
-function forTransport(request: Incoming, protocolVersion: ProtocolVersion): Request {
-  const accept = request.headers.get('accept') ?? '';
-  const conforming =
-    accept.includes('application/json') &&
-    accept.includes('text/event-stream') &&
-    /^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '') &&
-    request.headers.get('mcp-protocol-version') === protocolVersion;
-  if (conforming && request instanceof Request) return request;
-  const headers = fetchHeadersOf(request);
-  headers.set('accept', 'application/json, text/event-stream');
-  headers.set('content-type', 'application/json');
-  headers.set('mcp-protocol-version', protocolVersion);
-  return new Request(request.url, { method: 'POST', headers });
+/** A request handed to the server and not answered yet. */
+interface Pending {
+  conn: Connection;
+  /** The connection's workflows and catalog, read at most once per request. */
+  loaded?: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }>;
+  settle(message: JSONRPCMessage): void;
 }
 
-export async function answer(message: JSONRPCMessage, request: Incoming, conn: Connection): Promise<Response> {
-  // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
-  const modern = conn.protocolVersion >= '2025-06-18';
-  let loaded: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> | undefined;
-  const catalog = () =>
-    (loaded ??= conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, conn.adapter) })));
+/**
+ * The SDK `Transport` between the endpoint and its one `Server`. Requests from many HTTP
+ * requests are in flight at once, and clients pick their ids freely, so each is given an id of
+ * this transport's own; the answer the server sends for that id goes back to its HTTP request
+ * with the client's id restored. Notifications and responses are never passed on: in a stateless
+ * endpoint they have nothing to act on (a cancellation could only name another client's request).
+ */
+class Dispatch implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /** What the server sends: answers to requests handed to it (it sends no requests of its own). */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number') return;
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    pending.settle(message);
+  }
+
+  pendingOf(id: RequestId): Pending {
+    const pending = this.pending.get(id as number);
+    // Only requests handed in by `request` reach a handler.
+    if (!pending) throw new Error(`no pending request ${String(id)}`);
+    return pending;
+  }
+
+  /** Hands `message` to the server under an id of its own and waits for the answer. */
+  request(message: JSONRPCRequest, conn: Connection): Promise<JSONRPCMessage> {
+    const id = this.nextId;
+    this.nextId = id === Number.MAX_SAFE_INTEGER ? 1 : id + 1;
+    return new Promise((resolve) => {
+      this.pending.set(id, {
+        conn,
+        settle: (answer) => {
+          (answer as { id: RequestId }).id = message.id;
+          resolve(answer);
+        },
+      });
+      this.onmessage?.({ ...message, id });
+    });
+  }
+}
+
+export interface McpServer {
+  /** The JSON-RPC response (result or error) to one request, as JSON text. */
+  answer(request: JSONRPCRequest, conn: Connection): Promise<string>;
+}
+
+export function createMcpServer(log: Logger): McpServer {
+  const transport = new Dispatch();
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: CAPABILITIES });
+  server.onerror = (error) => log.debug({ err: error }, 'MCP protocol notice');
+
+  /** Runs a handler for the request `extra` names, with its connection, turning errors into JSON-RPC errors. */
+  const handle =
+    <R, T>(fn: (req: R, conn: Connection, modern: boolean, pending: Pending) => T | Promise<T>) =>
+    (req: R, extra: { requestId: RequestId }): Promise<T> =>
+      Promise.resolve()
+        .then(() => {
+          const pending = transport.pendingOf(extra.requestId);
+          // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
+          return fn(req, pending.conn, pending.conn.protocolVersion >= '2025-06-18', pending);
+        })
+        .catch((error: unknown) => {
+          throw toRpcError(error, log);
+        });
+  const catalog = (pending: Pending) =>
+    (pending.loaded ??= pending.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, pending.conn.adapter) })));
   const noCursor = (cursor: unknown) => {
     // Every list fits one page, so no cursor was ever handed out.
     if (cursor !== undefined) throw new RpcError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
   };
 
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: CAPABILITIES, jsonSchemaValidator: SHARED_VALIDATOR });
-  server.onerror = (error) => conn.log.debug({ err: error }, 'MCP protocol notice');
-  const handle = <T>(fn: () => T | Promise<T>) =>
-    Promise.resolve()
-      .then(fn)
-      .catch((error: unknown) => {
-        throw toRpcError(error, conn.log);
-      });
-
-  server.setRequestHandler(InitializeRequestSchema, (req) =>
-    handle(() => ({
+  // Replaces the SDK's own initialize handler, which would keep the client's capabilities on the shared server.
+  server.setRequestHandler(
+    InitializeRequestSchema,
+    handle((req, conn, modern) => ({
       protocolVersion: negotiateVersion(req.params.protocolVersion),
       capabilities: CAPABILITIES,
       serverInfo: modern ? { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION } : { name: SERVER_NAME, version: SERVER_VERSION },
@@ -136,10 +187,11 @@ export async function answer(message: JSONRPCMessage, request: Incoming, conn: C
     })),
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, (req) =>
-    handle(async () => {
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    handle(async (req, _conn, modern, pending) => {
       noCursor(req.params?.cursor);
-      const { catalog: c } = await catalog();
+      const { catalog: c } = await catalog(pending);
       return {
         tools: c.tools.map((t) => ({
           name: t.name,
@@ -153,35 +205,39 @@ export async function answer(message: JSONRPCMessage, request: Incoming, conn: C
     }),
   );
 
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    handle(async () => {
-      const { workflows, catalog: c } = await catalog();
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    handle(async (req, _conn, modern, pending) => {
+      const { workflows, catalog: c } = await catalog(pending);
       const result = callTool(c, workflows, req.params.name, req.params.arguments ?? {});
       return modern ? { content: result.content, structuredContent: result.structuredContent } : { content: result.content };
     }),
   );
 
-  server.setRequestHandler(ListPromptsRequestSchema, (req) =>
-    handle(async () => {
+  server.setRequestHandler(
+    ListPromptsRequestSchema,
+    handle(async (req, _conn, modern, pending) => {
       noCursor(req.params?.cursor);
-      const { catalog: c } = await catalog();
+      const { catalog: c } = await catalog(pending);
       return {
         prompts: c.prompts.map((p) => ({ name: p.name, ...(modern ? { title: p.title } : {}), description: p.description, arguments: p.arguments })),
       };
     }),
   );
 
-  server.setRequestHandler(GetPromptRequestSchema, (req) =>
-    handle(async () => {
-      const { workflows, catalog: c } = await catalog();
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    handle(async (req, _conn, _modern, pending) => {
+      const { workflows, catalog: c } = await catalog(pending);
       return { ...getPrompt(c, workflows, req.params.name, req.params.arguments ?? {}) };
     }),
   );
 
-  server.setRequestHandler(ListResourcesRequestSchema, (req) =>
-    handle(async () => {
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    handle(async (req, _conn, modern, pending) => {
       noCursor(req.params?.cursor);
-      const { workflows } = await catalog();
+      const { workflows } = await catalog(pending);
       return {
         resources: workflows.map((w) => ({
           uri: manifestUri(w.workflowId),
@@ -194,28 +250,30 @@ export async function answer(message: JSONRPCMessage, request: Incoming, conn: C
     }),
   );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) =>
-    handle(() => {
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    handle((req) => {
       noCursor(req.params?.cursor);
       return { resourceTemplates: [] };
     }),
   );
 
-  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
-    handle(async () => {
-      const { workflows } = await catalog();
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    handle(async (req, _conn, _modern, pending) => {
+      const { workflows } = await catalog(pending);
       const workflow = workflows.find((w) => manifestUri(w.workflowId) === req.params.uri);
       if (!workflow) throw new RpcError(JSONRPC.RESOURCE_NOT_FOUND, `Resource not found: ${req.params.uri}`, { uri: req.params.uri });
       return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: `${JSON.stringify(workflow.manifest, null, 2)}\n` }] };
     }),
   );
 
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  // The body was read and checked already; the transport gets it parsed, with the headers it insists on.
-  // The server and transport are not closed afterwards: with JSON responses the answer is complete
-  // when this returns, no handler, timer or stream of theirs is left, and both are garbage. Closing
-  // (as the SDK's examples do when the HTTP response closes) only built a "connection closed" error
-  // with its stack trace for no pending request, a measurable share of each tools/call.
-  return transport.handleRequest(forTransport(request, conn.protocolVersion), { parsedBody: message });
+  // Connecting only wires the transport's callbacks (its start() does nothing), so it is done before any request.
+  void server.connect(transport);
+
+  return {
+    async answer(request, conn) {
+      return JSON.stringify(await transport.request(request, conn));
+    },
+  };
 }

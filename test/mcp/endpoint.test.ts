@@ -119,6 +119,28 @@ describe('tool endpoint (raw JSON-RPC)', () => {
         expect(res.body.error.message).toMatch(/POST/);
       }
     });
+
+    it('answers concurrent requests that share a JSON-RPC id each with their own deployment, and a cancellation naming that id disturbs none', async () => {
+      const other = await seedWorkflow(t, aliceId, { name: 'Release train' });
+      const second = await createDeployment({ name: 'Second', workflowIds: [other] });
+      const toolsOf = (res: CallResult) => (res.body.result.tools as { name: string }[]).map((tool) => tool.name).join(',');
+      const [firstTools, secondTools] = [toolsOf(await post(dep, request('tools/list'))), toolsOf(await post(second, request('tools/list')))];
+      expect(firstTools).not.toBe(secondTools);
+      const sends = Array.from({ length: 40 }, (_, i) => {
+        if (i % 10 === 9) return post(i % 2 ? dep : second, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
+        return post(i % 2 ? dep : second, request('tools/list', undefined, 'same'));
+      });
+      const answers = await Promise.all(sends);
+      answers.forEach((res, i) => {
+        if (i % 10 === 9) {
+          expect(res.status).toBe(202);
+          return;
+        }
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.id).toBe('same');
+        expect(toolsOf(res)).toBe(i % 2 ? firstTools : secondTools);
+      });
+    });
   });
 
   describe('JSON-RPC errors', () => {
