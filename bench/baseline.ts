@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Workflow } from '@prisma/client';
 import pg from 'pg';
 import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
-import { BUNDLES_OF_DEPLOYMENTS, ENDPOINT_TARGET, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type BundleRow, type EndpointRow } from '../src/deployments/bundle.js';
+import { BUNDLES_OF_DEPLOYMENTS, ENDPOINT_TARGET, ManifestCache, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type BundleRow, type EndpointRow, type ReadRows } from '../src/deployments/bundle.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
@@ -369,15 +369,18 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
 /** What src/mcp/server.ts declares for every plan tool. */
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/** The service's manifest cache and its reader, so the baseline reads manifests as the service does. */
+const manifests = new ManifestCache();
+const readRows: ReadRows = async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows;
+
 async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, body: string): Promise<string> {
-  // The service's one statement for the endpoint: the deployment, its bundle and the manifests in use.
+  // The service's statement for the endpoint: the deployment with its bundle (manifests come from the same cache as the service's).
   const { rows } = await pool.query<EndpointRow>({ name: ENDPOINT_TARGET.name, text: ENDPOINT_TARGET.text, values: [deploymentId] });
   const deployment = rows[0];
   if (!deployment || (!deployment.allowAnonymous && deployment.ownerId !== viewer.userId)) throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
   if (deployment.status !== 'active') throw new HttpError(403, 'FORBIDDEN', 'the deployment is inactive');
   const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
   const bundle = resolveBundle(bundled, deployment.ownerId);
-  const manifests = new Map(bundled.map((r) => [r.workflowId, r.manifest]));
 
   let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
   try {
@@ -395,7 +398,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   if (!knownAdapters(deployment.enabledAdapters).includes(adapter)) throw new HttpError(403, 'FORBIDDEN', 'the adapter is disabled');
 
   const modern = protocolVersion >= '2025-06-18';
-  const workflows = renderable(bundle, manifests, adapter);
+  const workflows = await renderable(bundle, adapter, manifests, readRows);
   const catalog = catalogFor(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {

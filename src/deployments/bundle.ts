@@ -64,29 +64,39 @@ export interface EndpointRow extends Omit<BundleRow, 'deploymentId' | 'workflowI
   enabledAdapters: string[];
   status: string;
   allowAnonymous: boolean;
-  /** The manifest at the version the deployment uses; null when that version is gone. */
-  manifest: unknown;
 }
 
 /**
- * Everything the tool endpoint needs for one request, in one statement: the deployment $1, its
- * bundle with the owner's library entries, and each workflow's manifest at the version in use
- * (the current one for owned workflows and up-to-date subscriptions, else the recorded version).
+ * What the tool endpoint needs for one request, in one statement: the deployment $1 with its
+ * bundle and the owner's library entries. The manifests are read apart (`renderable`), only for
+ * the workflows a connection is offered and only when the instance does not have them yet.
  */
 export const ENDPOINT_TARGET: Statement = {
   name: 'deployment_endpoint_target',
   text: `SELECT d.id AS "deploymentId", d.owner_id AS "ownerId", d.name, d.description,
       d.enabled_adapters AS "enabledAdapters", d.status::text AS status, d.allow_anonymous AS "allowAnonymous",
-      ${BUNDLE_COLUMNS.replace('dw.deployment_id AS "deploymentId", ', '')},
-      CASE WHEN w.owner_id = d.owner_id OR e.workflow_version = w.current_version THEN w.manifest
-        ELSE (SELECT v.manifest FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = e.workflow_version)
-      END AS manifest
+      ${BUNDLE_COLUMNS.replace('dw.deployment_id AS "deploymentId", ', '')}
     FROM deployments d
     LEFT JOIN deployment_workflows dw ON dw.deployment_id = d.id
     LEFT JOIN workflows w ON w.id = dw.workflow_id
     LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
     WHERE d.id = $1
     ORDER BY dw.position`,
+};
+
+/**
+ * The manifests of workflows $1 (text[]) at versions $2 (text[], pairwise): the workflow's own
+ * manifest at its current version, the recorded one otherwise; no row for an unknown workflow,
+ * a null manifest for a version that is gone.
+ */
+export const MANIFESTS_AT_VERSIONS: Statement = {
+  name: 'manifests_at_versions',
+  text: `SELECT w.id AS "workflowId", p.version,
+      CASE WHEN p.version = w.current_version THEN w.manifest
+        ELSE (SELECT v.manifest FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = p.version)
+      END AS manifest
+    FROM unnest($1::text[], $2::text[]) AS p(workflow_id, version)
+    JOIN workflows w ON w.id = p.workflow_id`,
 };
 
 export interface BundledWorkflow extends DeploymentWorkflowDto {
@@ -137,18 +147,69 @@ export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
 }
 
 /**
- * The renderable workflows of a bundle that a connection on `adapter` is offered, in deployment
- * order. A workflow whose version row has gone missing is dropped rather than served under
- * another version's number.
+ * Parsed manifests by workflow id and version, kept by one instance for the tool endpoint. A
+ * version's manifest never changes (every change of a manifest records a new version), so an
+ * entry is never stale and needs no invalidation across instances; a deleted workflow's entries
+ * are simply no longer asked for. Bounded: beyond `maxEntries` the oldest entry goes. Entries are
+ * frozen, since every request that finds one shares it.
  */
-export function renderable(bundle: readonly BundledWorkflow[], manifests: ReadonlyMap<string, unknown>, adapter: Adapter): RenderableWorkflow[] {
+export class ManifestCache {
+  private readonly entries = new Map<string, WorkflowManifest>();
+
+  constructor(private readonly maxEntries = 2000) {}
+
+  get(workflowId: string, version: string): WorkflowManifest | undefined {
+    return this.entries.get(`${workflowId}@${version}`);
+  }
+
+  set(workflowId: string, version: string, manifest: WorkflowManifest): void {
+    this.entries.set(`${workflowId}@${version}`, deepFreeze(manifest));
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** Runs a named statement (the service's Database.read, or a bare pg pool in the baseline). */
+export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T[]>;
+
+/**
+ * The workflows a connection on `adapter` is offered, in deployment order, with their manifests
+ * at the versions in use: from `cache`, and the missing ones with one statement. A workflow whose
+ * version is gone is left out.
+ */
+export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<RenderableWorkflow[]> {
+  const offered = bundle.filter((w) => w.isActive && w.adapters.includes(adapter));
+  const missing = offered.filter((w) => cache.get(w.workflowId, w.version) === undefined);
+  // Read here, and used from here too: the cache may drop an entry before it is used.
+  const fetched = new Map<string, WorkflowManifest>();
+  if (missing.length > 0) {
+    const rows = await read<{ workflowId: string; version: string; manifest: WorkflowManifest | null }>(MANIFESTS_AT_VERSIONS, [
+      missing.map((w) => w.workflowId),
+      missing.map((w) => w.version),
+    ]);
+    for (const row of rows) {
+      if (row.manifest === null) continue;
+      fetched.set(`${row.workflowId}@${row.version}`, row.manifest);
+      cache.set(row.workflowId, row.version, row.manifest);
+    }
+  }
   const out: RenderableWorkflow[] = [];
-  for (const w of bundle) {
-    if (!w.isActive || !w.adapters.includes(adapter)) continue;
-    const manifest = manifests.get(w.workflowId);
+  for (const w of offered) {
+    const manifest = cache.get(w.workflowId, w.version) ?? fetched.get(`${w.workflowId}@${w.version}`);
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
-    out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest: manifest as WorkflowManifest });
+    out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest });
   }
   return out;
 }

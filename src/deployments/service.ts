@@ -6,7 +6,7 @@ import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import type { RenderableWorkflow } from '../mcp/render/index.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../services.js';
-import { ENDPOINT_TARGET, loadBundles, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow } from './bundle.js';
+import { ENDPOINT_TARGET, loadBundles, ManifestCache, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow, type ReadRows } from './bundle.js';
 import {
   DESCRIPTION_MAX,
   NAME_MAX,
@@ -40,8 +40,6 @@ export interface EndpointTarget {
   enabledAdapters: Adapter[];
   /** Bundled workflows the owner may use, with their library settings (filter per adapter). */
   bundle: BundledWorkflow[];
-  /** The manifest of each bundled workflow at the version in use. */
-  manifests: Map<string, unknown>;
 }
 
 type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
@@ -92,6 +90,9 @@ export interface DeploymentHooks {
 
 export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
   const prisma = db.prisma;
+  /** Manifests the tool endpoint has read, by workflow and version (immutable, so never stale). */
+  const manifests = new ManifestCache();
+  const readRows: ReadRows = (statement, values) => db.read(statement, values);
   const usage = createUsageStore(db, hooks.countConnection);
 
   const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
@@ -294,13 +295,12 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       allowAnonymous: row.allowAnonymous,
       enabledAdapters: checkAdapters(row.enabledAdapters),
       bundle: resolveBundle(bundled, row.ownerId),
-      manifests: new Map(bundled.map((r) => [r.workflowId, r.manifest])),
     };
   }
 
-  /** Manifests of the workflows a connection on `adapter` is offered, in deployment order. */
-  function renderableFor(target: EndpointTarget, adapter: Adapter): RenderableWorkflow[] {
-    return renderable(target.bundle, target.manifests, adapter);
+  /** The workflows a connection on `adapter` is offered, with their manifests, in deployment order. */
+  function renderableFor(target: EndpointTarget, adapter: Adapter): Promise<RenderableWorkflow[]> {
+    return renderable(target.bundle, adapter, manifests, readRows);
   }
 
   function recordConnection(target: EndpointTarget, adapter: Adapter): Promise<void> {

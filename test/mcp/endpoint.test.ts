@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { seedPlan, seedSubscription, seedWorkflow, updateLibraryEntry, userIdOf } from '../helpers/seed.js';
 
 /** The tool endpoint spoken to as raw JSON-RPC over HTTP: framing, errors, access, adapters. */
@@ -352,6 +353,20 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       const read = await post(id, request('resources/read', { uri: resources[0].uri }), { session });
       expect(JSON.parse(read.body.result.contents[0].text)).toEqual(v1);
     });
+  });
+
+  it('serves a workflow changed through PUT at its new version on the next call, on the same connection', async () => {
+    const created = await createWorkflow(t, alice, { name: 'Changing' });
+    const id = await createDeployment({ name: 'Changing', workflowIds: [created.workflowId] });
+    const session = await connect(id, 'my-agent');
+    const tool = (await post(id, request('tools/list'), { session })).body.result.tools[0].name;
+    const callTool = async () => (await post(id, request('tools/call', { name: tool, arguments: { task: 'Add a flag' } }), { session })).body.result.structuredContent;
+    expect(await callTool()).toMatchObject({ version: '1.0.0', intent: sampleManifest().intent });
+    const intent = 'Ship the flag behind a kill switch';
+    const put = await t.call('PUT', `/v1/workflows/${created.workflowId}`, { token: alice, body: { name: 'Changing', manifest: sampleManifest({ intent }) } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.data.currentVersion).toBe('1.0.1');
+    expect(await callTool()).toMatchObject({ version: '1.0.1', intent });
   });
 
   it('counts each initialize once, by adapter and day, in usage and in the list', async () => {
