@@ -5,15 +5,15 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
 import type { Viewer } from './graphql/context.js';
-import { toAppError } from './graphql/errors.js';
+import { graphqlErrorReply, toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
-import { createGraphQLHandler } from './graphql/yoga.js';
+import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
 import { assertJsonDepth, readBodyText } from './http/body.js';
 import { toFetchRequest, type Incoming } from './http/incoming.js';
 import { requestIdOf } from './http/request-id.js';
 import type { RequestScope } from './http/scope.js';
 import { createLogger, type Logger } from './logger.js';
-import { errorResponse, jsonResponse, successResponse } from './rest/envelope.js';
+import { errorResponse, successResponse } from './rest/envelope.js';
 import { createRestHandler } from './rest/handler.js';
 import { openApiDocument } from './rest/openapi.js';
 import { referencePage } from './rest/reference.js';
@@ -102,6 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   function newScope(request: Incoming, requestId: string, connection: ConnectionInfo): RequestScope {
     let viewer: Promise<Viewer> | undefined;
+    let charged: { key: string; plan: string } | undefined;
     const scope: RequestScope = {
       requestId,
       services,
@@ -115,10 +116,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           const identity = await authenticator.verifyAuthorization(request.headers.get('authorization'));
           const v = await services.users.resolveViewer(identity);
           scope.userId = v.userId;
-          await limitInto(scope.headers, limiter, `user:${v.userId}`, await services.billing.planOf(v.userId));
+          charged = { key: `user:${v.userId}`, plan: await services.billing.planOf(v.userId) };
+          await limitInto(scope.headers, limiter, charged.key, charged.plan);
           return v;
         })();
         return viewer;
+      },
+      async chargeMore(points) {
+        if (!charged) throw new Error('chargeMore before authenticate');
+        if (points > 0) await limitInto(scope.headers, limiter, charged.key, charged.plan, points);
       },
       async limitAnonymous(deploymentId, ownerId) {
         await limitInto(scope.headers, limiter, `anon:${deploymentId}:${scope.clientIp}`, await services.billing.planOf(ownerId));
@@ -177,8 +183,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     try {
       viewer = await scope.authenticate();
     } catch (error) {
-      const appError = error instanceof AppError ? error : toAppError(error).appError;
-      return jsonResponse(JSON.stringify({ errors: [{ message: appError.message, extensions: { code: appError.code, details: appError.details } }] }), appError.status, appError.headers);
+      return graphqlErrorReply(error instanceof AppError ? error : toAppError(error).appError);
     }
     let forwarded: Request;
     if (request.method === 'POST') {
@@ -189,7 +194,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     } else {
       forwarded = toFetchRequest(request);
     }
-    return graphql.fetch(forwarded, { viewer, requestId: scope.requestId });
+    return boundedAnswer(await graphql.fetch(forwarded, { viewer, requestId: scope.requestId, chargeMore: scope.chargeMore }));
   }
 
   async function handle(request: Incoming, connection: ConnectionInfo = {}): Promise<Reply> {

@@ -13,7 +13,7 @@ export function encodeCursor(kind: string, values: CursorValue[]): string {
   return Buffer.from(JSON.stringify([kind, ...values]), 'utf8').toString('base64url');
 }
 
-const badCursor = () =>
+export const badCursor = () =>
   new AppError('VALIDATION_ERROR', 'cursor is not valid for this list: pass the nextCursor of a previous page unchanged', { field: 'cursor' });
 
 export function decodeCursor(cursor: string, kind: string, shape: readonly ('string' | 'number')[]): CursorValue[] {
@@ -28,7 +28,8 @@ export function decodeCursor(cursor: string, kind: string, shape: readonly ('str
   const values = parsed.slice(1) as unknown[];
   shape.forEach((type, i) => {
     const v = values[i];
-    if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== 'string') throw badCursor();
+    // PostgreSQL text cannot hold U+0000: a forged value with one is a 400, not a database error.
+    if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== 'string' || v.includes('\u0000')) throw badCursor();
   });
   return values as CursorValue[];
 }
@@ -42,20 +43,30 @@ export function beforeTimeCursor<F extends string>(cursor: string, kind: string,
   return [{ [field]: { lt: at } }, { [field]: at, id: { lt: id } }];
 }
 
+/**
+ * The moments a cursor may hold: every row's timestamp is within them, and PostgreSQL stores all of
+ * them (JavaScript dates reach 271,821 BC, which a query cannot even be sent with).
+ */
+const EARLIEST_CURSOR_TIME = Date.UTC(1970, 0, 1);
+const LATEST_CURSOR_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+export function cursorDate(value: string | number): Date {
+  const date = new Date(value);
+  const ms = date.getTime();
+  if (Number.isNaN(ms) || ms < EARLIEST_CURSOR_TIME || ms > LATEST_CURSOR_TIME) throw badCursor();
+  return date;
+}
+
 /** The position a cursor of such a list names: the timestamp and id of the last row seen. */
 export function timeCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
   const [at, id] = decodeCursor(cursor, kind, ['string', 'string']) as [string, string];
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) throw badCursor();
-  return { at: date, id };
+  return { at: cursorDate(at), id };
 }
 
 /** The same for a list whose cursors hold the timestamp as epoch milliseconds (deployments). */
 export function epochCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
   const [ms, id] = decodeCursor(cursor, kind, ['number', 'string']) as [number, string];
-  const date = new Date(ms);
-  if (Number.isNaN(date.getTime())) throw badCursor();
-  return { at: date, id };
+  return { at: cursorDate(ms), id };
 }
 
 /** The cursor values of a row in such a list. */

@@ -28,6 +28,7 @@ const PlanLimitsRef = builder.objectRef<PlanLimits>('PlanLimits').implement({
     deployments: t.exposeInt('deployments'),
     subscriptions: t.exposeInt('subscriptions'),
     connectionsPerMonth: t.exposeInt('connectionsPerMonth'),
+    versionsPerWorkflow: t.exposeInt('versionsPerWorkflow', { description: 'Recorded versions kept per workflow; an update that would record more is refused (402).' }),
   }),
 });
 

@@ -5,21 +5,27 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  valueFromASTUntyped,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
-  type ASTVisitor,
-  type FieldNode,
-  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { MANIFEST_LIMITS } from '../manifest/limits.js';
 
 /**
- * Limits on GraphQL operations, checked during validation, before any resolver (and so any
- * database work) runs: how deep a selection nests, how many aliases it uses, and an estimated
- * cost in which a list field multiplies the cost of what it selects by its page size.
+ * Limits on GraphQL operations, all checked before any resolver (and so any database work) runs:
+ * how deep a selection nests and how many aliases it uses (validation, from the document alone),
+ * and an estimated cost (at execution start, when the variables are known) in which a list field
+ * multiplies the cost of what it selects by its page size, and a field that carries a manifest
+ * weighs as much as the largest manifest the service stores.
  */
 export interface OperationLimits {
   maxDepth: number;
@@ -29,15 +35,37 @@ export interface OperationLimits {
 
 export const defaultOperationLimits: OperationLimits = { maxDepth: 10, maxAliases: 30, maxCost: 20_000 };
 
+/** The page size assumed for a list without a usable `limit` (the services' default page). */
 const DEFAULT_LIST_SIZE = 20;
 
-function limitError(message: string, code: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR', details: { limit: code } } });
+/**
+ * The weight of a field that returns a whole manifest: one unit per 512 bytes of the largest
+ * manifest accepted (512 for 256 KiB), so the cost bound is also a bound on the manifest bytes one
+ * answer can hold: 20,000 units are at most 39 manifests, about 10 MiB.
+ */
+export const MANIFEST_FIELD_WEIGHT = Math.ceil(MANIFEST_LIMITS.maxBytes / 512);
+
+function fieldWeight(parent: GraphQLNamedType | null | undefined, field: string): number {
+  if (field === 'manifest' || (parent?.name === 'ManifestDocument' && field === 'body')) return MANIFEST_FIELD_WEIGHT;
+  return 1;
 }
 
-function pageSizeOf(node: FieldNode): number | null {
+function limitError(message: string, code: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR', details: { limit: code }, http: { status: 400 } } });
+}
+
+const PAGE_ARGUMENTS = new Set(['first', 'last', 'limit']);
+
+/**
+ * The page size a field asks for: its `limit` (or `first`/`last`) argument, written literally or
+ * passed as a variable; null when it has none or its value is not a number (the field's own
+ * argument check then refuses it, or the default page applies).
+ */
+function pageSizeOf(node: FieldNode, variables: Readonly<Record<string, unknown>>): number | null {
   for (const arg of node.arguments ?? []) {
-    if (['first', 'last', 'limit'].includes(arg.name.value) && arg.value.kind === Kind.INT) return Number(arg.value.value);
+    if (!PAGE_ARGUMENTS.has(arg.name.value)) continue;
+    const value = valueFromASTUntyped(arg.value, variables);
+    return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.ceil(value)) : null;
   }
   return null;
 }
@@ -46,6 +74,7 @@ interface Visit {
   depth: number;
   multiplier: number;
   field: FieldNode;
+  parent: GraphQLNamedType | null | undefined;
 }
 
 /**
@@ -58,57 +87,62 @@ function walk(
   set: SelectionSetNode,
   fragments: Record<string, FragmentDefinitionNode>,
   visit: (v: Visit, type: GraphQLOutputType | null, pageSize: number | null) => number,
+  pageSizeOfField: (node: FieldNode) => number | null,
   depth: number,
   multiplier: number,
   pageSize: number | null,
-  seen: Set<string>,
+  seen: ReadonlySet<string>,
 ): void {
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
       const fieldDef = parent && isObjectType(parent) ? parent.getFields()[sel.name.value] : undefined;
       const type = fieldDef?.type ?? null;
-      const childMultiplier = visit({ depth, multiplier, field: sel }, type, pageSize);
+      const childMultiplier = visit({ depth, multiplier, field: sel, parent }, type, pageSize);
       if (sel.selectionSet) {
-        const ownSize = pageSizeOf(sel);
-        walk(schema, type ? getNamedType(type) : null, sel.selectionSet, fragments, visit, depth + 1, childMultiplier, ownSize ?? null, seen);
+        walk(schema, type ? getNamedType(type) : null, sel.selectionSet, fragments, visit, pageSizeOfField, depth + 1, childMultiplier, pageSizeOfField(sel), seen);
       }
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
-      walk(schema, cond, sel.selectionSet, fragments, visit, depth, multiplier, pageSize, seen);
+      walk(schema, cond, sel.selectionSet, fragments, visit, pageSizeOfField, depth, multiplier, pageSize, seen);
     } else {
       const frag = fragments[sel.name.value];
       if (frag && !seen.has(frag.name.value)) {
-        walk(schema, schema.getType(frag.typeCondition.name.value), frag.selectionSet, fragments, visit, depth, multiplier, pageSize, new Set([...seen, frag.name.value]));
+        walk(schema, schema.getType(frag.typeCondition.name.value), frag.selectionSet, fragments, visit, pageSizeOfField, depth, multiplier, pageSize, new Set([...seen, frag.name.value]));
       }
     }
   }
 }
 
+function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  return fragments;
+}
+
+function rootTypeOf(schema: GraphQLSchema, op: OperationDefinitionNode) {
+  return op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+}
+
+/** Depth and aliases depend on the document only, so they are checked with the other validation rules. */
 export function operationLimitRule(limits: OperationLimits = defaultOperationLimits): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+    const fragments = fragmentsOf(context.getDocument());
     return {
       OperationDefinition(op) {
         let maxDepth = 0;
         let aliases = 0;
-        let cost = 0;
         const schema = context.getSchema();
-        const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
         walk(
           schema,
-          root,
+          rootTypeOf(schema, op),
           op.selectionSet,
           fragments,
-          ({ depth, multiplier, field }, type, pageSize) => {
+          ({ depth, multiplier, field }) => {
             maxDepth = Math.max(maxDepth, depth + 1);
             if (field.alias) aliases += 1;
-            cost += multiplier;
-            // A list multiplies what it selects by its page size: its own limit argument, the
-            // limit of the page it belongs to, or a default.
-            const listed = type !== null && isListType(isNonNullType(type) ? type.ofType : type) && field.selectionSet !== undefined;
-            return listed ? multiplier * (pageSizeOf(field) ?? pageSize ?? DEFAULT_LIST_SIZE) : multiplier;
+            return multiplier;
           },
+          () => null,
           0,
           1,
           null,
@@ -116,8 +150,59 @@ export function operationLimitRule(limits: OperationLimits = defaultOperationLim
         );
         if (maxDepth > limits.maxDepth) context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${limits.maxDepth} are allowed`, 'depth'));
         if (aliases > limits.maxAliases) context.reportError(limitError(`the operation uses ${aliases} aliases; at most ${limits.maxAliases} are allowed`, 'aliases'));
-        if (cost > limits.maxCost) context.reportError(limitError(`the operation's estimated cost is ${cost}; at most ${limits.maxCost} is allowed (ask for smaller pages)`, 'cost'));
       },
     };
   };
+}
+
+export interface OperationMeasure {
+  /** The estimated cost (see the module comment). */
+  cost: number;
+  /** Fields selected at the root, `__typename` aside: what the request costs in rate-limit units. */
+  rootFields: number;
+}
+
+/**
+ * Measures the operation that will run, with its variables. The document has passed validation,
+ * so the operation exists and its variables have their declared types; a variable the request
+ * left out takes the default its definition gives.
+ */
+export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variableValues: Readonly<Record<string, unknown>> | null | undefined): OperationMeasure {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!op) return { cost: 0, rootFields: 1 };
+  const variables: Record<string, unknown> = {};
+  for (const def of op.variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    const given = variableValues?.[name];
+    variables[name] = given !== undefined ? given : def.defaultValue ? valueFromASTUntyped(def.defaultValue) : undefined;
+  }
+  let cost = 0;
+  let rootFields = 0;
+  walk(
+    schema,
+    rootTypeOf(schema, op),
+    op.selectionSet,
+    fragmentsOf(document),
+    ({ depth, multiplier, field, parent }, type, pageSize) => {
+      if (depth === 0 && field.name.value !== '__typename') rootFields += 1;
+      cost += multiplier * fieldWeight(parent, field.name.value);
+      // A list multiplies what it selects by its page size: its own limit argument, the
+      // limit of the page it belongs to, or the default page.
+      const listed = type !== null && isListType(isNonNullType(type) ? type.ofType : type) && field.selectionSet !== undefined;
+      return listed ? multiplier * (pageSizeOf(field, variables) ?? pageSize ?? DEFAULT_LIST_SIZE) : multiplier;
+    },
+    (node) => pageSizeOf(node, variables),
+    0,
+    1,
+    null,
+    new Set(),
+  );
+  return { cost, rootFields: Math.max(rootFields, 1) };
+}
+
+/** The refusal of an operation whose estimated cost is over the limit, or null. */
+export function costRefusal(measure: OperationMeasure, limits: OperationLimits = defaultOperationLimits): GraphQLError | null {
+  if (measure.cost <= limits.maxCost) return null;
+  return limitError(`the operation's estimated cost is ${measure.cost}; at most ${limits.maxCost} is allowed (ask for smaller pages or fewer manifests)`, 'cost');
 }

@@ -2,14 +2,55 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } fro
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
+import { AppError } from '../errors.js';
+import { TextReply, type Reply } from '../http/text-response.js';
 import { newContext, releaseContext, type Viewer } from './context.js';
-import { toAppError } from './errors.js';
+import { graphqlErrorReply, toAppError, toGraphQLError } from './errors.js';
 import { createLoaders } from './loaders.js';
-import { operationLimitRule } from './limits.js';
+import { costRefusal, measureOperation, operationLimitRule } from './limits.js';
 
 export interface GraphQLServerContext {
   viewer: Viewer | null;
   requestId: string;
+  /** Charges the request's extra rate-limit units (one per root field beyond the first). */
+  chargeMore?: (points: number) => Promise<void>;
+}
+
+/**
+ * The most one GraphQL answer may hold, in bytes. The cost bound keeps real operations far below
+ * it (at most about 10 MiB of manifests); this is the backstop that keeps any answer from growing
+ * without bound.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** Yoga's answer as a reply of the service, refused when it is over MAX_ANSWER_BYTES. */
+export async function boundedAnswer(response: Response): Promise<Reply> {
+  const text = await response.text();
+  const bytes = text.length * 3 > MAX_ANSWER_BYTES ? Buffer.byteLength(text, 'utf8') : text.length;
+  if (bytes > MAX_ANSWER_BYTES) {
+    return graphqlErrorReply(
+      new AppError('VALIDATION_ERROR', `the answer would be ${bytes} bytes; at most ${MAX_ANSWER_BYTES} are sent: ask for fewer fields or smaller pages`, { limit: 'answerSize', bytes, max: MAX_ANSWER_BYTES }),
+    );
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') headers[name] = value;
+  });
+  return new TextReply(text, response.status, headers);
+}
+
+/** graphql-js's "Did you mean …?" hints name fields, arguments and types: in production they would reveal the schema that introspection hides. */
+const SUGGESTION = / Did you mean .*\?$/s;
+
+function isInputRefusal(error: GraphQLError): boolean {
+  let inner: unknown = error.originalError;
+  while (inner instanceof GraphQLError && inner.originalError) inner = inner.originalError;
+  return inner instanceof GraphQLError;
+}
+
+function withoutSuggestion(error: GraphQLError): GraphQLError {
+  if (!SUGGESTION.test(error.message)) return error;
+  return new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions });
 }
 
 /** The /graphql face: Yoga over the shared schema, with operation limits and error masking. */
@@ -18,7 +59,28 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
   const validationRules: Plugin = {
     onValidate({ addValidationRule }) {
       addValidationRule(operationLimitRule());
-      if (production) addValidationRule(NoSchemaIntrospectionCustomRule);
+      if (!production) return;
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+      return ({ result, setResult }) => {
+        if (result.length) setResult(result.map((e) => (e instanceof GraphQLError ? withoutSuggestion(e) : e)));
+      };
+    },
+  };
+  // The cost depends on the variables, so it is measured when the operation is about to run,
+  // still before any resolver; so is the rate-limit charge of a request with several root fields.
+  const measuring: Plugin = {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const measure = measureOperation(args.schema, args.document, args.operationName, args.variableValues);
+      const refusal = costRefusal(measure);
+      if (refusal) return setResultAndStopExecution({ errors: [refusal] });
+      const chargeMore = (args.contextValue as Partial<GraphQLServerContext>).chargeMore;
+      if (!chargeMore || measure.rootFields <= 1) return;
+      try {
+        await chargeMore(measure.rootFields - 1);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        setResultAndStopExecution({ errors: [toGraphQLError(error)] });
+      }
     },
   };
   // The per-request caches Pothos keeps for a context are dropped once the operation is done (see newContext).
@@ -37,11 +99,17 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
-    plugins: [validationRules, releasingContext],
+    plugins: [validationRules, measuring, releasingContext],
     context: ({ viewer, requestId }) => newContext({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
     maskedErrors: {
       maskError(error, _message) {
-        if (error instanceof GraphQLError && !error.originalError) return error;
+        if (error instanceof GraphQLError && !error.originalError) return production ? withoutSuggestion(error) : error;
+        // graphql-js's own refusal of an input (a variable of the wrong type, an unknown enum
+        // value) wraps the GraphQLError its coercion threw: the caller's mistake, not ours.
+        if (error instanceof GraphQLError && isInputRefusal(error)) {
+          const refused = new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code: 'VALIDATION_ERROR', details: {} } });
+          return production ? withoutSuggestion(refused) : refused;
+        }
         const { appError, unexpected } = toAppError(error);
         if (unexpected) log.error({ err: (error as GraphQLError).originalError ?? error }, 'unexpected error in a GraphQL resolver');
         // A database outage is answered 503 with Retry-After as on REST (Yoga takes the status and

@@ -12,6 +12,11 @@ export interface RequestScope {
   userId: string | null;
   /** Verifies the Authorization header (once) and resolves the viewer, or throws UNAUTHORIZED. */
   authenticate(): Promise<Viewer>;
+  /**
+   * Counts `points` more requests against the authenticated caller's rate limit (a GraphQL
+   * request that asks for several root fields); throws RATE_LIMITED (429) over it.
+   */
+  chargeMore(points: number): Promise<void>;
   /** Extra headers every response of this request carries (rate-limit headers). */
   headers: Record<string, string>;
   /** The client's address (X-Forwarded-For is trusted only through TRUST_PROXY_HOPS). */

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import { discardReply, type Reply } from '../http/text-response.js';
-import { errorResponse, jsonResponse } from '../rest/envelope.js';
+import { graphqlErrorReply } from '../graphql/errors.js';
+import { errorResponse } from '../rest/envelope.js';
 import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders } from './rate-limit.js';
 
 /**
@@ -40,10 +41,6 @@ export function clientAddress(request: Incoming, remoteAddress: string | undefin
   return remoteAddress ?? 'unknown';
 }
 
-function graphqlError(error: AppError): Reply {
-  return jsonResponse(JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }] }), error.status, error.headers);
-}
-
 /**
  * Gives the response of a request nothing else counted its rate-limit headers, and turns it into
  * a 429 when its address is over the limit.
@@ -61,6 +58,6 @@ export async function limitUnidentified(limiter: RateLimiter, scope: { headers: 
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     await discardReply(response);
-    return path === '/graphql' ? graphqlError(error) : errorResponse(error);
+    return path === '/graphql' ? graphqlErrorReply(error) : errorResponse(error);
   }
 }

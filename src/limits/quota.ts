@@ -105,6 +105,24 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
 }
 
 /**
+ * Refuses an update that would record one more version of a workflow than its owner's plan keeps
+ * (PLAN_LIMIT_EXCEEDED, 402). Call inside the update's transaction after locking the workflow's
+ * row, so concurrent updates of one workflow count each other's versions.
+ */
+export async function enforceVersionQuota(tx: Db, ownerId: string, workflowId: string): Promise<void> {
+  const plan = await readPlan(tx, ownerId);
+  const limit = planLimits(plan).versionsPerWorkflow;
+  const used = await tx.workflowVersion.count({ where: { workflowId } });
+  if (used + 1 > limit) {
+    throw new AppError(
+      'PLAN_LIMIT_EXCEEDED',
+      `the ${plan} plan keeps ${limit} versions of a workflow and this one has ${used}; upgrade the plan, or create a new workflow for further changes`,
+      { quota: 'versionsPerWorkflow', limit, used, plan, workflowId },
+    );
+  }
+}
+
+/**
  * Counts one tool-endpoint connection (an MCP `initialize`) of the deployment owner's month and
  * refuses it with PLAN_LIMIT_EXCEEDED when the month's connections are used up. It both checks
  * and counts, atomically (one conditional upsert), so callers must not increment the counter

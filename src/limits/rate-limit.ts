@@ -32,8 +32,11 @@ export interface RateLimitConfig {
 }
 
 export interface RateLimiter {
-  /** Counts one request of `key` under `plan`'s limits; throws RATE_LIMITED (with the headers) over either. */
-  consume(key: string, plan: string): Promise<RateLimitHeaders>;
+  /**
+   * Counts `points` requests (default one) of `key` under `plan`'s limits; throws RATE_LIMITED
+   * (with the headers) over either.
+   */
+  consume(key: string, plan: string, points?: number): Promise<RateLimitHeaders>;
   /** The headers of `key` without counting a request. */
   peek(key: string, plan: string): Promise<RateLimitHeaders>;
   close(): Promise<void>;
@@ -128,12 +131,12 @@ export async function createRateLimiter(config: RateLimitConfig): Promise<RateLi
   });
 
   return {
-    async consume(key, plan) {
+    async consume(key, plan, points = 1) {
       // The hour is only charged for requests the minute let through, so a client that
       // ignores Retry-After for a while does not also lose its hourly allowance.
-      const minute = stateOf(0, plan, await limiters[0]!.consume(key));
+      const minute = stateOf(0, plan, await limiters[0]!.consume(key, points));
       if (minute.consumed > minute.limit && config.mode === 'enforce') throw refused(minute, 'minute');
-      const hour = stateOf(1, plan, await limiters[1]!.consume(key));
+      const hour = stateOf(1, plan, await limiters[1]!.consume(key, points));
       if (hour.consumed > hour.limit && config.mode === 'enforce') throw refused(hour, 'hour');
       return headersOf(tighter(minute, hour));
     },
@@ -148,9 +151,9 @@ export async function createRateLimiter(config: RateLimitConfig): Promise<RateLi
 }
 
 /** Counts the request in `headers` (the request scope's); a refusal leaves its headers there too. */
-export async function limitInto(headers: RateLimitHeaders, limiter: RateLimiter, key: string, plan: string): Promise<void> {
+export async function limitInto(headers: RateLimitHeaders, limiter: RateLimiter, key: string, plan: string, points = 1): Promise<void> {
   try {
-    Object.assign(headers, await limiter.consume(key, plan));
+    Object.assign(headers, await limiter.consume(key, plan, points));
   } catch (error) {
     if (error instanceof AppError) Object.assign(headers, error.headers);
     throw error;

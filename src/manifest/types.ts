@@ -119,4 +119,5 @@ export type ManifestErrorCode =
   | 'unsupported_manifest_version'
   | 'invalid_type'
   | 'invalid_value'
-  | 'unknown_property';
+  | 'unknown_property'
+  | 'too_large';

@@ -6,6 +6,7 @@ import AjvModule from 'ajv';
 import { parseDocument } from 'yaml';
 import { AppError } from '../errors.js';
 import type { ManifestError, WorkflowManifest } from './types.js';
+import { MANIFEST_LIMITS, manifestBytes } from './limits.js';
 import { comparePointers, describeValue, isRecord } from './messages.js';
 import { manifestSchema } from './schema.js';
 import { mapSchemaErrors } from './schema-errors.js';
@@ -34,6 +35,14 @@ export function validateManifest(input: unknown): ManifestValidation {
     return {
       valid: false,
       errors: [{ path: '', code: 'invalid_type', message: `a manifest must be a JSON object, got ${describeValue(input)}` }],
+    };
+  }
+  // Checked first and alone: the other checks of an oversized document would only add noise.
+  const bytes = manifestBytes(input);
+  if (bytes > MANIFEST_LIMITS.maxBytes) {
+    return {
+      valid: false,
+      errors: [{ path: '', code: 'too_large', message: `the manifest is ${bytes} bytes of JSON; at most ${MANIFEST_LIMITS.maxBytes} are allowed` }],
     };
   }
   const errors = checkSchema(input) ? [] : mapSchemaErrors(checkSchema.errors ?? [], input);

@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { AppError } from '../errors.js';
-import { decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
+import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../services.js';
 import { WORKFLOW_LIMITS, type Visibility } from '../workflows/input.js';
 import { handleOf, type PublicIdentity } from './identity.js';
@@ -161,10 +161,6 @@ const SORTS: Record<MarketplaceSort, SortPlan> = {
   },
 };
 
-function badCursor(): AppError {
-  return new AppError('VALIDATION_ERROR', 'cursor is not valid for this list: pass the nextCursor of a previous page unchanged', { field: 'cursor' });
-}
-
 const INT4_MAX = 2_147_483_647;
 
 /**
@@ -175,17 +171,14 @@ const INT4_MAX = 2_147_483_647;
 function readCursor(cursor: string, kind: string, shape: readonly ('string' | 'number')[]): CursorValue[] {
   const values = decodeCursor(cursor, kind, shape);
   for (const v of values) {
-    if (typeof v === 'number' ? !Number.isInteger(v) || Math.abs(v) > INT4_MAX : v.includes('\u0000')) throw badCursor();
+    if (typeof v === 'number' && (!Number.isInteger(v) || Math.abs(v) > INT4_MAX)) throw badCursor();
   }
   return values;
 }
 
 /** A cursor's time as the ISO text PostgreSQL parses, or a 400. */
 function cursorTime(value: CursorValue): string {
-  const date = new Date(value as string);
-  const year = date.getUTCFullYear();
-  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw badCursor();
-  return date.toISOString();
+  return cursorDate(value).toISOString();
 }
 
 /** Blank means every category; the match ignores case. */

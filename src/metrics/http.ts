@@ -51,9 +51,9 @@ export function rateLimitKindOf(key: string): RateLimitKind {
 export function countingRefusals(limiter: RateLimiter, registry: MetricsRegistry): RateLimiter {
   return {
     ...limiter,
-    async consume(key, plan) {
+    async consume(key, plan, points) {
       try {
-        return await limiter.consume(key, plan);
+        return await limiter.consume(key, plan, points);
       } catch (error) {
         if (error instanceof AppError && error.code === 'RATE_LIMITED') registry.rateLimited(rateLimitKindOf(key));
         throw error;

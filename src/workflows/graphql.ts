@@ -5,7 +5,7 @@ import { builder, graphqlOnly } from '../graphql/builder.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
-import type { WorkflowQuery } from './service.js';
+import { canRead, type WorkflowQuery } from './service.js';
 
 export const VisibilityEnum = builder.enumType('Visibility', {
   description: 'Who may see a workflow: everyone (listed in the marketplace) or only its owner.',
@@ -73,7 +73,6 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
     manifest: t.field({ type: 'JSON', resolve: (w) => w.manifest }),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
-    versions: t.relation('versions', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, extensions: graphqlOnly }),
   }),
 });
 
@@ -99,6 +98,19 @@ export const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
 
 const WorkflowPageRef = pageRef('WorkflowPage', WorkflowRef);
 const WorkflowVersionPageRef = pageRef('WorkflowVersionPage', WorkflowVersionRef);
+
+builder.objectField(WorkflowRef, 'versions', (t) =>
+  t.field({
+    type: WorkflowVersionPageRef,
+    description: 'The recorded versions, newest first, a page at a time (default 20, at most 100).',
+    extensions: graphqlOnly,
+    args: { limit: t.arg.int(), cursor: t.arg.string() },
+    resolve: (w, args, ctx) => {
+      if (args.cursor || !canRead(ctx.viewer!, w)) return ctx.services.workflows.listVersionsOf(ctx.viewer!, w, args);
+      return ctx.loaders.firstVersionPage(args.limit ?? null).load(w.id);
+    },
+  }),
+);
 
 const DeletedWorkflowRef = builder.objectRef<{ workflowId: string; deleted: true }>('DeletedWorkflow').implement({
   fields: (t) => ({ workflowId: t.exposeString('workflowId'), deleted: t.exposeBoolean('deleted') }),

@@ -1,4 +1,4 @@
-import type { Prisma, Workflow } from '@prisma/client';
+import { Prisma, type Workflow, type WorkflowVersion } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
@@ -6,7 +6,7 @@ import type { Viewer } from '../graphql/context.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
-import { enforceQuota } from '../limits/quota.js';
+import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../services.js';
 import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
@@ -22,6 +22,11 @@ export interface ListWorkflowsInput {
 }
 
 type Tx = Prisma.TransactionClient;
+
+export interface VersionPageInput {
+  limit?: number | null;
+  cursor?: string | null;
+}
 
 /** Whether plugin-prisma's query for the items includes relations (anything beyond the row's own columns). */
 function asksForRelations(query: WorkflowQuery): boolean {
@@ -122,6 +127,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       const current = await findOwned(viewer, workflowId, tx);
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
       const becomesPrivate = current.visibility === 'public' && clean.visibility === 'private';
+      if (version) await enforceVersionQuota(tx, current.ownerId, workflowId);
       await tx.workflow.update({
         where: { id: workflowId },
         data: {
@@ -214,8 +220,36 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return reload(id, query);
   }
 
-  async function listVersions(viewer: Viewer, workflowId: string, input: { limit?: number | null; cursor?: string | null }) {
+  async function listVersions(viewer: Viewer, workflowId: string, input: VersionPageInput) {
     await findReadable(viewer, workflowId);
+    return versionPage(workflowId, input);
+  }
+
+  /** The same for a workflow row already read (a nested GraphQL field): the read check is made on the row. */
+  async function listVersionsOf(viewer: Viewer, workflow: Pick<Workflow, 'id' | 'ownerId' | 'visibility'>, input: VersionPageInput) {
+    if (!canRead(viewer, workflow)) throw notFound('workflow', workflow.id);
+    return versionPage(workflow.id, input);
+  }
+
+  /**
+   * The first page of versions of each of several workflows the caller has already checked, in two
+   * statements whatever their number (a dashboard list asking for each workflow's versions): the
+   * ids of each workflow's newest `limit + 1` versions, then those rows.
+   */
+  async function firstVersionPages(workflowIds: readonly string[], input: { limit?: number | null }): Promise<Page<WorkflowVersion>[]> {
+    const limit = pageLimit(input.limit);
+    const ranked = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM (
+        SELECT id, row_number() OVER (PARTITION BY workflow_id ORDER BY created_at DESC, id DESC) AS n
+        FROM workflow_versions WHERE workflow_id IN (${Prisma.join(workflowIds)})
+      ) ranked WHERE n <= ${limit + 1}`;
+    const rows = ranked.length ? await prisma.workflowVersion.findMany({ where: { id: { in: ranked.map((r) => r.id) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) : [];
+    const byWorkflow = new Map<string, WorkflowVersion[]>(workflowIds.map((id) => [id, []]));
+    for (const row of rows) byWorkflow.get(row.workflowId)?.push(row);
+    return workflowIds.map((id) => toPage(byWorkflow.get(id)!, limit, `versions:${id}`, (v) => timeCursorOf(v.createdAt, v.id), (v) => v));
+  }
+
+  async function versionPage(workflowId: string, input: VersionPageInput) {
     const limit = pageLimit(input.limit);
     const where: Prisma.WorkflowVersionWhereInput = { workflowId };
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, `versions:${workflowId}`, 'createdAt');
@@ -236,7 +270,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return renderManifest(workflow.manifest as unknown as WorkflowManifest, chosen);
   }
 
-  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, getVersion, exportWorkflowManifest };
+  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, listVersionsOf, firstVersionPages, getVersion, exportWorkflowManifest };
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {

@@ -27,6 +27,7 @@ const CODES: Record<ManifestErrorCode, true> = {
   invalid_type: true,
   invalid_value: true,
   unknown_property: true,
+  too_large: true,
 };
 
 describe('docs/manifest.md', () => {

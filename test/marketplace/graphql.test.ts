@@ -20,7 +20,7 @@ describe('marketplace through GraphQL', () => {
     await t?.database.drop();
   });
 
-  const ITEM = 'workflowId name category tags stats { rating ratingCount subscribers forks } owner { userId handle } publishedAt workflow { name manifest }';
+  const ITEM = 'workflowId name category tags stats { rating ratingCount subscribers forks } owner { userId handle } publishedAt workflow { name currentVersion }';
   const QUERY = `query($q: String!) {
     marketplace(category: "gql", sort: rating, limit: 50) { data { ${ITEM} } pagination { count hasMore nextCursor } }
     marketplaceSearch(q: $q, category: "gql", limit: 50) { data { ${ITEM} } pagination { count } }

@@ -21,7 +21,7 @@ describe('workflows through GraphQL', () => {
     me {
       userId
       workflows(limit: 100) {
-        data { workflowId name currentVersion stats { forks subscribers rating ratingCount } versions { version } forkedFrom { workflowId } forkedFromWorkflow { name } }
+        data { workflowId name currentVersion stats { forks subscribers rating ratingCount } versions { data { version } } forkedFrom { workflowId } forkedFromWorkflow { name } }
         pagination { count hasMore }
       }
       library(limit: 100) {
