@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
-import type { Viewer } from './graphql/context.js';
+import type { Viewer } from './auth/viewer.js';
 import { toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { createGraphQLHandler } from './graphql/yoga.js';

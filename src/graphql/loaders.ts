@@ -2,7 +2,7 @@ import type { Workflow } from '@prisma/client';
 import DataLoader from 'dataloader';
 import type { Services } from '../services.js';
 import { canRead } from '../workflows/service.js';
-import type { Viewer } from './context.js';
+import type { Viewer } from '../auth/viewer.js';
 
 /**
  * Per-request batch loaders for lookups that are not Prisma relations (so plugin-prisma cannot
