@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
-import type { Viewer } from './graphql/context.js';
+import type { Viewer } from './auth/viewer.js';
 import { graphqlErrorReply, toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
@@ -88,7 +88,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const services = createServices({ db, config, clock });
   const metrics = createMetricsRegistry();
   const limiter = countingRefusals(await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }), metrics);
-  const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken });
+  const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken, production: config.production });
   const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
   const schema = getSchema();
   const rest = createRestHandler({ schema, bodyLimitBytes: config.bodyLimitBytes });

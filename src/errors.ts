@@ -51,3 +51,17 @@ export const notFound = (what: string, id?: string) =>
   new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`, id ? { id } : {});
 
 export const validation = (message: string, details: ErrorDetails = {}) => new AppError('VALIDATION_ERROR', message, details);
+
+/**
+ * One offending input of a 400 VALIDATION_ERROR. Every input error carries
+ * `details.fields: FieldProblem[]` (docs/decisions.md, "error.details"); other keys may sit beside it.
+ */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** A 400 for one or more offending inputs: the messages joined, each named in `details.fields`. */
+export function invalidInput(problems: FieldProblem[], extra: ErrorDetails = {}): AppError {
+  return new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems, ...extra });
+}

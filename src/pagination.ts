@@ -1,5 +1,11 @@
 import { AppError } from './errors.js';
-import type { PageInfo } from './graphql/builder.js';
+
+/** The pagination object of a list answer (spec 2.2). */
+export interface PageInfo {
+  nextCursor: string | null;
+  hasMore: boolean;
+  count: number;
+}
 
 /**
  * Opaque cursors: base64url of a small JSON array tagged with the list (and sort order) it

@@ -1,6 +1,4 @@
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { Database } from './db/index.js';
+import type { ServiceDeps } from './service-deps.js';
 import { createUserService } from './users/service.js';
 import { createWorkflowService } from './workflows/service.js';
 import { createLibraryService } from './library/service.js';
@@ -10,12 +8,7 @@ import { enforceConnectionQuota, enforceQuota } from './limits/quota.js';
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 
-/** What every service is built from. */
-export interface ServiceDeps {
-  db: Database;
-  config: Config;
-  clock: Clock;
-}
+export type { ServiceDeps };
 
 export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { VerifiedIdentity } from './verify.js';
+import type { VerifiedIdentity } from './viewer.js';
 
 interface Entry {
   identity: VerifiedIdentity;

@@ -11,6 +11,7 @@ import {
 import { AppError } from '../errors.js';
 import { DEV_ALGORITHM, DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevIssuerKey } from './dev-issuer.js';
 import { VerifiedTokenCache } from './token-cache.js';
+import type { VerifiedIdentity } from './viewer.js';
 
 export interface AuthConfig {
   issuer?: string;
@@ -21,12 +22,7 @@ export interface AuthConfig {
   production: boolean;
 }
 
-export interface VerifiedIdentity {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  name: string | null;
-}
+export type { VerifiedIdentity } from './viewer.js';
 
 export interface Authenticator {
   verifyAuthorization(header: string | null | undefined): Promise<VerifiedIdentity>;

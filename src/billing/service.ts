@@ -2,10 +2,10 @@ import Stripe from 'stripe';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
 import { readPlan } from '../limits/quota.js';
-import type { ServiceDeps } from '../services.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { createStripeClient, isMissingResource, notConfigured, planOfPriceKey, providerUnavailable, stripePriceOf, type PriceKey } from './stripe.js';
 
 /** The billing subscription of spec 2.7. */

@@ -1,7 +1,6 @@
 import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
-import type { RenderableWorkflow } from '../mcp/render/index.js';
-import type { DeploymentWorkflowDto } from './types.js';
+import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
 
 /**
  * Which of a deployment's bundled workflows its owner may still use, at which version, and
@@ -188,7 +187,7 @@ export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T
  * at the versions in use: from `cache`, and the missing ones with one statement. A workflow whose
  * version is gone is left out.
  */
-export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<RenderableWorkflow[]> {
+export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<EndpointWorkflow[]> {
   const offered = bundle.filter((w) => w.isActive && w.adapters.includes(adapter));
   const missing = offered.filter((w) => cache.get(w.workflowId, w.version) === undefined);
   // Read here, and used from here too: the cache may drop an entry before it is used.
@@ -204,7 +203,7 @@ export async function renderable(bundle: readonly BundledWorkflow[], adapter: Ad
       cache.set(row.workflowId, row.version, row.manifest);
     }
   }
-  const out: RenderableWorkflow[] = [];
+  const out: EndpointWorkflow[] = [];
   for (const w of offered) {
     const manifest = cache.get(w.workflowId, w.version) ?? fetched.get(`${w.workflowId}@${w.version}`);
     if (!manifest) continue;

@@ -1,14 +1,14 @@
 import type { Deployment, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import { AppError, notFound, validation } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
-import type { RenderableWorkflow } from '../mcp/render/index.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
-import type { ServiceDeps } from '../services.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { ENDPOINT_TARGET, loadBundles, ManifestCache, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow, type ReadRows } from './bundle.js';
 import {
   DESCRIPTION_MAX,
+  type EndpointWorkflow,
   NAME_MAX,
   WORKFLOWS_MAX,
   type CreateDeploymentInput,
@@ -299,7 +299,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
   }
 
   /** The workflows a connection on `adapter` is offered, with their manifests, in deployment order. */
-  function renderableFor(target: EndpointTarget, adapter: Adapter): Promise<RenderableWorkflow[]> {
+  function renderableFor(target: EndpointTarget, adapter: Adapter): Promise<EndpointWorkflow[]> {
     return renderable(target.bundle, adapter, manifests, readRows);
   }
 

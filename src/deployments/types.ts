@@ -1,4 +1,4 @@
-import type { Adapter } from '../manifest/types.js';
+import type { Adapter, WorkflowManifest } from '../manifest/types.js';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -81,4 +81,13 @@ export interface UsageReport {
   connections: { total: number; limit: number; remaining: number };
   byAdapter: Record<Adapter, number>;
   byDay: { date: string; count: number }[];
+}
+
+/** A workflow the tool endpoint offers, with its manifest at the version in use (what the renderers take). */
+export interface EndpointWorkflow {
+  workflowId: string;
+  name: string;
+  description: string;
+  version: string;
+  manifest: WorkflowManifest;
 }

@@ -8,6 +8,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import { AppError } from '../errors.js';
+import type { PageInfo } from '../pagination.js';
 import type { GraphQLContext } from './context.js';
 
 /**
@@ -54,11 +55,7 @@ builder.queryType({});
 builder.mutationType({});
 
 /** The pagination object of spec 2.2, shared by every list. */
-export interface PageInfo {
-  nextCursor: string | null;
-  hasMore: boolean;
-  count: number;
-}
+export type { PageInfo };
 
 export const PaginationRef = builder.objectRef<PageInfo>('Pagination').implement({
   description: 'Pagination of a list (spec 2.2). Pass nextCursor as the cursor argument to read the next page.',

@@ -1,15 +1,11 @@
 import { initContextCache } from '@pothos/core';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import type { Services } from '../services.js';
+import type { Viewer } from '../auth/viewer.js';
 import type { Loaders } from './loaders.js';
 
-/** The authenticated person behind a request. */
-export interface Viewer {
-  userId: string;
-  email: string | null;
-  issuer: string;
-  subject: string;
-}
+/** The viewer lives with authentication; re-exported for the faces that already name it here. */
+export type { Viewer };
 
 export interface GraphQLContext {
   viewer: Viewer | null;

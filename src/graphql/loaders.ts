@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import type { Page } from '../pagination.js';
 import type { Services } from '../services.js';
 import { canRead } from '../workflows/service.js';
-import type { Viewer } from './context.js';
+import type { Viewer } from '../auth/viewer.js';
 
 /**
  * Per-request batch loaders for lookups that are not Prisma relations (so plugin-prisma cannot

@@ -1,4 +1,4 @@
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 

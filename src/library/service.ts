@@ -1,12 +1,12 @@
 import type { LibraryEntry, Prisma } from '@prisma/client';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS } from '../manifest/types.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
-import type { FieldProblem } from '../rest/executor.js';
+import type { FieldProblem } from '../errors.js';
 import { enforceQuota } from '../limits/quota.js';
-import type { ServiceDeps } from '../services.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead } from '../workflows/service.js';
 
 export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Prisma.LibraryEntrySelect };

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
-import type { ServiceDeps } from '../services.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { WORKFLOW_LIMITS, type Visibility } from '../workflows/input.js';
 import { handleOf, type PublicIdentity } from './identity.js';
 import { parseSearchText } from './query.js';

@@ -9,8 +9,9 @@ import type { MetricsRegistry, RateLimitKind } from './registry.js';
 /**
  * GET /metrics and the hooks that feed the registry from outside the request path.
  *
- * With METRICS_TOKEN set a scrape must send it as a bearer token; without it the endpoint is open
- * and the service is meant to listen on loopback or a private network only (docs/operations.md).
+ * With METRICS_TOKEN set a scrape must send it as a bearer token. Without it the endpoint is open
+ * outside production (development, tests) and refused in production, where an open endpoint would
+ * show anyone the routes, traffic and pool of the service (docs/operations.md).
  * Scrapes are never counted against a rate limit (a scraper polls like a load balancer), but a
  * refused token is, per client address, so the token cannot be guessed at full speed.
  */
@@ -19,7 +20,7 @@ export const METRICS_PATH = '/metrics';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Database; token: string | null }) {
+export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Database; token: string | null; production: boolean }) {
   // Comparing digests keeps the comparison constant-time even when the lengths differ.
   const expected = deps.token === null ? null : digest(deps.token);
 
@@ -27,6 +28,10 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
   return async function serveMetrics(request: Incoming, onRefused: () => Promise<void>): Promise<Reply> {
     if (request.method !== 'GET') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${METRICS_PATH}; use GET`, { allowed: ['GET'] }, { Allow: 'GET' });
+    }
+    if (expected === null && deps.production) {
+      await onRefused();
+      throw new AppError('FORBIDDEN', `${METRICS_PATH} is disabled in production until METRICS_TOKEN is set`, { reason: 'metrics_token_not_configured' });
     }
     if (expected) {
       const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';

@@ -1,5 +1,5 @@
 import { AppError, type ErrorDetails } from '../errors.js';
-import type { PageInfo } from '../graphql/builder.js';
+import type { PageInfo } from '../pagination.js';
 import { textResponse, type TextReply } from '../http/text-response.js';
 
 /**

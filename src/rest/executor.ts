@@ -17,7 +17,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { AppError } from '../errors.js';
+import { AppError, type FieldProblem } from '../errors.js';
 import type { HttpMethod, RouteSpec } from './routes.js';
 
 /**
@@ -86,10 +86,7 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   return { spec, pattern, paramNames, document: parse(source), fieldName, args: field.args, field };
 }
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldProblem } from '../errors.js';
 
 function describeType(type: GraphQLInputType): string {
   const named = getNamedType(type);

@@ -2,10 +2,10 @@ import type { Prisma, Review } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
-import type { FieldProblem } from '../rest/executor.js';
-import type { ServiceDeps } from '../services.js';
+import type { FieldProblem } from '../errors.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { canRead } from '../workflows/service.js';
 
 /**

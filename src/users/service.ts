@@ -2,8 +2,8 @@ import type { VerifiedIdentity } from '../auth/verify.js';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
-import type { ServiceDeps } from '../services.js';
+import type { Viewer } from '../auth/viewer.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { USER_BY_IDENTITY, USER_WITH_COUNTS } from './statements.js';
 
 /** The user of spec 2.6. */

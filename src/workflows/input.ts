@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { FieldProblem } from '../rest/executor.js';
+import type { FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
 

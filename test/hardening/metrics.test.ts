@@ -196,6 +196,42 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   });
 });
 
+describe('GET /metrics in production', () => {
+  const production = {
+    NODE_ENV: 'production',
+    OIDC_ISSUER: 'https://id.example.test',
+    OIDC_AUDIENCE: 'workflow-service',
+    // Never fetched: no request here carries a user token.
+    OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks.json',
+    MCP_SESSION_SECRET: 'metrics-production-session-secret-0123456789',
+  };
+
+  it('is refused (403) without METRICS_TOKEN, and says how to enable it', async () => {
+    const t = await startTestApp({ env: production });
+    try {
+      const res = await t.call('GET', '/metrics');
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN', details: { reason: 'metrics_token_not_configured' } } });
+      expect(res.body.error.message).toMatch(/METRICS_TOKEN/);
+      expect(res.text).not.toContain('http_requests_total');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is served with METRICS_TOKEN to a scraper that sends it', async () => {
+    const METRICS_TOKEN = 'metrics-production-token-0123456789abcdef';
+    const t = await startTestApp({ env: { ...production, METRICS_TOKEN } });
+    try {
+      expect((await t.call('GET', '/metrics')).status).toBe(401);
+      const { samples } = await scrape(t, METRICS_TOKEN);
+      expect(value(samples, 'http_requests_total', { route: 'GET /metrics', status: '401' })).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the metrics registry', () => {
   const gauges = { pool: { total: 1, idle: 1, waiting: 0, max: 1 }, database: 'pglite' };
 
