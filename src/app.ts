@@ -1,10 +1,12 @@
 import { setReplyHeader, textResponse, toFetchResponse, type Reply } from './http/text-response.js';
-import { createAuthenticator, type Authenticator } from './auth/verify.js';
+import { createAuthenticator, parseAuthorizationHeader, type Authenticator } from './auth/verify.js';
+import { assertCredentialAllows } from './api-keys/service.js';
+import { looksLikeApiKey } from './api-keys/secret.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
-import type { Viewer } from './auth/viewer.js';
+import type { CredentialUse, Viewer } from './auth/viewer.js';
 import { graphqlErrorReply, toAppError } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
@@ -60,6 +62,8 @@ function withHeaders(response: Reply, requestId: string, extra: Record<string, s
   }
 }
 
+const API_USE: CredentialUse = { face: 'api' };
+
 /** What the HTTP server knows about a request beyond the request itself. */
 export interface ConnectionInfo {
   /** The peer address of the socket. */
@@ -111,16 +115,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       userId: null,
       headers: {},
       clientIp: clientAddress(request, connection.remoteAddress, config.trustProxyHops),
-      authenticate() {
+      authenticate(use = API_USE) {
         viewer ??= (async () => {
-          const identity = await authenticator.verifyAuthorization(request.headers.get('authorization'));
-          const v = await services.users.resolveViewer(identity);
+          const header = request.headers.get('authorization');
+          // A personal API key is told from an ID token by its prefix; both arrive as Bearer.
+          const v = looksLikeApiKey(parseAuthorizationHeader(header))
+            ? await services.apiKeys.authenticateApiKey(parseAuthorizationHeader(header))
+            : await services.users.resolveViewer(await authenticator.verifyAuthorization(header));
           scope.userId = v.userId;
           charged = { key: `user:${v.userId}`, plan: await services.billing.planOf(v.userId) };
           await limitInto(scope.headers, limiter, charged.key, charged.plan);
           return v;
         })();
-        return viewer;
+        return viewer.then((v) => {
+          assertCredentialAllows(v, use);
+          return v;
+        });
       },
       async chargeMore(points) {
         if (!charged) throw new Error('chargeMore before authenticate');

@@ -7,6 +7,7 @@ import { createBillingService } from './billing/service.js';
 import { enforceConnectionQuota, enforceQuota } from './limits/quota.js';
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
+import { createApiKeyService } from './api-keys/service.js';
 
 export type { ServiceDeps };
 
@@ -24,6 +25,7 @@ export function createServices(deps: ServiceDeps) {
     }),
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),
+    apiKeys: createApiKeyService(deps),
   };
 }
 

@@ -11,10 +11,25 @@ export interface VerifiedIdentity {
   name: string | null;
 }
 
+/** A personal API key a request was made with, and what it may open. */
+export interface ApiKeyCredential {
+  kind: 'api_key';
+  keyId: string;
+  /** `mcp`: tool endpoints only; `api`: REST, GraphQL and tool endpoints. */
+  scope: 'mcp' | 'api';
+  /** The deployments whose tool endpoints the key may open; empty: all of the user's. */
+  deploymentIds: readonly string[];
+}
+
 /** The authenticated person behind a request. */
 export interface Viewer {
   userId: string;
   email: string | null;
   issuer: string;
   subject: string;
+  /** How the request proved it: absent for an ID token, which opens everything the user may. */
+  credential?: ApiKeyCredential;
 }
+
+/** What a request uses its credential for: the API (REST, GraphQL) or one deployment's tool endpoint. */
+export type CredentialUse = { face: 'api' } | { face: 'mcp'; deploymentId: string };

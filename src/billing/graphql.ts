@@ -28,6 +28,7 @@ const PlanLimitsRef = builder.objectRef<PlanLimits>('PlanLimits').implement({
     deployments: t.exposeInt('deployments'),
     subscriptions: t.exposeInt('subscriptions'),
     connectionsPerMonth: t.exposeInt('connectionsPerMonth'),
+    apiKeys: t.exposeInt('apiKeys', { description: 'Personal API keys held at once.' }),
     versionsPerWorkflow: t.exposeInt('versionsPerWorkflow', { description: 'Recorded versions kept per workflow; an update that would record more is refused (402).' }),
   }),
 });
@@ -46,6 +47,7 @@ const QuotaUsageRef = builder.objectRef<Record<QuotaName, QuotaUse>>('QuotaUsage
     workflows: t.field({ type: QuotaRef, resolve: (u) => u.workflows }),
     deployments: t.field({ type: QuotaRef, resolve: (u) => u.deployments }),
     subscriptions: t.field({ type: QuotaRef, resolve: (u) => u.subscriptions }),
+    apiKeys: t.field({ type: QuotaRef, resolve: (u) => u.apiKeys }),
     connections: t.field({ type: QuotaRef, resolve: (u) => u.connections }),
   }),
 });

@@ -9,6 +9,7 @@ import '../library/graphql.js';
 import '../deployments/graphql.js';
 import '../marketplace/graphql.js';
 import '../reviews/graphql.js';
+import '../api-keys/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

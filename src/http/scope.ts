@@ -1,4 +1,4 @@
-import type { Viewer } from '../auth/viewer.js';
+import type { CredentialUse, Viewer } from '../auth/viewer.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 
@@ -10,8 +10,12 @@ export interface RequestScope {
   /** A route label for logs and metrics, e.g. `GET /v1/workflows/:workflowId`. */
   route: string;
   userId: string | null;
-  /** Verifies the Authorization header (once) and resolves the viewer, or throws UNAUTHORIZED. */
-  authenticate(): Promise<Viewer>;
+  /**
+   * Verifies the Authorization header (once) and resolves the viewer, or throws UNAUTHORIZED;
+   * FORBIDDEN when the credential (an API key's scope or deployments) does not cover `use`
+   * (default: the API, REST and GraphQL).
+   */
+  authenticate(use?: CredentialUse): Promise<Viewer>;
   /**
    * Counts `points` more requests against the authenticated caller's rate limit (a GraphQL
    * request that asks for several root fields); throws RATE_LIMITED (429) over it.

@@ -15,7 +15,7 @@ import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName 
 /** A Prisma client or interactive-transaction client. */
 export type Db = Prisma.TransactionClient;
 
-export type CountedQuota = 'workflows' | 'deployments' | 'subscriptions';
+export type CountedQuota = 'workflows' | 'deployments' | 'subscriptions' | 'apiKeys';
 export type QuotaName = CountedQuota | 'connections';
 
 export const CONNECTIONS_METRIC = 'connections';
@@ -64,6 +64,8 @@ export function countQuota(db: Db, userId: string, quota: CountedQuota): Promise
       return db.deployment.count({ where: { ownerId: userId } });
     case 'subscriptions':
       return db.libraryEntry.count({ where: { userId, sourceType: 'subscribed' } });
+    case 'apiKeys':
+      return db.apiKey.count({ where: { userId } });
   }
 }
 
@@ -71,6 +73,7 @@ const LIMIT_OF: Record<QuotaName, (limits: PlanLimits) => number> = {
   workflows: (l) => l.workflows,
   deployments: (l) => l.deployments,
   subscriptions: (l) => l.subscriptions,
+  apiKeys: (l) => l.apiKeys,
   connections: (l) => l.connectionsPerMonth,
 };
 
@@ -78,6 +81,7 @@ const WHAT: Record<QuotaName, string> = {
   workflows: 'workflows',
   deployments: 'deployments',
   subscriptions: 'subscriptions',
+  apiKeys: 'API keys',
   connections: 'tool-endpoint connections this month',
 };
 
@@ -163,11 +167,12 @@ export async function connectionUsage(db: Db, userId: string, now: Date = new Da
 
 /** Every quota of the user, for GraphQL. */
 export async function quotaUsage(db: Db, userId: string, now: Date = new Date()): Promise<Record<QuotaName, QuotaUse>> {
-  const [plan, workflows, deployments, subscriptions, connections] = await Promise.all([
+  const [plan, workflows, deployments, subscriptions, apiKeys, connections] = await Promise.all([
     readPlan(db, userId),
     countQuota(db, userId, 'workflows'),
     countQuota(db, userId, 'deployments'),
     countQuota(db, userId, 'subscriptions'),
+    countQuota(db, userId, 'apiKeys'),
     connectionsUsed(db, userId, now),
   ]);
   const limits = planLimits(plan);
@@ -175,5 +180,5 @@ export async function quotaUsage(db: Db, userId: string, now: Date = new Date())
     const limit = LIMIT_OF[quota](limits);
     return { quota, plan, used, limit, remaining: Math.max(limit - used, 0) };
   };
-  return { workflows: use('workflows', workflows), deployments: use('deployments', deployments), subscriptions: use('subscriptions', subscriptions), connections: use('connections', connections) };
+  return { workflows: use('workflows', workflows), deployments: use('deployments', deployments), subscriptions: use('subscriptions', subscriptions), apiKeys: use('apiKeys', apiKeys), connections: use('connections', connections) };
 }

@@ -48,10 +48,10 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
 
   /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
-  async function viewerOf(request: Incoming, scope: RequestScope): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+  async function viewerOf(request: Incoming, scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
     if (!request.headers.has('authorization')) return { viewer: null, authError: null };
     try {
-      return { viewer: await scope.authenticate(), authError: null };
+      return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
     } catch (error) {
       if (error instanceof AppError && error.code === 'UNAUTHORIZED') return { viewer: null, authError: error };
       throw error;
@@ -59,7 +59,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   }
 
   async function loadTarget(request: Incoming, deploymentId: string, scope: RequestScope) {
-    const { viewer, authError } = await viewerOf(request, scope);
+    const { viewer, authError } = await viewerOf(request, scope, deploymentId);
     let target;
     try {
       target = await deployments.loadDeploymentForEndpoint(deploymentId, viewer);

@@ -44,6 +44,8 @@ interface World {
   reviewedId: string;
   reviewId: string;
   deploymentId: string;
+  /** One of the owner's API keys (scope api). */
+  keyId: string;
   markers: string[];
 }
 
@@ -90,6 +92,9 @@ const MATRIX: Row[] = [
   { route: 'POST /library/:workflowId', on: 'public', body: () => ({}), owner: 409, other: 201, anonymous: 401 },
   { route: 'PATCH /library/:workflowId', on: 'private', body: () => ({ isActive: false }), owner: 200, other: 404, anonymous: 401 },
   { route: 'DELETE /library/:workflowId', on: 'private', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /api-keys', owner: 200, other: 200, anonymous: 401 },
+  { route: 'POST /api-keys', body: () => ({ name: 'Matrix key', scope: 'api' }), owner: 201, other: 201, anonymous: 401 },
+  { route: 'DELETE /api-keys/:keyId', owner: 200, other: 404, anonymous: 401 },
   { route: 'GET /deployments', owner: 200, other: 200, anonymous: 401 },
   { route: 'POST /deployments', body: (w) => ({ name: 'Bundle', workflowIds: [w.privateId] }), owner: 201, other: 400, anonymous: 401 },
   { route: 'GET /deployments/:deploymentId', owner: 200, other: 404, anonymous: 401 },
@@ -151,6 +156,9 @@ describe('access matrix', () => {
     expect(review.status, review.text).toBe(201);
     const deployment = await t.call('POST', '/v1/deployments', { token: owner, body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] } });
     expect(deployment.status, deployment.text).toBe(201);
+    const key = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: `PRIVATE-${r}-key`, scope: 'api' } });
+    expect(key.status, key.text).toBe(201);
+    markers.push(`PRIVATE-${r}-key`);
     allMarkers.push(...markers.map((m) => m.toLowerCase()));
     return {
       owner,
@@ -161,6 +169,7 @@ describe('access matrix', () => {
       reviewedId: reviewed.workflowId,
       reviewId: review.body.data.reviewId,
       deploymentId: deployment.body.data.deploymentId,
+      keyId: key.body.data.keyId,
       markers,
     };
   }
@@ -178,6 +187,7 @@ describe('access matrix', () => {
       .replace(':workflowId', workflowId)
       .replace(':deploymentId', w.deploymentId)
       .replace(':reviewId', w.reviewId)
+      .replace(':keyId', w.keyId)
       .replace(':version', version);
     const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
     return t.call(method, `/v1${path}${row.query ?? ''}`, { token, body: row.body?.(w), headers });
@@ -185,7 +195,7 @@ describe('access matrix', () => {
 
   /** What a refused call must not have changed: the owner's view of everything they own. */
   async function ownerView(w: World): Promise<string> {
-    const paths = [`/v1/workflows/${w.privateId}`, `/v1/workflows/${w.publicId}`, `/v1/deployments/${w.deploymentId}`, '/v1/library', '/v1/workflows', '/v1/deployments', `/v1/workflows/${w.reviewedId}/reviews`];
+    const paths = [`/v1/workflows/${w.privateId}`, `/v1/workflows/${w.publicId}`, `/v1/deployments/${w.deploymentId}`, '/v1/library', '/v1/workflows', '/v1/deployments', `/v1/workflows/${w.reviewedId}/reviews`, '/v1/api-keys'];
     const views = await Promise.all(paths.map((p) => t.call('GET', p, { token: w.owner })));
     // Usage counters move with the owner's own calls only; connections are not part of this matrix.
     return views.map((v) => `${v.status} ${v.text}`).join('\n');

@@ -1,0 +1,148 @@
+import type { ApiKey, Prisma } from '@prisma/client';
+import { newId } from '../clock.js';
+import type { ApiKeyCredential, CredentialUse, Viewer } from '../auth/viewer.js';
+import { AppError, invalidInput, notFound, type FieldProblem } from '../errors.js';
+import { enforceQuota } from '../limits/quota.js';
+import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
+
+export const API_KEY_SCOPES = ['mcp', 'api'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Limits of a key's own fields (docs/decisions.md, "API keys"). */
+export const API_KEY_LIMITS = { name: 100, deployments: 100 } as const;
+
+/** Seen by its owner: everything but the secret, which only the creation answer carries. */
+export type ApiKeyView = Omit<ApiKey, 'secretHash' | 'userId'>;
+
+export interface CreateApiKeyInput {
+  name: string;
+  scope?: string | null;
+  deploymentIds?: string[] | null;
+  /** ISO 8601; absent or null: the key does not expire. */
+  expiresAt?: string | null;
+}
+
+/** `lastUsedAt` is written at most this often per key, so a busy key does not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function unauthorized(message: string, reason: string): AppError {
+  return new AppError('UNAUTHORIZED', message, { reason }, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"` });
+}
+
+function viewOf(key: ApiKey): ApiKeyView {
+  const { secretHash: _hash, userId: _user, ...view } = key;
+  return view;
+}
+
+/**
+ * Refuses a request whose credential does not cover what it is used for: an `mcp` key outside tool
+ * endpoints, a key limited to some deployments on another one's endpoint. ID tokens open everything
+ * their user may.
+ */
+export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void {
+  const credential = viewer.credential;
+  if (!credential) return;
+  if (use.face === 'api' && credential.scope !== 'api') {
+    throw new AppError('FORBIDDEN', 'this API key has scope "mcp": it opens tool endpoints only; create a key with scope "api" for REST and GraphQL', { scope: credential.scope });
+  }
+  if (use.face === 'mcp' && credential.deploymentIds.length > 0 && !credential.deploymentIds.includes(use.deploymentId)) {
+    throw new AppError('FORBIDDEN', `this API key is limited to the tool endpoints of ${credential.deploymentIds.join(', ')}`, { deploymentIds: [...credential.deploymentIds] });
+  }
+}
+
+export function createApiKeyService({ db, clock }: ServiceDeps) {
+  const prisma = db.prisma;
+
+  async function cleanInput(viewer: Viewer, input: CreateApiKeyInput) {
+    const problems: FieldProblem[] = [];
+    const name = input.name.trim();
+    if (!name) problems.push({ field: 'name', message: 'name must not be empty' });
+    else if ([...name].length > API_KEY_LIMITS.name) problems.push({ field: 'name', message: `name must be at most ${API_KEY_LIMITS.name} characters` });
+    const scope = input.scope ?? 'mcp';
+    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) problems.push({ field: 'scope', message: `scope must be "mcp" (tool endpoints only) or "api" (REST, GraphQL and tool endpoints), got "${scope}"` });
+    const deploymentIds = [...new Set(input.deploymentIds ?? [])];
+    if (deploymentIds.length > API_KEY_LIMITS.deployments) problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
+    else if (deploymentIds.length) {
+      const owned = await prisma.deployment.findMany({ where: { id: { in: deploymentIds }, ownerId: viewer.userId }, select: { id: true } });
+      const ownedIds = new Set(owned.map((d) => d.id));
+      deploymentIds.forEach((id, i) => {
+        if (!ownedIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
+      });
+    }
+    let expiresAt: Date | null = null;
+    if (input.expiresAt !== undefined && input.expiresAt !== null) {
+      const parsed = new Date(input.expiresAt);
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(parsed.getTime())) problems.push({ field: 'expiresAt', message: 'expiresAt must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z' });
+      else if (parsed.getTime() <= clock.now().getTime()) problems.push({ field: 'expiresAt', message: 'expiresAt must be in the future' });
+      else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
+      else expiresAt = parsed;
+    }
+    if (problems.length) throw invalidInput(problems);
+    return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
+  }
+
+  /** Creates a key; the answer is the only place its secret ever appears. */
+  async function createApiKey(viewer: Viewer, input: CreateApiKeyInput): Promise<ApiKeyView & { secret: string }> {
+    const clean = await cleanInput(viewer, input);
+    const secret = newApiKeySecret();
+    const key = await prisma.$transaction(async (tx) => {
+      await enforceQuota(tx, viewer.userId, 'apiKeys');
+      return tx.apiKey.create({
+        data: {
+          id: newId('key'),
+          userId: viewer.userId,
+          name: clean.name,
+          scope: clean.scope,
+          deploymentIds: clean.deploymentIds,
+          prefix: shownPrefixOf(secret),
+          secretHash: hashApiKeySecret(secret),
+          createdAt: clock.now(),
+          expiresAt: clean.expiresAt,
+        },
+      });
+    });
+    return { ...viewOf(key), secret };
+  }
+
+  async function listApiKeys(viewer: Viewer, input: { limit?: number | null; cursor?: string | null }): Promise<Page<ApiKeyView>> {
+    const limit = pageLimit(input.limit);
+    const where: Prisma.ApiKeyWhereInput = { userId: viewer.userId };
+    if (input.cursor) {
+      const { at, id } = timeCursorPosition(input.cursor, 'api-keys');
+      where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
+    }
+    const rows = await prisma.apiKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+    return toPage(rows, limit, 'api-keys', (k) => timeCursorOf(k.createdAt, k.id), viewOf);
+  }
+
+  /** Revokes (deletes) a key of the caller's; the next request with it is refused on every instance. */
+  async function revokeApiKey(viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
+    const { count } = await prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
+    if (count === 0) throw notFound('API key', keyId);
+    return { keyId, deleted: true };
+  }
+
+  /**
+   * The viewer behind a presented key, read from the database on every request (an index lookup),
+   * so a revocation holds on the next request everywhere. Unknown, revoked, expired and malformed
+   * keys are UNAUTHORIZED.
+   */
+  async function authenticateApiKey(secret: string): Promise<Viewer> {
+    if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
+    const key = await prisma.apiKey.findUnique({ where: { secretHash: hashApiKeySecret(secret) }, include: { user: { select: { email: true, issuer: true, subject: true } } } });
+    if (!key) throw unauthorized('unknown or revoked API key', 'revoked');
+    const now = clock.now();
+    if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthorized(`this API key expired at ${key.expiresAt.toISOString()}`, 'expired');
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await prisma.apiKey.updateMany({ where: { id: key.id }, data: { lastUsedAt: now } });
+    }
+    const credential: ApiKeyCredential = { kind: 'api_key', keyId: key.id, scope: key.scope as ApiKeyScope, deploymentIds: key.deploymentIds };
+    return { userId: key.userId, email: key.user.email, issuer: key.user.issuer, subject: key.user.subject, credential };
+  }
+
+  return { createApiKey, listApiKeys, revokeApiKey, authenticateApiKey };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;
