@@ -71,11 +71,18 @@ export function createOidcRelyingParty(options: { issuer: string; clientId: stri
       }
       const claims = tokens.claims();
       if (!claims?.sub) throw new AppError('UNAUTHORIZED', 'the identity provider sent no subject for you', { reason: 'oidc_claims' });
+      let { email, name } = claims as { email?: unknown; name?: unknown };
+      // Providers may keep the profile claims out of the ID token and serve them at userinfo.
+      if (typeof email !== 'string' && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
+        const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+        email = info.email;
+        name = name ?? info.name;
+      }
       return {
         issuer: options.issuer,
         subject: claims.sub,
-        email: typeof claims.email === 'string' ? claims.email : null,
-        name: typeof claims.name === 'string' ? claims.name : null,
+        email: typeof email === 'string' ? email : null,
+        name: typeof name === 'string' ? name : null,
       };
     },
   };

@@ -50,13 +50,12 @@ export function App() {
       </main>
     );
   }
-  if (!viewer.data) return <p className="page" aria-live="polite">Loading…</p>;
-
+  // The page and the viewer load side by side; only the header waits for the viewer.
   return (
-    <ViewerContext.Provider value={viewer.data.me}>
+    <ViewerContext.Provider value={viewer.data?.me ?? null}>
       <a href="#main" className="skip-link">Skip to content</a>
       <header className="top">
-        <Link href="/deployments" className="brand">Workflows</Link>
+        <Link href="/deployments" className="brand">Workflow service</Link>
         <nav aria-label="Main">
           <ul>
             {NAV.map(([href, label]) => (
@@ -67,7 +66,7 @@ export function App() {
           </ul>
         </nav>
         <form method="post" action="/sign-out" className="sign-out">
-          <span className="who">{viewer.data.me.email}</span>
+          <span className="who">{viewer.data?.me.email}</span>
           <button type="submit" className="link-button">Sign out</button>
         </form>
       </header>

@@ -8,8 +8,7 @@ export interface SignedInUser {
 
 export const ViewerContext = createContext<SignedInUser | null>(null);
 
-export function useViewer(): SignedInUser {
-  const viewer = useContext(ViewerContext);
-  if (!viewer) throw new Error('useViewer outside the signed-in layout');
-  return viewer;
+/** The signed-in user, or null while it is still loading. */
+export function useViewer(): SignedInUser | null {
+  return useContext(ViewerContext);
 }

@@ -9,7 +9,7 @@ export function UsageChart({ byDay, byAdapter }: { byDay: { date: string; count:
         <figcaption>Connections per day</figcaption>
         <div className="chart" aria-hidden="true">
           <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={byDay} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+            <BarChart accessibilityLayer={false} data={byDay} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} fontSize={12} />
               <YAxis allowDecimals={false} fontSize={12} width={32} />
@@ -23,7 +23,7 @@ export function UsageChart({ byDay, byAdapter }: { byDay: { date: string; count:
         <figcaption>Connections by adapter</figcaption>
         <div className="chart" aria-hidden="true">
           <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={adapters} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 16 }}>
+            <BarChart accessibilityLayer={false} data={adapters} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 16 }}>
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" allowDecimals={false} fontSize={12} />
               <YAxis type="category" dataKey="adapter" width={100} fontSize={12} />

@@ -84,7 +84,7 @@ export default function MarketplaceWorkflow() {
   const w = data.workflow;
   const entry = data.library.data.find((e) => e.workflowId === w.workflowId);
   const steps = ((w.manifest as { steps?: GraphStep[] }).steps ?? []).filter((s) => typeof s?.id === 'string');
-  const reviewed = data.workflowReviews.data.some((r) => r.author.userId === viewer.userId);
+  const reviewed = data.workflowReviews.data.some((r) => r.author.userId === viewer?.userId);
   const actionError = subscribe.error ?? fork.error;
 
   return (
@@ -126,7 +126,7 @@ export default function MarketplaceWorkflow() {
       </div>
       <section aria-labelledby="steps">
         <h2 id="steps">Steps</h2>
-        <div className="graph-wrap">{steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}</div>
+        <div className="graph-wrap" tabIndex={0} role="region" aria-label="Dependency graph (scrolls sideways)">{steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}</div>
       </section>
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>

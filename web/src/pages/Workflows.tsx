@@ -37,7 +37,7 @@ export default function Workflows() {
       {!data && !error && <p aria-live="polite">Loading…</p>}
       {data && data.workflows.data.length === 0 && <p className="empty">You have no workflows yet. Write one, or fork one from the marketplace.</p>}
       {data && data.workflows.data.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Your workflows (scrolls sideways)">
           <table>
             <caption className="sr-only">Your workflows</caption>
             <thead>
