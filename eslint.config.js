@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'bench/results/', 'src/generated/'] },
+  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'bench/results/', 'src/generated/', 'web/src/gql/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -27,6 +27,8 @@ import { manifestSchemaDocument } from './manifest/schema.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
 import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics/http.js';
 import { createMetricsRegistry } from './metrics/registry.js';
+import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
+import { createBrowserSignIn } from './oauth/sign-in.js';
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -41,6 +43,8 @@ export interface AppOptions {
   logger?: Logger;
   /** An already-open database (tests); otherwise one is opened from the config. */
   database?: Database;
+  /** The dashboard's built files (tests); otherwise dist/web when it has been built. */
+  dashboardDir?: string | null;
 }
 
 /**
@@ -100,14 +104,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
+  const browser = createBrowserSignIn({ config, db, clock, services });
+  const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
   // The access log line is built only when it will be written.
   const logsRequests = log.isLevelEnabled('info');
 
-  function newScope(request: Incoming, requestId: string, connection: ConnectionInfo): RequestScope {
+  type Scope = RequestScope & { identify: () => Promise<Viewer> };
+
+  function newScope(request: Incoming, requestId: string, connection: ConnectionInfo): Scope {
     let viewer: Promise<Viewer> | undefined;
     let charged: { key: string; plan: string } | undefined;
-    const scope: RequestScope = {
+    const scope: Scope = {
+      async identify() {
+        const header = request.headers.get('authorization');
+        // A personal API key is told from an ID token by its prefix; both arrive as Bearer.
+        if (looksLikeApiKey(parseAuthorizationHeader(header))) return services.apiKeys.authenticateApiKey(parseAuthorizationHeader(header));
+        return services.users.resolveViewer(await authenticator.verifyAuthorization(header));
+      },
       requestId,
       services,
       log,
@@ -117,11 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clientIp: clientAddress(request, connection.remoteAddress, config.trustProxyHops),
       authenticate(use = API_USE) {
         viewer ??= (async () => {
-          const header = request.headers.get('authorization');
-          // A personal API key is told from an ID token by its prefix; both arrive as Bearer.
-          const v = looksLikeApiKey(parseAuthorizationHeader(header))
-            ? await services.apiKeys.authenticateApiKey(parseAuthorizationHeader(header))
-            : await services.users.resolveViewer(await authenticator.verifyAuthorization(header));
+          const v = await scope.identify();
           scope.userId = v.userId;
           charged = { key: `user:${v.userId}`, plan: await services.billing.planOf(v.userId) };
           await limitInto(scope.headers, limiter, charged.key, charged.plan);
@@ -143,7 +153,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return scope;
   }
 
-  async function route(request: Incoming, url: URL, scope: RequestScope): Promise<Reply> {
+  async function route(request: Incoming, url: URL, scope: Scope): Promise<Reply> {
     const path = url.pathname;
     if (path === '/healthz') {
       scope.route = 'GET /healthz';
@@ -163,6 +173,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return serveMetrics(request, () => limitInto(scope.headers, limiter, addressKey(scope.clientIp), 'free'));
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
+    if (path.startsWith('/sign-')) {
+      const signIn = await browser.handle(request, url);
+      if (signIn) {
+        scope.route = `${request.method} ${path}`;
+        return signIn;
+      }
+    }
     if (path === WEBHOOK_PATH) {
       scope.route = `POST ${WEBHOOK_PATH}`;
       return billingWebhook(request);
@@ -182,15 +199,36 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const mcpMatch = MCP_PATH.exec(path);
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
     if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, url, path.slice(3) || '/', scope);
+    const page = dashboard.serve(request, path);
+    if (page) {
+      scope.route = `${request.method} /(dashboard)`;
+      return page;
+    }
     throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
   }
 
-  async function handleGraphQL(request: Incoming, scope: RequestScope): Promise<Reply> {
+  /**
+   * The dashboard's requests carry the browser session cookie instead of a token: accepted only from
+   * the service's own pages (a cross-site request is refused before anything runs).
+   */
+  function useBrowserSession(request: Incoming, scope: Scope): void {
+    if (request.headers.has('authorization') || !browser.hasSessionCookie(request)) return;
+    browser.assertSameOrigin(request);
+    scope.identify = async () => {
+      const found = await browser.lookUp(request);
+      if (!found) throw new AppError('UNAUTHORIZED', 'your session has ended (7 days without activity, or you signed out): sign in again', { reason: 'session' });
+      if (found.setCookie) scope.headers['set-cookie'] = found.setCookie;
+      return found.viewer;
+    };
+  }
+
+  async function handleGraphQL(request: Incoming, scope: Scope): Promise<Reply> {
     scope.route = `${request.method} /graphql`;
     const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
     if (wantsPage && !config.production) return graphql.fetch(toFetchRequest(request), { viewer: null, requestId: scope.requestId });
     let viewer: Viewer;
     try {
+      useBrowserSession(request, scope);
       viewer = await scope.authenticate();
     } catch (error) {
       return graphqlErrorReply(error instanceof AppError ? error : toAppError(error).appError);

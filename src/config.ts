@@ -29,6 +29,11 @@ export interface Config {
   trustProxyHops: number;
   production: boolean;
   oidc: { issuer?: string; audience?: string; jwksUrl?: string };
+  /**
+   * The service as a relying party of the OpenID provider, for browser sign-in (OIDC_CLIENT_ID,
+   * OIDC_CLIENT_SECRET); null when OIDC_ISSUER or OIDC_CLIENT_ID is unset.
+   */
+  oidcClient: { clientId: string; clientSecret: string | null } | null;
   devAuth: boolean;
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; prices: StripePrices };
   logLevel: string;
@@ -128,6 +133,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`);
   }
 
+  const oidcClientId = str('OIDC_CLIENT_ID');
+  const oidcClientSecret = str('OIDC_CLIENT_SECRET') ?? null;
+  if (oidcClientId && !oidc.issuer) problems.push('OIDC_CLIENT_ID is set but OIDC_ISSUER is not: browser sign-in needs the provider it is a client of');
+  if (oidcClientSecret && !oidcClientId) problems.push('OIDC_CLIENT_SECRET is set but OIDC_CLIENT_ID is not');
+
   const mcpSessionSecret = str('MCP_SESSION_SECRET') ?? null;
   if (mcpSessionSecret !== null && mcpSessionSecret.length < 32) problems.push('MCP_SESSION_SECRET must be at least 32 characters');
   if (mcpSessionSecret === null && production) problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
@@ -149,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
     production,
     oidc,
+    oidcClient: oidc.issuer && oidcClientId ? { clientId: oidcClientId, clientSecret: oidcClientSecret } : null,
     devAuth,
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),

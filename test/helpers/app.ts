@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { DEV_ISSUER, signDevToken } from '../../src/auth/dev-issuer.js';
+import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -43,13 +44,13 @@ export interface TestApp {
  * A service instance on a fresh database, called through its fetch handler (no port).
  * `env` adds configuration variables as an operator would set them.
  */
-export async function startTestApp(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; database?: TestDatabase; clock?: Clock; dashboardDir?: string | null } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-test-'));
   // Suites make far more requests per minute than the free plan allows: they get the headers but no
   // refusals unless a test asks for RATE_LIMIT_MODE=enforce.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', RATE_LIMIT_MODE: 'report', ...options.env });
   const database = options.database ?? (await createTestDatabase());
-  const app = await createApp(config, { database: database.db, logger: createLogger('silent') });
+  const app = await createApp(config, { database: database.db, logger: createLogger('silent'), clock: options.clock, dashboardDir: options.dashboardDir });
   const tokens = new Map<string, string>();
 
   async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {

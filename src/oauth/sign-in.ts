@@ -1,0 +1,186 @@
+import { DEV_ISSUER } from '../auth/dev-issuer.js';
+import type { VerifiedIdentity } from '../auth/verify.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors.js';
+import type { Viewer } from '../auth/viewer.js';
+import { readBodyText } from '../http/body.js';
+import type { Incoming } from '../http/incoming.js';
+import type { Reply } from '../http/text-response.js';
+import type { Services } from '../services.js';
+import { readCookie, setCookie } from './cookies.js';
+import { createOidcRelyingParty, type OidcRelyingParty } from './oidc.js';
+import { devSignInPage, signInProblemPage, signInUnavailablePage } from './pages.js';
+import { createSessionStore, hashSecret, SESSION_IDLE_MS } from './sessions.js';
+
+/**
+ * The one place a browser is signed in: the sign-in pages (the configured OpenID provider, or the
+ * development page without one), the session cookie, and sign-out. Other faces ask it who the
+ * browser is (`currentBrowserUser`) and where to send a browser to sign in (`signInPath`).
+ */
+
+export const SIGN_IN_PATH = '/sign-in';
+const DEV_SIGN_IN_PATH = '/sign-in/dev';
+export const CALLBACK_PATH = '/sign-in/callback';
+export const SIGN_OUT_PATH = '/sign-out';
+const ATTEMPT_TTL_SECONDS = 10 * 60;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+export interface BrowserSignIn {
+  /** The signed-in user of this browser request (the session cookie), or null. Extends the session's life. */
+  currentBrowserUser(request: Incoming): Promise<Viewer | null>;
+  /** The current user plus the Set-Cookie renewing the cookie when the session's last activity moved. */
+  lookUp(request: Incoming): Promise<{ viewer: Viewer; setCookie: string | null } | null>;
+  /** True when the request carries a session cookie at all. */
+  hasSessionCookie(request: Incoming): boolean;
+  /**
+   * Refuses a cookie-authenticated request that another site made the browser send (FORBIDDEN):
+   * its Origin must be the service's own, and Sec-Fetch-Site, when sent, `same-origin`.
+   */
+  assertSameOrigin(request: Incoming): void;
+  /** Where to send a browser to sign in and come back to `returnPath` (a path on this service). */
+  signInPath(returnPath: string): string;
+  /** Answers the sign-in routes; null for any other path. */
+  handle(request: Incoming, url: URL): Promise<Reply | null>;
+}
+
+/** A path on this service to return to after sign-in: never another host (open redirect). */
+export function safeReturnPath(raw: string | null | undefined): string {
+  if (!raw || raw.length > 1024 || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || [...raw].some((c) => c.charCodeAt(0) < 0x20)) return '/';
+  return raw;
+}
+
+function redirect(location: string, cookies: string[] = []): Response {
+  // A Fetch API Response, since it can carry several Set-Cookie headers.
+  const headers = new Headers({ location, 'cache-control': 'no-store' });
+  for (const cookie of cookies) headers.append('set-cookie', cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+export function createBrowserSignIn(deps: { config: Config; db: Database; clock: Clock; services: Services }): BrowserSignIn {
+  const { config, clock, services } = deps;
+  const sessions = createSessionStore(deps);
+  const prisma = deps.db.prisma;
+  const origin = new URL(config.publicBaseUrl).origin;
+  const originUrl = new URL(origin);
+  // A cookie over plain http is only sent to this machine; anywhere else the cookie is Secure.
+  const secure = !(originUrl.protocol === 'http:' && LOOPBACK.has(originUrl.hostname));
+  const sessionCookie = secure ? '__Host-wf_session' : 'wf_session';
+  const attemptCookie = secure ? '__Secure-wf_sign_in' : 'wf_sign_in';
+  const rp: OidcRelyingParty | null = config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
+  const devSignIn = !rp && !config.oidc.issuer && config.devAuth && !config.production;
+  const idleSeconds = SESSION_IDLE_MS / 1000;
+
+  function sessionCookieFor(secret: string): string {
+    return setCookie(sessionCookie, secret, { secure, maxAge: idleSeconds });
+  }
+
+  async function lookUp(request: Incoming) {
+    const secret = readCookie(request.headers, sessionCookie);
+    if (!secret) return null;
+    const found = await sessions.find(secret);
+    if (!found) return null;
+    return { viewer: found.viewer, setCookie: found.touched ? sessionCookieFor(secret) : null };
+  }
+
+  function assertSameOrigin(request: Incoming): void {
+    const from = request.headers.get('origin');
+    const own = new Set([origin, new URL(request.url).origin]);
+    const site = request.headers.get('sec-fetch-site');
+    if (!from || !own.has(from) || (site !== null && site !== 'same-origin')) {
+      throw new AppError('FORBIDDEN', 'a request signed in by the browser session must come from the dashboard itself (its Origin is not this service)', { origin: from });
+    }
+  }
+
+  async function signedIn(identity: VerifiedIdentity, returnTo: string, extraCookies: string[] = []): Promise<Reply> {
+    const viewer = await services.users.resolveViewer(identity);
+    const secret = await sessions.open(viewer.userId);
+    return redirect(returnTo, [sessionCookieFor(secret), ...extraCookies]);
+  }
+
+  async function beginProviderSignIn(returnTo: string): Promise<Reply> {
+    const started = await rp!.begin(`${origin}${CALLBACK_PATH}`);
+    const now = clock.now();
+    await prisma.signInAttempt.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ATTEMPT_TTL_SECONDS * 1000) } } });
+    await prisma.signInAttempt.create({ data: { id: hashSecret(started.state), codeVerifier: started.codeVerifier, nonce: started.nonce, returnTo, createdAt: now } });
+    return redirect(started.url, [setCookie(attemptCookie, started.state, { secure, maxAge: ATTEMPT_TTL_SECONDS, path: SIGN_IN_PATH })]);
+  }
+
+  async function finishProviderSignIn(request: Incoming, url: URL): Promise<Reply> {
+    const clearAttempt = setCookie(attemptCookie, '', { secure, maxAge: 0, path: SIGN_IN_PATH });
+    const state = readCookie(request.headers, attemptCookie);
+    const attempt = state ? await prisma.signInAttempt.findUnique({ where: { id: hashSecret(state) } }) : null;
+    if (!state || !attempt || clock.now().getTime() - attempt.createdAt.getTime() > ATTEMPT_TTL_SECONDS * 1000) {
+      return signInProblemPage('This sign-in has expired', 'The sign-in was started more than 10 minutes ago, in another browser, or has already been used. Start it again.', 400);
+    }
+    // Each attempt is used once, whatever the outcome.
+    await prisma.signInAttempt.deleteMany({ where: { id: attempt.id } });
+    const denied = url.searchParams.get('error');
+    if (denied) {
+      const reason = url.searchParams.get('error_description') ?? denied;
+      return signInProblemPage('You were not signed in', `The identity provider answered: ${reason.slice(0, 300)}`, 401, attempt.returnTo);
+    }
+    let identity: VerifiedIdentity;
+    try {
+      // The URL the provider redirected to, as registered (behind a proxy the request's own host may differ).
+      identity = await rp!.finish(new URL(`${origin}${CALLBACK_PATH}${url.search}`), { state, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') return signInProblemPage('You were not signed in', error.message, 401, attempt.returnTo);
+      throw error;
+    }
+    return signedIn(identity, attempt.returnTo, [clearAttempt]);
+  }
+
+  async function devSignInSubmit(request: Incoming): Promise<Reply> {
+    if (!devSignIn) throw new AppError('NOT_FOUND', 'development sign-in is off: this service signs browsers in through its identity provider');
+    assertSameOrigin(request);
+    const form = new URLSearchParams(await readBodyText(request, 16 * 1024));
+    const returnTo = safeReturnPath(form.get('return'));
+    const email = (form.get('email') ?? '').trim();
+    if (!email) return devSignInPage({ returnTo, email, error: 'Enter your e-mail address.' });
+    if (email.length > 254 || !EMAIL.test(email)) return devSignInPage({ returnTo, email, error: 'Enter an e-mail address such as name@example.com.' });
+    // The same account `npm run token -- --email` signs in as.
+    return signedIn({ issuer: DEV_ISSUER, subject: `dev|${email.toLowerCase()}`, email, name: null }, returnTo);
+  }
+
+  return {
+    lookUp,
+    async currentBrowserUser(request) {
+      return (await lookUp(request))?.viewer ?? null;
+    },
+    hasSessionCookie(request) {
+      return readCookie(request.headers, sessionCookie) !== null;
+    },
+    assertSameOrigin,
+    signInPath(returnPath) {
+      return `${SIGN_IN_PATH}?return=${encodeURIComponent(safeReturnPath(returnPath))}`;
+    },
+    async handle(request, url) {
+      const path = url.pathname;
+      if (path === SIGN_IN_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+        const returnTo = safeReturnPath(url.searchParams.get('return'));
+        if (await lookUp(request)) return redirect(returnTo);
+        if (rp) return beginProviderSignIn(returnTo);
+        if (devSignIn) return devSignInPage({ returnTo, signedOut: url.searchParams.has('signed_out') });
+        return signInUnavailablePage();
+      }
+      if (path === DEV_SIGN_IN_PATH && request.method === 'POST') return devSignInSubmit(request);
+      if (path === CALLBACK_PATH && request.method === 'GET') {
+        if (!rp) throw new AppError('NOT_FOUND', 'no identity provider is configured for browser sign-in');
+        return finishProviderSignIn(request, url);
+      }
+      if (path === SIGN_OUT_PATH && request.method === 'POST') {
+        assertSameOrigin(request);
+        const secret = readCookie(request.headers, sessionCookie);
+        if (secret) await sessions.close(secret);
+        return redirect(`${SIGN_IN_PATH}?signed_out=1`, [setCookie(sessionCookie, '', { secure, maxAge: 0 })]);
+      }
+      if (path === SIGN_IN_PATH || path === DEV_SIGN_IN_PATH || path === CALLBACK_PATH || path === SIGN_OUT_PATH) {
+        throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { method: request.method, path });
+      }
+      return null;
+    },
+  };
+}

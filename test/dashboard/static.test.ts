@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** A build as Vite lays it out: index.html, hashed files under assets/, the manifest under .vite/. */
+function fakeBuild(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wf-web-'));
+  mkdirSync(join(dir, 'assets'));
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html lang="en"><title>Workflow dashboard</title><script type="module" src="/assets/index-abc123.js"></script></html>');
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(join(dir, '.vite', 'manifest.json'), '{}');
+  return dir;
+}
+
+describe('the dashboard at /', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fakeBuild();
+    t = await startTestApp({ dashboardDir: dir });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the page at / and at each page route, revalidated on every load, with a same-origin-only policy', async () => {
+    for (const path of ['/', '/workflows', '/workflows/wf_123', '/marketplace/wf_1', '/library', '/deployments/dep_1', '/account']) {
+      const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.text).toContain('Workflow dashboard');
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+    }
+  });
+
+  it('gives hashed files a year of immutable caching, compressed when the browser accepts it', async () => {
+    const res = await t.app.fetch(new Request('http://127.0.0.1/assets/index-abc123.js', { headers: { 'accept-encoding': 'gzip, br' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const body = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
+    expect(body).toContain('console.log');
+    const plain = await t.call('GET', '/assets/index-abc123.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.text).toContain('console.log');
+  });
+
+  it('answers unknown files and paths outside the pages with the JSON 404, never the page', async () => {
+    for (const path of ['/assets/missing-000.js', '/nope', '/v1/nope', '/.vite/manifest.json', '/index.htm']) {
+      const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+    const post = await t.call('POST', '/workflows', { body: {} });
+    expect(post.status).toBe(404);
+  });
+
+  it('leaves the API routes where they are', async () => {
+    expect((await t.call('GET', '/healthz')).body.data.status).toBe('ok');
+    expect((await t.call('GET', '/v1/workflows')).status).toBe(401);
+    expect((await t.call('GET', '/v1/openapi.json')).status).toBe(200);
+  });
+});
+
+describe('the dashboard before it is built', () => {
+  it('says how to build it instead of failing obscurely', async () => {
+    const t = await startTestApp({ dashboardDir: null });
+    try {
+      const res = await t.call('GET', '/');
+      expect(res.status).toBe(503);
+      expect(res.text).toContain('npm run build');
+    } finally {
+      await t.close();
+    }
+  });
+});

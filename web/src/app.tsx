@@ -1,0 +1,97 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Link, Route, Switch, useLocation } from 'wouter';
+import { signInUrl, useQuery } from './api';
+import { ErrorNotice } from './components/ErrorNotice';
+import { graphql } from './gql';
+import { ViewerContext } from './viewer';
+
+const Deployments = lazy(() => import('./pages/Deployments'));
+const DeploymentPage = lazy(() => import('./pages/DeploymentPage'));
+const Workflows = lazy(() => import('./pages/Workflows'));
+const WorkflowEditor = lazy(() => import('./pages/WorkflowEditor'));
+const Library = lazy(() => import('./pages/Library'));
+const Marketplace = lazy(() => import('./pages/Marketplace'));
+const MarketplaceWorkflow = lazy(() => import('./pages/MarketplaceWorkflow'));
+const Account = lazy(() => import('./pages/Account'));
+
+const ViewerQuery = graphql(`
+  query Viewer {
+    me {
+      userId
+      email
+      plan
+    }
+  }
+`);
+
+const NAV = [
+  ['/deployments', 'Deployments'],
+  ['/workflows', 'Workflows'],
+  ['/library', 'Library'],
+  ['/marketplace', 'Marketplace'],
+  ['/account', 'Account'],
+] as const;
+
+export function App() {
+  const viewer = useQuery(ViewerQuery);
+  const [location] = useLocation();
+
+  useEffect(() => {
+    if (viewer.error?.code === 'UNAUTHORIZED') window.location.assign(signInUrl());
+  }, [viewer.error]);
+  useEffect(() => {
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [location]);
+
+  if (viewer.error && viewer.error.code !== 'UNAUTHORIZED') {
+    return (
+      <main className="page" id="main">
+        <ErrorNotice error={viewer.error} onRetry={viewer.reload} />
+      </main>
+    );
+  }
+  // The page and the viewer load side by side; only the header waits for the viewer.
+  return (
+    <ViewerContext.Provider value={viewer.data?.me ?? null}>
+      <a href="#main" className="skip-link">Skip to content</a>
+      <header className="top">
+        <Link href="/deployments" className="brand">Workflow service</Link>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>{label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <form method="post" action="/sign-out" className="sign-out">
+          <span className="who">{viewer.data?.me.email}</span>
+          <button type="submit" className="link-button">Sign out</button>
+        </form>
+      </header>
+      <main id="main" tabIndex={-1} className="page">
+        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+          <Switch>
+            <Route path="/" component={Deployments} />
+            <Route path="/deployments" component={Deployments} />
+            <Route path="/deployments/:id" component={DeploymentPage} />
+            <Route path="/workflows" component={Workflows} />
+            <Route path="/workflows/new" component={WorkflowEditor} />
+            <Route path="/workflows/:id" component={WorkflowEditor} />
+            <Route path="/library" component={Library} />
+            <Route path="/marketplace" component={Marketplace} />
+            <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
+            <Route path="/account" component={Account} />
+            <Route>
+              <h1>Page not found</h1>
+              <p>
+                <Link href="/deployments">Go to your deployments</Link>
+              </p>
+            </Route>
+          </Switch>
+        </Suspense>
+      </main>
+    </ViewerContext.Provider>
+  );
+}

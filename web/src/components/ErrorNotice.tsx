@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import { Button } from 'react-aria-components';
+import { signInUrl, type ApiError } from '../api';
+
+/** An error in words a person understands, with what to do next. */
+export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
+  const [wait, setWait] = useState(error.retryAfter ?? 0);
+  useEffect(() => {
+    setWait(error.retryAfter ?? 0);
+    if (!error.retryAfter) return;
+    const timer = setInterval(() => setWait((w) => Math.max(0, w - 1)), 1000);
+    return () => clearInterval(timer);
+  }, [error]);
+
+  let title = 'Something went wrong';
+  let body: React.ReactNode = error.message;
+  let action: React.ReactNode = onRetry ? <Button onPress={onRetry}>Try again</Button> : null;
+  switch (error.code) {
+    case 'UNAUTHORIZED':
+      title = 'You are signed out';
+      body = `${error.message}. Your work on this page is kept until you leave it.`.replace('..', '.');
+      action = <a className="button" href={signInUrl()}>Sign in again</a>;
+      break;
+    case 'PLAN_LIMIT_EXCEEDED': {
+      const d = error.details as { quota?: string; limit?: number; plan?: string };
+      title = 'Your plan’s limit is reached';
+      body = `${error.message}${d.limit !== undefined ? ` (limit ${d.limit}${d.plan ? ` on the ${d.plan} plan` : ''})` : ''}. Upgrade for more, or remove something you no longer need.`;
+      action = <a className="button" href="/account">See plans and upgrade</a>;
+      break;
+    }
+    case 'RATE_LIMITED':
+      title = 'Too many requests';
+      body = wait > 0 ? `The service asks to wait ${wait} s before retrying.` : 'You can retry now.';
+      action = onRetry ? <Button isDisabled={wait > 0} onPress={onRetry}>Retry</Button> : null;
+      break;
+    case 'VALIDATION_ERROR':
+      title = 'Please check what you entered';
+      break;
+    case 'NETWORK':
+      title = 'No connection to the service';
+      break;
+    case 'NOT_FOUND':
+      title = 'Not found';
+      break;
+    case 'FORBIDDEN':
+      title = 'Not allowed';
+      break;
+  }
+  return (
+    <div className="notice notice-error" role="alert">
+      <strong>{title}</strong>
+      <p>{body}</p>
+      {action}
+    </div>
+  );
+}

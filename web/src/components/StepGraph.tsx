@@ -1,0 +1,81 @@
+/**
+ * A workflow's steps drawn as their dependency graph: each step in the column of its depth
+ * (the longest chain of dependencies before it), arrows from each dependency.
+ */
+export interface GraphStep {
+  id: string;
+  name?: string;
+  depends_on?: string[];
+}
+
+const W = 170;
+const H = 46;
+const GAP_X = 60;
+const GAP_Y = 18;
+
+export function StepGraph({ steps }: { steps: GraphStep[] }) {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const depth = new Map<string, number>();
+  const depthOf = (id: string, seen: Set<string>): number => {
+    if (depth.has(id)) return depth.get(id)!;
+    if (seen.has(id)) return 0;
+    seen.add(id);
+    const deps = (byId.get(id)?.depends_on ?? []).filter((d) => byId.has(d));
+    const d = deps.length ? Math.max(...deps.map((x) => depthOf(x, seen) + 1)) : 0;
+    depth.set(id, d);
+    return d;
+  };
+  steps.forEach((s) => depthOf(s.id, new Set()));
+  const columns: GraphStep[][] = [];
+  for (const s of steps) (columns[depth.get(s.id)!] ??= []).push(s);
+  const pos = new Map<string, { x: number; y: number }>();
+  columns.forEach((col, c) => col.forEach((s, r) => pos.set(s.id, { x: c * (W + GAP_X), y: r * (H + GAP_Y) })));
+  const width = columns.length * (W + GAP_X) - GAP_X;
+  const height = Math.max(...columns.map((c) => c.length)) * (H + GAP_Y) - GAP_Y;
+
+  return (
+    <figure className="graph">
+      <svg viewBox={`-4 -4 ${width + 8} ${height + 8}`} width={width + 8} role="img" aria-labelledby="graph-title">
+        <title id="graph-title">Steps and their dependencies</title>
+        <defs>
+          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M 0 0 L 10 5 L 0 10 z" fill="#4b5563" />
+          </marker>
+        </defs>
+        {steps.flatMap((s) =>
+          (s.depends_on ?? [])
+            .filter((d) => pos.has(d))
+            .map((d) => {
+              const a = pos.get(d)!;
+              const b = pos.get(s.id)!;
+              return <path key={`${d}-${s.id}`} d={`M ${a.x + W} ${a.y + H / 2} C ${a.x + W + GAP_X / 2} ${a.y + H / 2}, ${b.x - GAP_X / 2} ${b.y + H / 2}, ${b.x - 2} ${b.y + H / 2}`} fill="none" stroke="#4b5563" strokeWidth="1.5" markerEnd="url(#arrow)" />;
+            }),
+        )}
+        {steps.map((s) => {
+          const p = pos.get(s.id)!;
+          return (
+            <g key={s.id} transform={`translate(${p.x},${p.y})`}>
+              <rect width={W} height={H} rx="8" fill="#eef2ff" stroke="#1d4ed8" />
+              <text x={W / 2} y={19} textAnchor="middle" fontSize="13" fontWeight="600" fill="#1b1f24">
+                {(s.name ?? s.id).slice(0, 24)}
+              </text>
+              <text x={W / 2} y={36} textAnchor="middle" fontSize="11" fill="#374151">
+                {s.id}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption>
+        <ol className="sr-only">
+          {steps.map((s) => (
+            <li key={s.id}>
+              {s.name ?? s.id}
+              {s.depends_on?.length ? `, after ${s.depends_on.join(', ')}` : ', first'}
+            </li>
+          ))}
+        </ol>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,88 @@
+import { diffLines } from 'diff';
+import { useEffect, useState } from 'react';
+import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Button } from 'react-aria-components';
+import { stringify } from 'yaml';
+import { useQuery } from '../api';
+import { graphql } from '../gql';
+import { ErrorNotice } from './ErrorNotice';
+import { formatDate } from './ui';
+
+const VersionsQuery = graphql(`
+  query WorkflowVersions($workflowId: String!) {
+    workflowVersions(workflowId: $workflowId, limit: 50) {
+      data {
+        version
+        createdAt
+        manifest
+      }
+    }
+  }
+`);
+
+function VersionSelect({ label, value, onChange, versions }: { label: string; value: string; onChange: (v: string) => void; versions: string[] }) {
+  return (
+    <Select selectedKey={value} onSelectionChange={(k) => onChange(String(k))}>
+      <Label>{label}</Label>
+      <Button>
+        <SelectValue /> <span aria-hidden="true">▾</span>
+      </Button>
+      <Popover>
+        <ListBox>
+          {versions.map((v) => (
+            <ListBoxItem key={v} id={v}>{v}</ListBoxItem>
+          ))}
+        </ListBox>
+      </Popover>
+    </Select>
+  );
+}
+
+/** The recorded versions, and the difference between any two of them (as YAML lines). */
+export function VersionHistory({ workflowId, currentVersion }: { workflowId: string; currentVersion: string }) {
+  const { data, error, reload } = useQuery(VersionsQuery, { workflowId });
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  useEffect(() => reload(), [currentVersion, reload]);
+  const versions = data?.workflowVersions.data ?? [];
+  useEffect(() => {
+    if (versions.length === 0) return;
+    setTo(versions[0]!.version);
+    setFrom((versions[1] ?? versions[0]!).version);
+  }, [data]);
+  const a = versions.find((v) => v.version === from);
+  const b = versions.find((v) => v.version === to);
+  const parts = a && b ? diffLines(stringify(a.manifest), stringify(b.manifest)) : [];
+
+  return (
+    <section aria-labelledby="versions">
+      <h2 id="versions">Version history</h2>
+      {error && <ErrorNotice error={error} onRetry={reload} />}
+      <ul>
+        {versions.map((v) => (
+          <li key={v.version}>
+            {v.version} <span className="hint">{formatDate(v.createdAt)}</span>
+          </li>
+        ))}
+      </ul>
+      {versions.length > 1 && (
+        <>
+          <div className="row">
+            <VersionSelect label="Compare" value={from} onChange={setFrom} versions={versions.map((v) => v.version)} />
+            <VersionSelect label="with" value={to} onChange={setTo} versions={versions.map((v) => v.version)} />
+          </div>
+          <pre className="diff" aria-label={`Changes from ${from} to ${to}`} tabIndex={0}>
+            {parts.map((p, i) =>
+              p.added ? (
+                <ins key={i}>{p.value}</ins>
+              ) : p.removed ? (
+                <del key={i}>{p.value}</del>
+              ) : (
+                <span key={i}>{p.value}</span>
+              ),
+            )}
+          </pre>
+        </>
+      )}
+    </section>
+  );
+}

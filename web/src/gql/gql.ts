@@ -1,0 +1,194 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
+    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": typeof types.AccountDocument,
+    "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": typeof types.CheckoutDocument,
+    "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": typeof types.BillingPortalDocument,
+    "\n  mutation DeleteAccount {\n    deleteMe {\n      deleted\n    }\n  }\n": typeof types.DeleteAccountDocument,
+    "\n  query Deployment($deploymentId: String!) {\n    deployment(deploymentId: $deploymentId) {\n      deploymentId\n      name\n      description\n      status\n      allowAnonymous\n      enabledAdapters\n      mcpEndpoint\n      createdAt\n      workflows {\n        workflowId\n        name\n        version\n        isOwned\n      }\n    }\n    deploymentUsage(deploymentId: $deploymentId, period: month) {\n      from\n      to\n      connections {\n        total\n        limit\n        remaining\n      }\n      byAdapter {\n        adapter_one\n        adapter_two\n        adapter_three\n      }\n      byDay {\n        date\n        count\n      }\n    }\n  }\n": typeof types.DeploymentDocument,
+    "\n  mutation ActivateDeployment($deploymentId: String!) {\n    activateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n": typeof types.ActivateDeploymentDocument,
+    "\n  mutation DeactivateDeployment($deploymentId: String!) {\n    deactivateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n": typeof types.DeactivateDeploymentDocument,
+    "\n  mutation SetDeploymentAdapter($deploymentId: String!, $adapter: Adapter!, $enabled: Boolean!) {\n    setDeploymentAdapter(deploymentId: $deploymentId, adapter: $adapter, enabled: $enabled) {\n      enabledAdapters\n    }\n  }\n": typeof types.SetDeploymentAdapterDocument,
+    "\n  mutation DeleteDeployment($deploymentId: String!) {\n    deleteDeployment(deploymentId: $deploymentId) {\n      deleted\n    }\n  }\n": typeof types.DeleteDeploymentDocument,
+    "\n  query Deployments {\n    deployments(limit: 50) {\n      data {\n        deploymentId\n        name\n        status\n        allowAnonymous\n        enabledAdapters\n        createdAt\n        workflows {\n          workflowId\n          name\n        }\n        usage {\n          connectionsThisMonth\n          lastConnectedAt\n        }\n      }\n    }\n    library(activeOnly: true, limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n      }\n    }\n  }\n": typeof types.DeploymentsDocument,
+    "\n  mutation CreateDeployment($name: String!, $workflowIds: [String!]!, $enabledAdapters: [Adapter!], $allowAnonymous: Boolean) {\n    createDeployment(name: $name, workflowIds: $workflowIds, enabledAdapters: $enabledAdapters, allowAnonymous: $allowAnonymous) {\n      deploymentId\n    }\n  }\n": typeof types.CreateDeploymentDocument,
+    "\n  query Library {\n    library(limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n        isActive\n        autoUpdate\n        enabledAdapters\n        addedAt\n      }\n    }\n  }\n": typeof types.LibraryDocument,
+    "\n  mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {\n    updateLibraryEntry(workflowId: $workflowId, isActive: $isActive, enabledAdapters: $enabledAdapters) {\n      workflowId\n      isActive\n      enabledAdapters\n    }\n  }\n": typeof types.UpdateLibraryEntryDocument,
+    "\n  query MarketplaceBrowse($sort: MarketplaceSort) {\n    marketplaceFeatured {\n      data {\n        workflowId\n        name\n        description\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          rating\n          ratingCount\n        }\n      }\n    }\n    marketplace(sort: $sort, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": typeof types.MarketplaceBrowseDocument,
+    "\n  query MarketplaceSearch($q: String!) {\n    marketplaceSearch(q: $q, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": typeof types.MarketplaceSearchDocument,
+    "\n  query MarketplaceWorkflowPage($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      currentVersion\n      allowForks\n      manifest\n      stats {\n        subscribers\n        forks\n        rating\n        ratingCount\n      }\n    }\n    workflowReviews(workflowId: $workflowId, limit: 50) {\n      data {\n        reviewId\n        rating\n        text\n        createdAt\n        author {\n          userId\n          handle\n        }\n      }\n    }\n    library(limit: 100) {\n      data {\n        workflowId\n        sourceType\n      }\n    }\n  }\n": typeof types.MarketplaceWorkflowPageDocument,
+    "\n  mutation Subscribe($workflowId: String!) {\n    addToLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": typeof types.SubscribeDocument,
+    "\n  mutation Fork($workflowId: String!) {\n    forkWorkflow(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": typeof types.ForkDocument,
+    "\n  mutation WriteReview($workflowId: String!, $rating: Int!, $text: String!) {\n    createReview(workflowId: $workflowId, rating: $rating, text: $text) {\n      reviewId\n    }\n  }\n": typeof types.WriteReviewDocument,
+    "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n": typeof types.EditWorkflowDocument,
+    "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n": typeof types.ValidateManifestDocument,
+    "\n  mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": typeof types.CreateWorkflowDocument,
+    "\n  mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    updateWorkflow(workflowId: $workflowId, name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n      currentVersion\n    }\n  }\n": typeof types.UpdateWorkflowDocument,
+    "\n  mutation DeleteWorkflow($workflowId: String!) {\n    deleteWorkflow(workflowId: $workflowId) {\n      deleted\n    }\n  }\n": typeof types.DeleteWorkflowDocument,
+    "\n  query ManifestDocument($workflowId: String!, $format: String) {\n    workflowManifest(workflowId: $workflowId, format: $format) {\n      body\n      contentType\n    }\n  }\n": typeof types.ManifestDocumentDocument,
+    "\n  query Workflows {\n    workflows(limit: 100) {\n      data {\n        workflowId\n        name\n        description\n        visibility\n        currentVersion\n        updatedAt\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": typeof types.WorkflowsDocument,
+};
+const documents: Documents = {
+    "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": types.ViewerDocument,
+    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
+    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": types.AccountDocument,
+    "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": types.CheckoutDocument,
+    "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": types.BillingPortalDocument,
+    "\n  mutation DeleteAccount {\n    deleteMe {\n      deleted\n    }\n  }\n": types.DeleteAccountDocument,
+    "\n  query Deployment($deploymentId: String!) {\n    deployment(deploymentId: $deploymentId) {\n      deploymentId\n      name\n      description\n      status\n      allowAnonymous\n      enabledAdapters\n      mcpEndpoint\n      createdAt\n      workflows {\n        workflowId\n        name\n        version\n        isOwned\n      }\n    }\n    deploymentUsage(deploymentId: $deploymentId, period: month) {\n      from\n      to\n      connections {\n        total\n        limit\n        remaining\n      }\n      byAdapter {\n        adapter_one\n        adapter_two\n        adapter_three\n      }\n      byDay {\n        date\n        count\n      }\n    }\n  }\n": types.DeploymentDocument,
+    "\n  mutation ActivateDeployment($deploymentId: String!) {\n    activateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n": types.ActivateDeploymentDocument,
+    "\n  mutation DeactivateDeployment($deploymentId: String!) {\n    deactivateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n": types.DeactivateDeploymentDocument,
+    "\n  mutation SetDeploymentAdapter($deploymentId: String!, $adapter: Adapter!, $enabled: Boolean!) {\n    setDeploymentAdapter(deploymentId: $deploymentId, adapter: $adapter, enabled: $enabled) {\n      enabledAdapters\n    }\n  }\n": types.SetDeploymentAdapterDocument,
+    "\n  mutation DeleteDeployment($deploymentId: String!) {\n    deleteDeployment(deploymentId: $deploymentId) {\n      deleted\n    }\n  }\n": types.DeleteDeploymentDocument,
+    "\n  query Deployments {\n    deployments(limit: 50) {\n      data {\n        deploymentId\n        name\n        status\n        allowAnonymous\n        enabledAdapters\n        createdAt\n        workflows {\n          workflowId\n          name\n        }\n        usage {\n          connectionsThisMonth\n          lastConnectedAt\n        }\n      }\n    }\n    library(activeOnly: true, limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n      }\n    }\n  }\n": types.DeploymentsDocument,
+    "\n  mutation CreateDeployment($name: String!, $workflowIds: [String!]!, $enabledAdapters: [Adapter!], $allowAnonymous: Boolean) {\n    createDeployment(name: $name, workflowIds: $workflowIds, enabledAdapters: $enabledAdapters, allowAnonymous: $allowAnonymous) {\n      deploymentId\n    }\n  }\n": types.CreateDeploymentDocument,
+    "\n  query Library {\n    library(limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n        isActive\n        autoUpdate\n        enabledAdapters\n        addedAt\n      }\n    }\n  }\n": types.LibraryDocument,
+    "\n  mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {\n    updateLibraryEntry(workflowId: $workflowId, isActive: $isActive, enabledAdapters: $enabledAdapters) {\n      workflowId\n      isActive\n      enabledAdapters\n    }\n  }\n": types.UpdateLibraryEntryDocument,
+    "\n  query MarketplaceBrowse($sort: MarketplaceSort) {\n    marketplaceFeatured {\n      data {\n        workflowId\n        name\n        description\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          rating\n          ratingCount\n        }\n      }\n    }\n    marketplace(sort: $sort, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": types.MarketplaceBrowseDocument,
+    "\n  query MarketplaceSearch($q: String!) {\n    marketplaceSearch(q: $q, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": types.MarketplaceSearchDocument,
+    "\n  query MarketplaceWorkflowPage($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      currentVersion\n      allowForks\n      manifest\n      stats {\n        subscribers\n        forks\n        rating\n        ratingCount\n      }\n    }\n    workflowReviews(workflowId: $workflowId, limit: 50) {\n      data {\n        reviewId\n        rating\n        text\n        createdAt\n        author {\n          userId\n          handle\n        }\n      }\n    }\n    library(limit: 100) {\n      data {\n        workflowId\n        sourceType\n      }\n    }\n  }\n": types.MarketplaceWorkflowPageDocument,
+    "\n  mutation Subscribe($workflowId: String!) {\n    addToLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": types.SubscribeDocument,
+    "\n  mutation Fork($workflowId: String!) {\n    forkWorkflow(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": types.ForkDocument,
+    "\n  mutation WriteReview($workflowId: String!, $rating: Int!, $text: String!) {\n    createReview(workflowId: $workflowId, rating: $rating, text: $text) {\n      reviewId\n    }\n  }\n": types.WriteReviewDocument,
+    "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n": types.EditWorkflowDocument,
+    "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n": types.ValidateManifestDocument,
+    "\n  mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": types.CreateWorkflowDocument,
+    "\n  mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    updateWorkflow(workflowId: $workflowId, name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n      currentVersion\n    }\n  }\n": types.UpdateWorkflowDocument,
+    "\n  mutation DeleteWorkflow($workflowId: String!) {\n    deleteWorkflow(workflowId: $workflowId) {\n      deleted\n    }\n  }\n": types.DeleteWorkflowDocument,
+    "\n  query ManifestDocument($workflowId: String!, $format: String) {\n    workflowManifest(workflowId: $workflowId, format: $format) {\n      body\n      contentType\n    }\n  }\n": types.ManifestDocumentDocument,
+    "\n  query Workflows {\n    workflows(limit: 100) {\n      data {\n        workflowId\n        name\n        description\n        visibility\n        currentVersion\n        updatedAt\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n": types.WorkflowsDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n"): typeof import('./graphql').ViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n"): typeof import('./graphql').WorkflowVersionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n"): typeof import('./graphql').CheckoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n"): typeof import('./graphql').BillingPortalDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteAccount {\n    deleteMe {\n      deleted\n    }\n  }\n"): typeof import('./graphql').DeleteAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Deployment($deploymentId: String!) {\n    deployment(deploymentId: $deploymentId) {\n      deploymentId\n      name\n      description\n      status\n      allowAnonymous\n      enabledAdapters\n      mcpEndpoint\n      createdAt\n      workflows {\n        workflowId\n        name\n        version\n        isOwned\n      }\n    }\n    deploymentUsage(deploymentId: $deploymentId, period: month) {\n      from\n      to\n      connections {\n        total\n        limit\n        remaining\n      }\n      byAdapter {\n        adapter_one\n        adapter_two\n        adapter_three\n      }\n      byDay {\n        date\n        count\n      }\n    }\n  }\n"): typeof import('./graphql').DeploymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ActivateDeployment($deploymentId: String!) {\n    activateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n"): typeof import('./graphql').ActivateDeploymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeactivateDeployment($deploymentId: String!) {\n    deactivateDeployment(deploymentId: $deploymentId) {\n      deploymentId\n      status\n    }\n  }\n"): typeof import('./graphql').DeactivateDeploymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetDeploymentAdapter($deploymentId: String!, $adapter: Adapter!, $enabled: Boolean!) {\n    setDeploymentAdapter(deploymentId: $deploymentId, adapter: $adapter, enabled: $enabled) {\n      enabledAdapters\n    }\n  }\n"): typeof import('./graphql').SetDeploymentAdapterDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteDeployment($deploymentId: String!) {\n    deleteDeployment(deploymentId: $deploymentId) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').DeleteDeploymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Deployments {\n    deployments(limit: 50) {\n      data {\n        deploymentId\n        name\n        status\n        allowAnonymous\n        enabledAdapters\n        createdAt\n        workflows {\n          workflowId\n          name\n        }\n        usage {\n          connectionsThisMonth\n          lastConnectedAt\n        }\n      }\n    }\n    library(activeOnly: true, limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n      }\n    }\n  }\n"): typeof import('./graphql').DeploymentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateDeployment($name: String!, $workflowIds: [String!]!, $enabledAdapters: [Adapter!], $allowAnonymous: Boolean) {\n    createDeployment(name: $name, workflowIds: $workflowIds, enabledAdapters: $enabledAdapters, allowAnonymous: $allowAnonymous) {\n      deploymentId\n    }\n  }\n"): typeof import('./graphql').CreateDeploymentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Library {\n    library(limit: 100) {\n      data {\n        workflowId\n        workflowName\n        workflowVersion\n        sourceType\n        isActive\n        autoUpdate\n        enabledAdapters\n        addedAt\n      }\n    }\n  }\n"): typeof import('./graphql').LibraryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {\n    updateLibraryEntry(workflowId: $workflowId, isActive: $isActive, enabledAdapters: $enabledAdapters) {\n      workflowId\n      isActive\n      enabledAdapters\n    }\n  }\n"): typeof import('./graphql').UpdateLibraryEntryDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MarketplaceBrowse($sort: MarketplaceSort) {\n    marketplaceFeatured {\n      data {\n        workflowId\n        name\n        description\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          rating\n          ratingCount\n        }\n      }\n    }\n    marketplace(sort: $sort, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').MarketplaceBrowseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MarketplaceSearch($q: String!) {\n    marketplaceSearch(q: $q, limit: 30) {\n      data {\n        workflowId\n        name\n        description\n        category\n        owner {\n          handle\n        }\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').MarketplaceSearchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MarketplaceWorkflowPage($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      currentVersion\n      allowForks\n      manifest\n      stats {\n        subscribers\n        forks\n        rating\n        ratingCount\n      }\n    }\n    workflowReviews(workflowId: $workflowId, limit: 50) {\n      data {\n        reviewId\n        rating\n        text\n        createdAt\n        author {\n          userId\n          handle\n        }\n      }\n    }\n    library(limit: 100) {\n      data {\n        workflowId\n        sourceType\n      }\n    }\n  }\n"): typeof import('./graphql').MarketplaceWorkflowPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Subscribe($workflowId: String!) {\n    addToLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n"): typeof import('./graphql').SubscribeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Fork($workflowId: String!) {\n    forkWorkflow(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n"): typeof import('./graphql').ForkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WriteReview($workflowId: String!, $rating: Int!, $text: String!) {\n    createReview(workflowId: $workflowId, rating: $rating, text: $text) {\n      reviewId\n    }\n  }\n"): typeof import('./graphql').WriteReviewDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n"): typeof import('./graphql').EditWorkflowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n"): typeof import('./graphql').ValidateManifestDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n"): typeof import('./graphql').CreateWorkflowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {\n    updateWorkflow(workflowId: $workflowId, name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n      currentVersion\n    }\n  }\n"): typeof import('./graphql').UpdateWorkflowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteWorkflow($workflowId: String!) {\n    deleteWorkflow(workflowId: $workflowId) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').DeleteWorkflowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ManifestDocument($workflowId: String!, $format: String) {\n    workflowManifest(workflowId: $workflowId, format: $format) {\n      body\n      contentType\n    }\n  }\n"): typeof import('./graphql').ManifestDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Workflows {\n    workflows(limit: 100) {\n      data {\n        workflowId\n        name\n        description\n        visibility\n        currentVersion\n        updatedAt\n        stats {\n          subscribers\n          forks\n          rating\n          ratingCount\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').WorkflowsDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,702 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type Adapter =
+  | 'adapter_one'
+  | 'adapter_three'
+  | 'adapter_two';
+
+/** What can be bought; each maps to a Stripe price by configuration. */
+export type BillingPrice =
+  | 'pro_annual'
+  | 'pro_monthly'
+  | 'team_annual'
+  | 'team_monthly';
+
+export type DeploymentStatus =
+  | 'active'
+  | 'inactive';
+
+/** How a workflow came into a library: created by the user, forked by the user, or subscribed to from the marketplace. */
+export type LibrarySourceType =
+  | 'forked'
+  | 'owned'
+  | 'subscribed';
+
+/** popular: subscribers + 2 × forks. recent: when the workflow was (last) published. rating: Bayesian average (10 × 3.5 + sum of ratings) / (10 + number of ratings). Ties: the id. */
+export type MarketplaceSort =
+  | 'popular'
+  | 'rating'
+  | 'recent';
+
+/** Who may see a workflow: everyone (listed in the marketplace) or only its owner. */
+export type Visibility =
+  | 'private'
+  | 'public';
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { me: { userId: string, email: string | null, plan: string } };
+
+export type WorkflowVersionsQueryVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, createdAt: string, manifest: unknown }> } };
+
+export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AccountQuery = { me: { userId: string, email: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+
+export type CheckoutMutationVariables = Exact<{
+  priceId: BillingPrice;
+  successUrl: string;
+  cancelUrl: string;
+}>;
+
+
+export type CheckoutMutation = { createCheckoutSession: { checkoutUrl: string } };
+
+export type BillingPortalMutationVariables = Exact<{
+  returnUrl?: string | null | undefined;
+}>;
+
+
+export type BillingPortalMutation = { createBillingPortalSession: { portalUrl: string } };
+
+export type DeleteAccountMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeleteAccountMutation = { deleteMe: { deleted: boolean } };
+
+export type DeploymentQueryVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type DeploymentQuery = { deployment: { deploymentId: string, name: string, description: string | null, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, mcpEndpoint: string, createdAt: string, workflows: Array<{ workflowId: string, name: string, version: string, isOwned: boolean }> }, deploymentUsage: { from: string, to: string, connections: { total: number, limit: number, remaining: number }, byAdapter: { adapter_one: number, adapter_two: number, adapter_three: number }, byDay: Array<{ date: string, count: number }> } };
+
+export type ActivateDeploymentMutationVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type ActivateDeploymentMutation = { activateDeployment: { deploymentId: string, status: DeploymentStatus } };
+
+export type DeactivateDeploymentMutationVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type DeactivateDeploymentMutation = { deactivateDeployment: { deploymentId: string, status: DeploymentStatus } };
+
+export type SetDeploymentAdapterMutationVariables = Exact<{
+  deploymentId: string;
+  adapter: Adapter;
+  enabled: boolean;
+}>;
+
+
+export type SetDeploymentAdapterMutation = { setDeploymentAdapter: { enabledAdapters: Array<Adapter> } };
+
+export type DeleteDeploymentMutationVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type DeleteDeploymentMutation = { deleteDeployment: { deleted: boolean } };
+
+export type DeploymentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeploymentsQuery = { deployments: { data: Array<{ deploymentId: string, name: string, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, createdAt: string, workflows: Array<{ workflowId: string, name: string }>, usage: { connectionsThisMonth: number, lastConnectedAt: string | null } }> }, library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType }> } };
+
+export type CreateDeploymentMutationVariables = Exact<{
+  name: string;
+  workflowIds: Array<string> | string;
+  enabledAdapters?: Array<Adapter> | Adapter | null | undefined;
+  allowAnonymous?: boolean | null | undefined;
+}>;
+
+
+export type CreateDeploymentMutation = { createDeployment: { deploymentId: string } };
+
+export type LibraryQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LibraryQuery = { library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType, isActive: boolean, autoUpdate: boolean, enabledAdapters: Array<string>, addedAt: string }> } };
+
+export type UpdateLibraryEntryMutationVariables = Exact<{
+  workflowId: string;
+  isActive?: boolean | null | undefined;
+  enabledAdapters?: Array<string> | string | null | undefined;
+}>;
+
+
+export type UpdateLibraryEntryMutation = { updateLibraryEntry: { workflowId: string, isActive: boolean, enabledAdapters: Array<string> } };
+
+export type MarketplaceBrowseQueryVariables = Exact<{
+  sort?: MarketplaceSort | null | undefined;
+}>;
+
+
+export type MarketplaceBrowseQuery = { marketplaceFeatured: { data: Array<{ workflowId: string, name: string, description: string, owner: { handle: string }, stats: { subscribers: number, rating: number, ratingCount: number } }> }, marketplace: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+
+export type MarketplaceSearchQueryVariables = Exact<{
+  q: string;
+}>;
+
+
+export type MarketplaceSearchQuery = { marketplaceSearch: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+
+export type MarketplaceWorkflowPageQueryVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+
+export type SubscribeMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type SubscribeMutation = { addToLibrary: { workflowId: string } };
+
+export type ForkMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type ForkMutation = { forkWorkflow: { workflowId: string } };
+
+export type WriteReviewMutationVariables = Exact<{
+  workflowId: string;
+  rating: number;
+  text: string;
+}>;
+
+
+export type WriteReviewMutation = { createReview: { reviewId: string } };
+
+export type EditWorkflowQueryVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, manifest: unknown } };
+
+export type ValidateManifestMutationVariables = Exact<{
+  manifest: unknown;
+}>;
+
+
+export type ValidateManifestMutation = { validateManifest: { valid: boolean, errors: Array<{ path: string, code: string, message: string }> } };
+
+export type CreateWorkflowMutationVariables = Exact<{
+  name: string;
+  description?: string | null | undefined;
+  category?: string | null | undefined;
+  tags?: Array<string> | string | null | undefined;
+  visibility?: Visibility | null | undefined;
+  manifest: unknown;
+}>;
+
+
+export type CreateWorkflowMutation = { createWorkflow: { workflowId: string } };
+
+export type UpdateWorkflowMutationVariables = Exact<{
+  workflowId: string;
+  name: string;
+  description?: string | null | undefined;
+  category?: string | null | undefined;
+  tags?: Array<string> | string | null | undefined;
+  visibility?: Visibility | null | undefined;
+  manifest: unknown;
+}>;
+
+
+export type UpdateWorkflowMutation = { updateWorkflow: { workflowId: string, currentVersion: string } };
+
+export type DeleteWorkflowMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type DeleteWorkflowMutation = { deleteWorkflow: { deleted: boolean } };
+
+export type ManifestDocumentQueryVariables = Exact<{
+  workflowId: string;
+  format?: string | null | undefined;
+}>;
+
+
+export type ManifestDocumentQuery = { workflowManifest: { body: string, contentType: string } };
+
+export type WorkflowsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WorkflowsQuery = { workflows: { data: Array<{ workflowId: string, name: string, description: string, visibility: Visibility, currentVersion: string, updatedAt: string, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  me {
+    userId
+    email
+    plan
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const WorkflowVersionsDocument = new TypedDocumentString(`
+    query WorkflowVersions($workflowId: String!) {
+  workflowVersions(workflowId: $workflowId, limit: 50) {
+    data {
+      version
+      createdAt
+      manifest
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WorkflowVersionsQuery, WorkflowVersionsQueryVariables>;
+export const AccountDocument = new TypedDocumentString(`
+    query Account {
+  me {
+    userId
+    email
+    plan
+    createdAt
+    workflowCount
+    deploymentCount
+    subscriptionCount
+    limits {
+      requestsPerMinute
+      requestsPerHour
+    }
+    usage {
+      workflows {
+        used
+        limit
+      }
+      deployments {
+        used
+        limit
+      }
+      subscriptions {
+        used
+        limit
+      }
+      connections {
+        used
+        limit
+      }
+    }
+    billing {
+      status
+      currentPeriodEnd
+      cancelAtPeriodEnd
+      customerId
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
+export const CheckoutDocument = new TypedDocumentString(`
+    mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {
+  createCheckoutSession(
+    priceId: $priceId
+    successUrl: $successUrl
+    cancelUrl: $cancelUrl
+  ) {
+    checkoutUrl
+  }
+}
+    `) as unknown as TypedDocumentString<CheckoutMutation, CheckoutMutationVariables>;
+export const BillingPortalDocument = new TypedDocumentString(`
+    mutation BillingPortal($returnUrl: String) {
+  createBillingPortalSession(returnUrl: $returnUrl) {
+    portalUrl
+  }
+}
+    `) as unknown as TypedDocumentString<BillingPortalMutation, BillingPortalMutationVariables>;
+export const DeleteAccountDocument = new TypedDocumentString(`
+    mutation DeleteAccount {
+  deleteMe {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAccountMutation, DeleteAccountMutationVariables>;
+export const DeploymentDocument = new TypedDocumentString(`
+    query Deployment($deploymentId: String!) {
+  deployment(deploymentId: $deploymentId) {
+    deploymentId
+    name
+    description
+    status
+    allowAnonymous
+    enabledAdapters
+    mcpEndpoint
+    createdAt
+    workflows {
+      workflowId
+      name
+      version
+      isOwned
+    }
+  }
+  deploymentUsage(deploymentId: $deploymentId, period: month) {
+    from
+    to
+    connections {
+      total
+      limit
+      remaining
+    }
+    byAdapter {
+      adapter_one
+      adapter_two
+      adapter_three
+    }
+    byDay {
+      date
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeploymentQuery, DeploymentQueryVariables>;
+export const ActivateDeploymentDocument = new TypedDocumentString(`
+    mutation ActivateDeployment($deploymentId: String!) {
+  activateDeployment(deploymentId: $deploymentId) {
+    deploymentId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ActivateDeploymentMutation, ActivateDeploymentMutationVariables>;
+export const DeactivateDeploymentDocument = new TypedDocumentString(`
+    mutation DeactivateDeployment($deploymentId: String!) {
+  deactivateDeployment(deploymentId: $deploymentId) {
+    deploymentId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<DeactivateDeploymentMutation, DeactivateDeploymentMutationVariables>;
+export const SetDeploymentAdapterDocument = new TypedDocumentString(`
+    mutation SetDeploymentAdapter($deploymentId: String!, $adapter: Adapter!, $enabled: Boolean!) {
+  setDeploymentAdapter(
+    deploymentId: $deploymentId
+    adapter: $adapter
+    enabled: $enabled
+  ) {
+    enabledAdapters
+  }
+}
+    `) as unknown as TypedDocumentString<SetDeploymentAdapterMutation, SetDeploymentAdapterMutationVariables>;
+export const DeleteDeploymentDocument = new TypedDocumentString(`
+    mutation DeleteDeployment($deploymentId: String!) {
+  deleteDeployment(deploymentId: $deploymentId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteDeploymentMutation, DeleteDeploymentMutationVariables>;
+export const DeploymentsDocument = new TypedDocumentString(`
+    query Deployments {
+  deployments(limit: 50) {
+    data {
+      deploymentId
+      name
+      status
+      allowAnonymous
+      enabledAdapters
+      createdAt
+      workflows {
+        workflowId
+        name
+      }
+      usage {
+        connectionsThisMonth
+        lastConnectedAt
+      }
+    }
+  }
+  library(activeOnly: true, limit: 100) {
+    data {
+      workflowId
+      workflowName
+      workflowVersion
+      sourceType
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeploymentsQuery, DeploymentsQueryVariables>;
+export const CreateDeploymentDocument = new TypedDocumentString(`
+    mutation CreateDeployment($name: String!, $workflowIds: [String!]!, $enabledAdapters: [Adapter!], $allowAnonymous: Boolean) {
+  createDeployment(
+    name: $name
+    workflowIds: $workflowIds
+    enabledAdapters: $enabledAdapters
+    allowAnonymous: $allowAnonymous
+  ) {
+    deploymentId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDeploymentMutation, CreateDeploymentMutationVariables>;
+export const LibraryDocument = new TypedDocumentString(`
+    query Library {
+  library(limit: 100) {
+    data {
+      workflowId
+      workflowName
+      workflowVersion
+      sourceType
+      isActive
+      autoUpdate
+      enabledAdapters
+      addedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LibraryQuery, LibraryQueryVariables>;
+export const UpdateLibraryEntryDocument = new TypedDocumentString(`
+    mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {
+  updateLibraryEntry(
+    workflowId: $workflowId
+    isActive: $isActive
+    enabledAdapters: $enabledAdapters
+  ) {
+    workflowId
+    isActive
+    enabledAdapters
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateLibraryEntryMutation, UpdateLibraryEntryMutationVariables>;
+export const MarketplaceBrowseDocument = new TypedDocumentString(`
+    query MarketplaceBrowse($sort: MarketplaceSort) {
+  marketplaceFeatured {
+    data {
+      workflowId
+      name
+      description
+      owner {
+        handle
+      }
+      stats {
+        subscribers
+        rating
+        ratingCount
+      }
+    }
+  }
+  marketplace(sort: $sort, limit: 30) {
+    data {
+      workflowId
+      name
+      description
+      category
+      owner {
+        handle
+      }
+      stats {
+        subscribers
+        forks
+        rating
+        ratingCount
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MarketplaceBrowseQuery, MarketplaceBrowseQueryVariables>;
+export const MarketplaceSearchDocument = new TypedDocumentString(`
+    query MarketplaceSearch($q: String!) {
+  marketplaceSearch(q: $q, limit: 30) {
+    data {
+      workflowId
+      name
+      description
+      category
+      owner {
+        handle
+      }
+      stats {
+        subscribers
+        forks
+        rating
+        ratingCount
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MarketplaceSearchQuery, MarketplaceSearchQueryVariables>;
+export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
+    query MarketplaceWorkflowPage($workflowId: String!) {
+  workflow(workflowId: $workflowId) {
+    workflowId
+    name
+    description
+    category
+    tags
+    currentVersion
+    allowForks
+    manifest
+    stats {
+      subscribers
+      forks
+      rating
+      ratingCount
+    }
+  }
+  workflowReviews(workflowId: $workflowId, limit: 50) {
+    data {
+      reviewId
+      rating
+      text
+      createdAt
+      author {
+        userId
+        handle
+      }
+    }
+  }
+  library(limit: 100) {
+    data {
+      workflowId
+      sourceType
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MarketplaceWorkflowPageQuery, MarketplaceWorkflowPageQueryVariables>;
+export const SubscribeDocument = new TypedDocumentString(`
+    mutation Subscribe($workflowId: String!) {
+  addToLibrary(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<SubscribeMutation, SubscribeMutationVariables>;
+export const ForkDocument = new TypedDocumentString(`
+    mutation Fork($workflowId: String!) {
+  forkWorkflow(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<ForkMutation, ForkMutationVariables>;
+export const WriteReviewDocument = new TypedDocumentString(`
+    mutation WriteReview($workflowId: String!, $rating: Int!, $text: String!) {
+  createReview(workflowId: $workflowId, rating: $rating, text: $text) {
+    reviewId
+  }
+}
+    `) as unknown as TypedDocumentString<WriteReviewMutation, WriteReviewMutationVariables>;
+export const EditWorkflowDocument = new TypedDocumentString(`
+    query EditWorkflow($workflowId: String!) {
+  workflow(workflowId: $workflowId) {
+    workflowId
+    name
+    description
+    category
+    tags
+    visibility
+    allowForks
+    currentVersion
+    manifest
+  }
+}
+    `) as unknown as TypedDocumentString<EditWorkflowQuery, EditWorkflowQueryVariables>;
+export const ValidateManifestDocument = new TypedDocumentString(`
+    mutation ValidateManifest($manifest: JSON!) {
+  validateManifest(manifest: $manifest) {
+    valid
+    errors {
+      path
+      code
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ValidateManifestMutation, ValidateManifestMutationVariables>;
+export const CreateWorkflowDocument = new TypedDocumentString(`
+    mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
+  createWorkflow(
+    name: $name
+    description: $description
+    category: $category
+    tags: $tags
+    visibility: $visibility
+    manifest: $manifest
+  ) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateWorkflowMutation, CreateWorkflowMutationVariables>;
+export const UpdateWorkflowDocument = new TypedDocumentString(`
+    mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
+  updateWorkflow(
+    workflowId: $workflowId
+    name: $name
+    description: $description
+    category: $category
+    tags: $tags
+    visibility: $visibility
+    manifest: $manifest
+  ) {
+    workflowId
+    currentVersion
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateWorkflowMutation, UpdateWorkflowMutationVariables>;
+export const DeleteWorkflowDocument = new TypedDocumentString(`
+    mutation DeleteWorkflow($workflowId: String!) {
+  deleteWorkflow(workflowId: $workflowId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteWorkflowMutation, DeleteWorkflowMutationVariables>;
+export const ManifestDocumentDocument = new TypedDocumentString(`
+    query ManifestDocument($workflowId: String!, $format: String) {
+  workflowManifest(workflowId: $workflowId, format: $format) {
+    body
+    contentType
+  }
+}
+    `) as unknown as TypedDocumentString<ManifestDocumentQuery, ManifestDocumentQueryVariables>;
+export const WorkflowsDocument = new TypedDocumentString(`
+    query Workflows {
+  workflows(limit: 100) {
+    data {
+      workflowId
+      name
+      description
+      visibility
+      currentVersion
+      updatedAt
+      stats {
+        subscribers
+        forks
+        rating
+        ratingCount
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WorkflowsQuery, WorkflowsQueryVariables>;

@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { Button, Checkbox, CheckboxGroup, Form, Input, Label, Switch, TextField } from 'react-aria-components';
+import { Link, useLocation } from 'wouter';
+import { useMutation, useQuery } from '../api';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ADAPTER_LABELS, ADAPTERS, formatDate } from '../components/ui';
+import { graphql } from '../gql';
+import type { Adapter } from '../gql/graphql';
+
+const DeploymentsQuery = graphql(`
+  query Deployments {
+    deployments(limit: 50) {
+      data {
+        deploymentId
+        name
+        status
+        allowAnonymous
+        enabledAdapters
+        createdAt
+        workflows {
+          workflowId
+          name
+        }
+        usage {
+          connectionsThisMonth
+          lastConnectedAt
+        }
+      }
+    }
+    library(activeOnly: true, limit: 100) {
+      data {
+        workflowId
+        workflowName
+        workflowVersion
+        sourceType
+      }
+    }
+  }
+`);
+
+const CreateDeployment = graphql(`
+  mutation CreateDeployment($name: String!, $workflowIds: [String!]!, $enabledAdapters: [Adapter!], $allowAnonymous: Boolean) {
+    createDeployment(name: $name, workflowIds: $workflowIds, enabledAdapters: $enabledAdapters, allowAnonymous: $allowAnonymous) {
+      deploymentId
+    }
+  }
+`);
+
+export default function Deployments() {
+  const { data, error, loading, reload } = useQuery(DeploymentsQuery);
+  const create = useMutation(CreateDeployment);
+  const [, navigate] = useLocation();
+  const [name, setName] = useState('');
+  const [picked, setPicked] = useState<string[]>([]);
+  const [adapters, setAdapters] = useState<string[]>([...ADAPTERS]);
+  const [anonymous, setAnonymous] = useState(false);
+
+  return (
+    <>
+      <h1>Deployments</h1>
+      <p className="lead">A deployment bundles workflows of your library behind one MCP endpoint for your IDE.</p>
+      {error && <ErrorNotice error={error} onRetry={reload} />}
+      {loading && !data && <p aria-live="polite">Loading…</p>}
+      {data && (
+        <>
+          {data.deployments.data.length === 0 ? (
+            <p className="empty">No deployments yet. Create one below from the workflows in your library.</p>
+          ) : (
+            <ul className="cards">
+              {data.deployments.data.map((d) => (
+                <li key={d.deploymentId} className="card">
+                  <h2>
+                    <Link href={`/deployments/${d.deploymentId}`}>{d.name}</Link>
+                  </h2>
+                  <p>
+                    <span className={`badge ${d.status}`}>{d.status}</span> {d.allowAnonymous ? <span className="badge">anonymous access</span> : null}
+                  </p>
+                  <p>{d.workflows.map((w) => w.name).join(', ') || 'no workflows'}</p>
+                  <p className="hint">
+                    {d.usage.connectionsThisMonth} connections this month · last {formatDate(d.usage.lastConnectedAt)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <section aria-labelledby="new-deployment">
+            <h2 id="new-deployment">New deployment</h2>
+            {data.library.data.length === 0 ? (
+              <p className="empty">
+                Your library has no active workflows. <Link href="/workflows/new">Write a workflow</Link> or <Link href="/marketplace">subscribe to one</Link> first.
+              </p>
+            ) : (
+              <Form
+                className="stack"
+                onSubmit={async (e) => {
+                  e.preventDefault();
+                  const created = await create.run({ name: name.trim(), workflowIds: picked, enabledAdapters: adapters as Adapter[], allowAnonymous: anonymous });
+                  if (created) navigate(`/deployments/${created.createDeployment.deploymentId}`);
+                }}
+              >
+                <TextField value={name} onChange={setName} isRequired maxLength={100}>
+                  <Label>Name</Label>
+                  <Input />
+                </TextField>
+                <CheckboxGroup value={picked} onChange={setPicked} isRequired>
+                  <Label>Workflows from your library</Label>
+                  {data.library.data.map((entry) => (
+                    <Checkbox key={entry.workflowId} value={entry.workflowId}>
+                      <span className="box" aria-hidden="true" />
+                      {entry.workflowName} <span className="hint">v{entry.workflowVersion} · {entry.sourceType}</span>
+                    </Checkbox>
+                  ))}
+                </CheckboxGroup>
+                <CheckboxGroup value={adapters} onChange={setAdapters}>
+                  <Label>Adapters</Label>
+                  {ADAPTERS.map((a) => (
+                    <Checkbox key={a} value={a}>
+                      <span className="box" aria-hidden="true" />
+                      {ADAPTER_LABELS[a]}
+                    </Checkbox>
+                  ))}
+                </CheckboxGroup>
+                <Switch isSelected={anonymous} onChange={setAnonymous}>
+                  <span className="track" aria-hidden="true" />
+                  Anyone with the URL may connect (no token)
+                </Switch>
+                {create.error && <ErrorNotice error={create.error} />}
+                <Button type="submit" isDisabled={create.pending || picked.length === 0 || !name.trim()}>
+                  Create deployment
+                </Button>
+              </Form>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
