@@ -7,14 +7,26 @@ import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
 import { formatDate } from './ui';
 
+// The list carries no manifests (a page of them is the most expensive answer the API gives); only
+// the two versions being compared are read with theirs.
 const VersionsQuery = graphql(`
   query WorkflowVersions($workflowId: String!) {
-    workflowVersions(workflowId: $workflowId, limit: 50) {
+    workflowVersions(workflowId: $workflowId, limit: 100) {
       data {
         version
         createdAt
-        manifest
       }
+    }
+  }
+`);
+
+const ComparedVersionsQuery = graphql(`
+  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {
+    from: workflowVersion(workflowId: $workflowId, version: $from) {
+      manifest
+    }
+    to: workflowVersion(workflowId: $workflowId, version: $to) {
+      manifest
     }
   }
 `);
@@ -49,14 +61,15 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
     setTo(versions[0]!.version);
     setFrom((versions[1] ?? versions[0]!).version);
   }, [data]);
-  const a = versions.find((v) => v.version === from);
-  const b = versions.find((v) => v.version === to);
-  const parts = a && b ? diffLines(stringify(a.manifest), stringify(b.manifest)) : [];
+  const compared = useQuery(ComparedVersionsQuery, { workflowId, from, to }, { skip: !from || !to });
+  const pair = compared.data;
+  const parts = pair && from && to ? diffLines(stringify(pair.from.manifest), stringify(pair.to.manifest)) : [];
 
   return (
     <section aria-labelledby="versions">
       <h2 id="versions">Version history</h2>
       {error && <ErrorNotice error={error} onRetry={reload} />}
+      {compared.error && <ErrorNotice error={compared.error} onRetry={compared.reload} />}
       <ul>
         {versions.map((v) => (
           <li key={v.version}>

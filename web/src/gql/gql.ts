@@ -16,7 +16,8 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": typeof types.ViewerDocument,
-    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
+    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
+    "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": typeof types.ComparedVersionsDocument,
     "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": typeof types.AccountDocument,
     "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": typeof types.CheckoutDocument,
     "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": typeof types.BillingPortalDocument,
@@ -46,7 +47,8 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": types.ViewerDocument,
-    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
+    "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
+    "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": types.ComparedVersionsDocument,
     "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": types.AccountDocument,
     "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": types.CheckoutDocument,
     "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": types.BillingPortalDocument,
@@ -82,7 +84,11 @@ export function graphql(source: "\n  query Viewer {\n    me {\n      userId\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 50) {\n      data {\n        version\n        createdAt\n        manifest\n      }\n    }\n  }\n"): typeof import('./graphql').WorkflowVersionsDocument;
+export function graphql(source: "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n"): typeof import('./graphql').WorkflowVersionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n"): typeof import('./graphql').ComparedVersionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

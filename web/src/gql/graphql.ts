@@ -47,7 +47,16 @@ export type WorkflowVersionsQueryVariables = Exact<{
 }>;
 
 
-export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, createdAt: string, manifest: unknown }> } };
+export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, createdAt: string }> } };
+
+export type ComparedVersionsQueryVariables = Exact<{
+  workflowId: string;
+  from: string;
+  to: string;
+}>;
+
+
+export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifest: unknown } };
 
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -274,15 +283,24 @@ export const ViewerDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
 export const WorkflowVersionsDocument = new TypedDocumentString(`
     query WorkflowVersions($workflowId: String!) {
-  workflowVersions(workflowId: $workflowId, limit: 50) {
+  workflowVersions(workflowId: $workflowId, limit: 100) {
     data {
       version
       createdAt
-      manifest
     }
   }
 }
     `) as unknown as TypedDocumentString<WorkflowVersionsQuery, WorkflowVersionsQueryVariables>;
+export const ComparedVersionsDocument = new TypedDocumentString(`
+    query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {
+  from: workflowVersion(workflowId: $workflowId, version: $from) {
+    manifest
+  }
+  to: workflowVersion(workflowId: $workflowId, version: $to) {
+    manifest
+  }
+}
+    `) as unknown as TypedDocumentString<ComparedVersionsQuery, ComparedVersionsQueryVariables>;
 export const AccountDocument = new TypedDocumentString(`
     query Account {
   me {
