@@ -1,5 +1,6 @@
 import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
+import { unavailableReason } from '../workflows/service.js';
 import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
 
 /**
@@ -7,8 +8,9 @@ import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
  * (for the tool endpoint) with which manifest. The rules live here once, for the REST/GraphQL
  * views and for the endpoint alike:
  * - an owned workflow is used at its current version;
- * - a subscribed one at the version of the owner's library entry, and only while it is public
- *   and in the library (an author making it private or deleting it takes it away);
+ * - a subscribed one at the version of the owner's library entry, while it is in the library;
+ *   while its author keeps it private it stays in the bundle marked unavailable and is offered
+ *   nowhere (deleting it removes it);
  * - the library entry's `isActive` and `enabledAdapters` decide whether the endpoint offers it.
  *
  * The bundles are read with SQL of their own (one statement for any number of deployments), not
@@ -112,13 +114,17 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
   for (const w of rows) {
     const isOwned = w.workflowOwnerId === ownerId;
     const hasEntry = w.sourceType !== null;
-    if (!isOwned && (w.sourceType !== 'subscribed' || w.visibility !== 'public')) continue;
+    // A subscription the owner ended is gone from the bundle; one the author made private stays, unavailable.
+    if (!isOwned && w.sourceType !== 'subscribed') continue;
+    const reason = unavailableReason(ownerId, { ownerId: w.workflowOwnerId, visibility: w.visibility as 'public' | 'private' });
     out.push({
       workflowId: w.workflowId,
       name: w.workflowName,
       description: w.workflowDescription,
       version: isOwned ? w.currentVersion : w.entryVersion!,
       isOwned,
+      available: reason === null,
+      unavailableReason: reason,
       stats: {
         subscribersCount: w.subscribersCount,
         forksCount: w.forksCount,
@@ -142,7 +148,7 @@ export async function loadBundles(db: Database, deploymentIds: readonly string[]
 }
 
 export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
-  return { workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats };
+  return { workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, available: w.available, unavailableReason: w.unavailableReason, stats: w.stats };
 }
 
 /**
@@ -188,7 +194,7 @@ export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T
  * version is gone is left out.
  */
 export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<EndpointWorkflow[]> {
-  const offered = bundle.filter((w) => w.isActive && w.adapters.includes(adapter));
+  const offered = bundle.filter((w) => w.available && w.isActive && w.adapters.includes(adapter));
   const missing = offered.filter((w) => cache.get(w.workflowId, w.version) === undefined);
   // Read here, and used from here too: the cache may drop an entry before it is used.
   const fetched = new Map<string, WorkflowManifest>();

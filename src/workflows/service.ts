@@ -8,7 +8,7 @@ import { exportManifest as renderManifest, parseExportFormat } from '../manifest
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
+import { cleanName, cleanWorkflowInput, mergeWorkflowUpdate, WORKFLOW_LIMITS, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
@@ -32,6 +32,15 @@ function asksForRelations(query: WorkflowQuery): boolean {
 /** Another user's private workflow is answered as not found: its existence is not leaked. */
 export function canRead(viewer: Viewer, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): boolean {
   return workflow.ownerId === viewer.userId || workflow.visibility === 'public';
+}
+
+/**
+ * Why a library entry's or a deployment's workflow cannot be used by `userId` now, or null when it
+ * can: another user's workflow made private stays in their library and deployments, unavailable.
+ */
+export function unavailableReason(userId: string, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): string | null {
+  if (workflow.ownerId === userId || workflow.visibility === 'public') return null;
+  return 'the author has made this workflow private; it comes back when they make it public again';
 }
 
 export function createWorkflowService({ db, clock }: ServiceDeps) {
@@ -113,15 +122,16 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return reload(id, query);
   }
 
-  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowInput, query: WorkflowQuery = {}) {
-    const clean = cleanWorkflowInput(input);
+  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowUpdateInput, query: WorkflowQuery = {}) {
     const now = clock.now();
     await prisma.$transaction(async (tx) => {
-      // Lock the row so two concurrent updates cannot both bump from the same version.
+      // Lock the row so two concurrent updates cannot both bump from the same version, and so a
+      // subscription (which holds the row FOR SHARE) sees the visibility before or after, never between.
       await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
       const current = await findOwned(viewer, workflowId, tx);
+      const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
-      const becomesPrivate = current.visibility === 'public' && clean.visibility === 'private';
+      const becomesPublic = clean.visibility === 'public' && current.visibility !== 'public';
       await tx.workflow.update({
         where: { id: workflowId },
         data: {
@@ -134,28 +144,25 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
           updatedAt: now,
           ...(version ? { currentVersion: version } : {}),
-          ...(clean.visibility === 'public' && current.visibility !== 'public' ? { publishedAt: now } : {}),
-          ...(becomesPrivate ? { publishedAt: null, subscribersCount: 0 } : {}),
+          ...(becomesPublic ? { publishedAt: now } : {}),
+          ...(clean.visibility === 'private' && current.visibility === 'public' ? { publishedAt: null } : {}),
         },
       });
       if (version) {
         await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
-        // Library entries that follow the source move to the new version; the others stay.
-        await tx.libraryEntry.updateMany({ where: { workflowId, autoUpdate: true }, data: { workflowVersion: version, updatedAt: now } });
       }
-      if (becomesPrivate) await revokeOthersAccess(tx, workflowId, current.ownerId);
+      // Library entries that follow the source move to its current version; the others stay. While
+      // the workflow is private only the owner's entry follows: subscribers keep their entries
+      // (shown unavailable) but learn nothing of versions made meanwhile, and catch up when it is
+      // public again.
+      if (version || becomesPublic) {
+        await tx.libraryEntry.updateMany({
+          where: { workflowId, autoUpdate: true, ...(clean.visibility === 'public' ? {} : { userId: current.ownerId }) },
+          data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
+        });
+      }
     });
     return reload(workflowId, query);
-  }
-
-  /**
-   * When a workflow stops being public, other users lose it: their subscriptions end and it
-   * leaves their deployments, so nobody keeps reading a manifest they may no longer see.
-   * Forks are independent copies and stay.
-   */
-  async function revokeOthersAccess(tx: Tx, workflowId: string, ownerId: string): Promise<void> {
-    await tx.deploymentWorkflow.deleteMany({ where: { workflowId, deployment: { ownerId: { not: ownerId } } } });
-    await tx.libraryEntry.deleteMany({ where: { workflowId, userId: { not: ownerId } } });
   }
 
   async function deleteWorkflow(viewer: Viewer, workflowId: string) {

@@ -134,8 +134,8 @@ describe('workflows', () => {
       const minor = await put({ manifest: shape });
       expect(minor.body.data.currentVersion).toBe('1.1.0');
       expect(minor.body.data.manifest.steps).toHaveLength(5);
-      // A replacement resets fields left out of the body to their defaults (PUT semantics).
-      expect(minor.body.data.description).toBe('');
+      // Fields left out of the body keep their values.
+      expect(minor.body.data).toMatchObject({ name: 'Versioned', description: 'new words', tags: ['x'] });
 
       const versions = await t.call('GET', `/v1/workflows/${w.workflowId}/versions`, { token: alice });
       expect(versions.status).toBe(200);
