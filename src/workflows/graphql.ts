@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Workflow } from '@prisma/client';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, graphqlOnly } from '../graphql/builder.js';
+import { writtenManifest } from '../manifest/stored.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
@@ -70,7 +71,7 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
       nullable: true,
       resolve: (w) => (w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null),
     }),
-    manifest: t.field({ type: 'JSON', resolve: (w) => w.manifest }),
+    manifest: t.field({ type: 'JSON', description: 'The manifest as written: the same keys in the same order.', resolve: (w) => writtenManifest(w) }),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
     versions: t.relation('versions', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, extensions: graphqlOnly }),
@@ -92,7 +93,7 @@ export const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
   fields: (t) => ({
     workflowId: t.exposeString('workflowId'),
     version: t.exposeString('version'),
-    manifest: t.field({ type: 'JSON', resolve: (v) => v.manifest }),
+    manifest: t.field({ type: 'JSON', description: 'The manifest of this version as written.', resolve: (v) => writtenManifest(v) }),
     createdAt: t.string({ resolve: (v) => v.createdAt.toISOString() }),
   }),
 });

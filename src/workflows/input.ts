@@ -1,6 +1,7 @@
 import { AppError, invalidInput, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
+import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
 
 /** Limits on a workflow's own fields (the specification leaves them open; see docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
@@ -41,7 +42,7 @@ export interface CleanWorkflowInput {
  * keeps its value; `null` empties a field that may be empty (description, category, tags) and is
  * refused for the others, so no field changes because a client did not send it.
  */
-export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<CleanWorkflowInput, 'manifest'> & { manifest: unknown }): WorkflowInput {
+export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<CleanWorkflowInput, 'manifest'> & StoredManifest): WorkflowInput {
   const problems: FieldProblem[] = [];
   for (const field of ['name', 'manifest', 'visibility', 'allowForks'] as const) {
     if (input[field] === null) problems.push({ field, message: `${field} cannot be null; leave it out to keep the current value` });
@@ -51,7 +52,7 @@ export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<Cl
   return {
     name: input.name ?? current.name,
     description: keep(input.description, current.description, ''),
-    manifest: input.manifest === undefined ? current.manifest : input.manifest,
+    manifest: input.manifest === undefined ? writtenManifest(current) : input.manifest,
     visibility: input.visibility ?? current.visibility,
     category: keep(input.category, current.category, ''),
     tags: keep(input.tags, current.tags, []),

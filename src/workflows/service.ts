@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
+import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -111,12 +112,15 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           allowForks: clean.allowForks,
           currentVersion: INITIAL_VERSION,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          manifestText: manifestTextOf(clean.manifest),
           publishedAt: clean.visibility === 'public' ? now : null,
           createdAt: now,
           updatedAt: now,
         },
       });
-      await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
+      await tx.workflowVersion.create({
+        data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: manifestTextOf(clean.manifest), createdAt: now },
+      });
       await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'owned', sourceUserId: viewer.userId, version: INITIAL_VERSION, now });
     });
     return reload(id, query);
@@ -130,7 +134,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
       const current = await findOwned(viewer, workflowId, tx);
       const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
+      // Versions compare content, not key order (jsonb's or the user's).
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
+      const text = manifestTextOf(clean.manifest);
       const becomesPublic = clean.visibility === 'public' && current.visibility !== 'public';
       await tx.workflow.update({
         where: { id: workflowId },
@@ -142,6 +148,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           tags: clean.tags,
           allowForks: clean.allowForks,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          manifestText: text,
           updatedAt: now,
           ...(version ? { currentVersion: version } : {}),
           ...(becomesPublic ? { publishedAt: now } : {}),
@@ -149,7 +156,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         },
       });
       if (version) {
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: text, createdAt: now } });
+      } else if (text !== current.manifestText) {
+        // The same content written in another key order: the current version shows it as written now.
+        await tx.workflowVersion.updateMany({ where: { workflowId, version: current.currentVersion }, data: { manifestText: text } });
       }
       // Library entries that follow the source move to its current version; the others stay. While
       // the workflow is private only the owner's entry follows: subscribers keep their entries
@@ -191,6 +201,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         await enforceQuota(tx, viewer.userId, 'workflows');
         const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
         const manifest = original.manifest as Prisma.InputJsonValue;
+        const manifestText = original.manifestText;
         await tx.workflow.create({
           data: {
             id,
@@ -203,6 +214,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             allowForks: true,
             currentVersion: INITIAL_VERSION,
             manifest,
+            manifestText,
             forkedFromWorkflowId: original.id,
             forkedFromUserId: original.ownerId,
             forkedFromVersion: original.currentVersion,
@@ -210,7 +222,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             updatedAt: now,
           },
         });
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, createdAt: now } });
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt: now } });
         await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'forked', sourceUserId: original.ownerId, version: INITIAL_VERSION, now });
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
       });
@@ -240,7 +252,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: unknown) {
     const chosen = parseExportFormat(format ?? undefined);
     const workflow = await findReadable(viewer, workflowId);
-    return renderManifest(workflow.manifest as unknown as WorkflowManifest, chosen);
+    return renderManifest(writtenManifest(workflow), chosen);
   }
 
   return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, getVersion, exportWorkflowManifest };
