@@ -196,9 +196,15 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         if (original.ownerId === viewer.userId) throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
         if (original.visibility !== 'public') throw notFound('workflow', workflowId);
         if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
-        const already = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
-        if (already) throw forkedTwice(workflowId, already.id);
+        // Once ever per user (spec 2.9): the record outlives the fork, so deleting the fork does not
+        // allow a second one, nor count the same user twice in stats.forks.
+        const already = await tx.workflowFork.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } } });
+        if (already) {
+          const fork = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
+          throw forkedTwice(workflowId, fork?.id);
+        }
         await enforceQuota(tx, viewer.userId, 'workflows');
+        await tx.workflowFork.create({ data: { workflowId, userId: viewer.userId, createdAt: now } });
         const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
         const manifest = original.manifest as Prisma.InputJsonValue;
         const manifestText = original.manifestText;
@@ -259,7 +265,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {
-  return new AppError('CONFLICT', 'you have already forked this workflow', { workflowId, ...(forkId ? { forkId } : {}) });
+  return new AppError('CONFLICT', `you have already forked this workflow${forkId ? '' : ' (a workflow can be forked once per user, even after the fork is deleted)'}`, {
+    workflowId,
+    ...(forkId ? { forkId } : {}),
+  });
 }
 
 /** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */
