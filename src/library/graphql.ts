@@ -50,8 +50,9 @@ export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
 
 const LibraryPageRef = pageRef('LibraryPage', LibraryEntryRef);
 
-const RemovedEntryRef = builder.objectRef<{ workflowId: string; removed: true }>('RemovedLibraryEntry').implement({
-  fields: (t) => ({ workflowId: t.exposeString('workflowId'), removed: t.exposeBoolean('removed') }),
+const RemovedEntryRef = builder.objectRef<{ workflowId: string; deleted: true }>('RemovedLibraryEntry').implement({
+  description: 'The answer of every deletion: what was deleted, and deleted: true.',
+  fields: (t) => ({ workflowId: t.exposeString('workflowId'), deleted: t.exposeBoolean('deleted') }),
 });
 
 const libraryListArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({

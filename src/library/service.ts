@@ -109,7 +109,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         await tx.workflow.updateMany({ where: { id: workflowId, subscribersCount: { gt: 0 } }, data: { subscribersCount: { decrement: 1 } } });
       }
     });
-    return { workflowId, removed: true as const };
+    return { workflowId, deleted: true as const };
   }
 
   return { listLibrary, addToLibrary, updateLibraryEntry, removeFromLibrary };

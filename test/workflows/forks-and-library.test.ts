@@ -147,7 +147,7 @@ describe('forks and the library', () => {
       expect((await t.call('PATCH', '/v1/library/wf_missing', { token: u, body: { isActive: true } })).status).toBe(404);
       const del = await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u });
       expect(del.status).toBe(200);
-      expect(del.body.data).toEqual({ workflowId: w.workflowId, removed: true });
+      expect(del.body.data).toEqual({ workflowId: w.workflowId, deleted: true });
       expect((await t.call('GET', '/v1/library', { token: u })).body.data).toHaveLength(0);
       expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(0);
       expect((await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u })).status).toBe(404);
