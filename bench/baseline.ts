@@ -26,7 +26,7 @@ import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { deploymentsOfOwner } from '../src/deployments/rows.js';
 import { USAGE_SINCE } from '../src/deployments/usage.js';
 import { createSessionCodec } from '../src/mcp/session.js';
-import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
+import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
@@ -120,9 +120,9 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
   const cached = viewers.get(subject);
   if (cached && cached.until > now) return cached.viewer;
   // The service's own statement (src/users/service.ts).
-  const { rows } = await pool.query<{ id: string; email: string | null }>({ name: USER_BY_IDENTITY.name, text: USER_BY_IDENTITY.text, values: [DEV_ISSUER, subject] });
+  const { rows } = await pool.query<{ id: string; email: string | null }>({ name: USER_BY_IDENTITY.name, text: USER_BY_IDENTITY.text, values: [DEV_ISSUER, subject, identityHash(DEV_ISSUER, subject)] });
   // The benchmark only uses seeded users; first-sign-in creation is not part of the floor.
-  if (!rows[0]) throw unauthorized('unknown user');
+  if (!rows[0]?.id) throw unauthorized('unknown user');
   const viewer = { userId: rows[0].id, email: rows[0].email };
   remember(viewers, subject, { viewer, until: now + VIEWER_CACHE_MS });
   return viewer;

@@ -34,13 +34,26 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
     this.code = code;
-    this.details = details;
+    this.details = code === 'VALIDATION_ERROR' ? asFieldList(message, details) : details;
     this.headers = headers;
   }
 
   get status(): number {
     return errorTable[this.code].status;
   }
+}
+
+/**
+ * Every input error has one shape (docs/decisions.md, "error.details"): `details.fields`, a list
+ * of `{ field, message }` naming the offending inputs, empty only when no single input can be
+ * named (JSON nested too deep, a NUL character found by the database). A single
+ * `details.field` (some checks name the one input they refuse) becomes that list; other keys
+ * (`allowed`, `min`, `max`, `reason`…) stay beside it.
+ */
+function asFieldList(message: string, details: ErrorDetails): ErrorDetails {
+  if (Array.isArray(details.fields)) return details;
+  const { field, ...rest } = details;
+  return { fields: typeof field === 'string' ? [{ field, message }] : [], ...rest };
 }
 
 export function isAppError(value: unknown): value is AppError {

@@ -278,5 +278,6 @@ function toIdentity(issuer: string, payload: JWTPayload): VerifiedIdentity {
     subject: payload.sub as string,
     email: typeof payload.email === 'string' ? payload.email : null,
     name: typeof payload.name === 'string' ? payload.name : null,
+    issuedAt: typeof payload.iat === 'number' ? payload.iat : null,
   };
 }

@@ -9,6 +9,8 @@ export interface VerifiedIdentity {
   subject: string;
   email: string | null;
   name: string | null;
+  /** The token's `iat` (seconds since the epoch); null or absent when it has none. */
+  issuedAt?: number | null;
 }
 
 /** A personal API key a request was made with, and what it may open. */

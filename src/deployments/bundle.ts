@@ -1,5 +1,6 @@
 import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
+import { unavailableReason } from '../workflows/service.js';
 import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
 
 /**
@@ -7,8 +8,9 @@ import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
  * (for the tool endpoint) with which manifest. The rules live here once, for the REST/GraphQL
  * views and for the endpoint alike:
  * - an owned workflow is used at its current version;
- * - a subscribed one at the version of the owner's library entry, and only while it is public
- *   and in the library (an author making it private or deleting it takes it away);
+ * - a subscribed one at the version of the owner's library entry, while it is in the library;
+ *   while its author keeps it private it stays in the bundle marked unavailable and is offered
+ *   nowhere (deleting it removes it);
  * - the library entry's `isActive` and `enabledAdapters` decide whether the endpoint offers it.
  *
  * The bundles are read with SQL of their own (one statement for any number of deployments), not
@@ -24,6 +26,8 @@ export interface BundleRow {
   workflowDescription: string;
   visibility: string;
   currentVersion: string;
+  /** When the workflow last changed: names the text of its current version (see ManifestCache). */
+  workflowUpdatedAt: Date;
   subscribersCount: number;
   forksCount: number;
   ratingSum: number;
@@ -38,7 +42,7 @@ export interface BundleRow {
 /** The columns of BundleRow, over `dw` (deployment_workflows), `w` (workflows) and `e` (library_entries). */
 const BUNDLE_COLUMNS = `dw.deployment_id AS "deploymentId", w.id AS "workflowId", w.owner_id AS "workflowOwnerId",
   w.name AS "workflowName", w.description AS "workflowDescription", w.visibility::text AS visibility,
-  w.current_version AS "currentVersion", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
+  w.current_version AS "currentVersion", w.updated_at AS "workflowUpdatedAt", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
   w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
   e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
 
@@ -84,16 +88,16 @@ export const ENDPOINT_TARGET: Statement = {
 };
 
 /**
- * The manifests of workflows $1 (text[]) at versions $2 (text[], pairwise): the workflow's own
- * manifest at its current version, the recorded one otherwise; no row for an unknown workflow,
- * a null manifest for a version that is gone.
+ * The manifests of workflows $1 (text[]) at versions $2 (text[], pairwise), as written (JSON text):
+ * the workflow's own manifest at its current version, the recorded one otherwise; no row for an
+ * unknown workflow, a null manifest for a version that is gone.
  */
 export const MANIFESTS_AT_VERSIONS: Statement = {
   name: 'manifests_at_versions',
   text: `SELECT w.id AS "workflowId", p.version,
-      CASE WHEN p.version = w.current_version THEN w.manifest
-        ELSE (SELECT v.manifest FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = p.version)
-      END AS manifest
+      CASE WHEN p.version = w.current_version THEN coalesce(w.manifest_text, w.manifest::text)
+        ELSE (SELECT coalesce(v.manifest_text, v.manifest::text) FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = p.version)
+      END AS "manifestText"
     FROM unnest($1::text[], $2::text[]) AS p(workflow_id, version)
     JOIN workflows w ON w.id = p.workflow_id`,
 };
@@ -104,6 +108,16 @@ export interface BundledWorkflow extends DeploymentWorkflowDto {
   isActive: boolean;
   /** The adapters the owner's library entry enables it for. */
   adapters: Adapter[];
+  /**
+   * Names the manifest text in use: the version, and for the current version also when the
+   * workflow last changed, since a PUT may rewrite the current version's key order without
+   * changing its content (and so without a new version).
+   */
+  manifestKey: string;
+}
+
+function manifestKeyOf(w: Omit<BundleRow, 'deploymentId'>, version: string): string {
+  return version === w.currentVersion ? `${version}@${new Date(w.workflowUpdatedAt).getTime()}` : version;
 }
 
 /** The workflows of one deployment's rows its owner may use, in deployment order. */
@@ -112,13 +126,18 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
   for (const w of rows) {
     const isOwned = w.workflowOwnerId === ownerId;
     const hasEntry = w.sourceType !== null;
-    if (!isOwned && (w.sourceType !== 'subscribed' || w.visibility !== 'public')) continue;
+    // A subscription the owner ended is gone from the bundle; one the author made private stays, unavailable.
+    if (!isOwned && w.sourceType !== 'subscribed') continue;
+    const reason = unavailableReason(ownerId, { ownerId: w.workflowOwnerId, visibility: w.visibility as 'public' | 'private' });
+    const version = isOwned ? w.currentVersion : w.entryVersion!;
     out.push({
       workflowId: w.workflowId,
       name: w.workflowName,
       description: w.workflowDescription,
-      version: isOwned ? w.currentVersion : w.entryVersion!,
+      version,
       isOwned,
+      available: reason === null,
+      unavailableReason: reason,
       stats: {
         subscribersCount: w.subscribersCount,
         forksCount: w.forksCount,
@@ -126,6 +145,7 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
         averageRating: w.ratingCount > 0 ? Math.round((w.ratingSum / w.ratingCount) * 100) / 100 : null,
       },
       // An owned workflow without a library entry (seeded or legacy rows) is offered everywhere.
+      manifestKey: manifestKeyOf(w, version),
       isActive: hasEntry ? w.isActive! : true,
       adapters: hasEntry ? ADAPTERS.filter((a) => w.entryAdapters!.includes(a)) : [...ADAPTERS],
     });
@@ -142,27 +162,28 @@ export async function loadBundles(db: Database, deploymentIds: readonly string[]
 }
 
 export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
-  return { workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats };
+  return { workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, available: w.available, unavailableReason: w.unavailableReason, stats: w.stats };
 }
 
 /**
- * Parsed manifests by workflow id and version, kept by one instance for the tool endpoint. A
- * version's manifest never changes (every change of a manifest records a new version), so an
- * entry is never stale and needs no invalidation across instances; a deleted workflow's entries
- * are simply no longer asked for. Bounded: beyond `maxEntries` the oldest entry goes. Entries are
- * frozen, since every request that finds one shares it.
+ * Parsed manifests by workflow id and manifest key (`BundledWorkflow.manifestKey`), kept by one
+ * instance for the tool endpoint. A recorded version's text never changes; the current version's
+ * may (the same content rewritten in another key order), which is why its key also names when the
+ * workflow last changed. So an entry is never stale and needs no invalidation across instances; a
+ * deleted workflow's entries are simply no longer asked for. Bounded: beyond `maxEntries` the
+ * oldest entry goes. Entries are frozen, since every request that finds one shares it.
  */
 export class ManifestCache {
   private readonly entries = new Map<string, WorkflowManifest>();
 
   constructor(private readonly maxEntries = 2000) {}
 
-  get(workflowId: string, version: string): WorkflowManifest | undefined {
-    return this.entries.get(`${workflowId}@${version}`);
+  get(workflowId: string, key: string): WorkflowManifest | undefined {
+    return this.entries.get(`${workflowId}@${key}`);
   }
 
-  set(workflowId: string, version: string, manifest: WorkflowManifest): void {
-    this.entries.set(`${workflowId}@${version}`, deepFreeze(manifest));
+  set(workflowId: string, key: string, manifest: WorkflowManifest): void {
+    this.entries.set(`${workflowId}@${key}`, deepFreeze(manifest));
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -188,24 +209,27 @@ export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T
  * version is gone is left out.
  */
 export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<EndpointWorkflow[]> {
-  const offered = bundle.filter((w) => w.isActive && w.adapters.includes(adapter));
-  const missing = offered.filter((w) => cache.get(w.workflowId, w.version) === undefined);
+  const offered = bundle.filter((w) => w.available && w.isActive && w.adapters.includes(adapter));
+  const missing = offered.filter((w) => cache.get(w.workflowId, w.manifestKey) === undefined);
   // Read here, and used from here too: the cache may drop an entry before it is used.
   const fetched = new Map<string, WorkflowManifest>();
   if (missing.length > 0) {
-    const rows = await read<{ workflowId: string; version: string; manifest: WorkflowManifest | null }>(MANIFESTS_AT_VERSIONS, [
+    const rows = await read<{ workflowId: string; version: string; manifestText: string | null }>(MANIFESTS_AT_VERSIONS, [
       missing.map((w) => w.workflowId),
       missing.map((w) => w.version),
     ]);
-    for (const row of rows) {
-      if (row.manifest === null) continue;
-      fetched.set(`${row.workflowId}@${row.version}`, row.manifest);
-      cache.set(row.workflowId, row.version, row.manifest);
+    const textOf = new Map(rows.map((row) => [`${row.workflowId}@${row.version}`, row.manifestText]));
+    for (const w of missing) {
+      const text = textOf.get(`${w.workflowId}@${w.version}`);
+      if (typeof text !== 'string') continue;
+      const manifest = JSON.parse(text) as WorkflowManifest;
+      fetched.set(`${w.workflowId}@${w.manifestKey}`, manifest);
+      cache.set(w.workflowId, w.manifestKey, manifest);
     }
   }
   const out: EndpointWorkflow[] = [];
   for (const w of offered) {
-    const manifest = cache.get(w.workflowId, w.version) ?? fetched.get(`${w.workflowId}@${w.version}`);
+    const manifest = cache.get(w.workflowId, w.manifestKey) ?? fetched.get(`${w.workflowId}@${w.manifestKey}`);
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
     out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest });

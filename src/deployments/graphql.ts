@@ -32,6 +32,8 @@ const WorkflowRef = builder.objectRef<DeploymentWorkflowDto>('DeploymentWorkflow
     name: t.exposeString('name'),
     version: t.exposeString('version'),
     isOwned: t.exposeBoolean('isOwned'),
+    available: t.exposeBoolean('available', { description: 'False while the author keeps this subscribed workflow private: it stays in the deployment but the endpoint does not offer it.' }),
+    unavailableReason: t.exposeString('unavailableReason', { nullable: true, description: 'Why the workflow is unavailable; null while available.' }),
     stats: t.field({ type: StatsRef, extensions: graphqlOnly, resolve: (w) => w.stats }),
   }),
 });

@@ -111,7 +111,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const usable = await prisma.workflow.findMany({
       where: {
         id: { in: [...workflowIds] },
-        OR: [{ ownerId: viewer.userId }, { visibility: 'public', libraryEntries: { some: { userId: viewer.userId, sourceType: 'subscribed' } } }],
+        // A subscription whose author made it private may stay named (it is kept, unavailable), so a
+        // client can send back the list it read; it was public when the viewer subscribed.
+        OR: [{ ownerId: viewer.userId }, { libraryEntries: { some: { userId: viewer.userId, sourceType: 'subscribed' } } }],
       },
       select: { id: true },
     });
@@ -294,7 +296,8 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       description: row.description,
       allowAnonymous: row.allowAnonymous,
       enabledAdapters: checkAdapters(row.enabledAdapters),
-      bundle: resolveBundle(bundled, row.ownerId),
+      // Unavailable workflows never reach the endpoint: not as tools, prompts or resources.
+      bundle: resolveBundle(bundled, row.ownerId).filter((w) => w.available),
     };
   }
 

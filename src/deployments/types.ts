@@ -26,6 +26,10 @@ export interface DeploymentWorkflowDto {
   name: string;
   version: string;
   isOwned: boolean;
+  /** False while the author keeps a subscribed workflow private: kept in the bundle, offered nowhere. */
+  available: boolean;
+  /** Why it is unavailable; null while available. */
+  unavailableReason: string | null;
   stats: WorkflowStats;
 }
 

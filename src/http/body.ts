@@ -78,10 +78,10 @@ export async function readJsonObject(request: Incoming, limit: number): Promise<
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new AppError('VALIDATION_ERROR', `the request body is not valid JSON: ${(error as Error).message}`, {});
+    throw new AppError('VALIDATION_ERROR', `the request body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new AppError('VALIDATION_ERROR', `the request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, {});
+    throw new AppError('VALIDATION_ERROR', `the request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { field: 'body' });
   }
   return parsed as Record<string, unknown>;
 }

@@ -1,7 +1,8 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
-import { pageItemQuery } from '../workflows/graphql.js';
+import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
+import { canRead, unavailableReason } from '../workflows/service.js';
 import type { LibraryQuery } from './service.js';
 
 const SourceTypeEnum = builder.enumType('LibrarySourceType', {
@@ -24,14 +25,34 @@ export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
     autoUpdate: t.exposeBoolean('autoUpdate'),
     addedAt: t.string({ resolve: (e) => e.addedAt.toISOString() }),
     updatedAt: t.string({ resolve: (e) => e.updatedAt.toISOString() }),
-    workflow: t.relation('workflow', { extensions: graphqlOnly }),
+    available: t.boolean({
+      description: 'Whether the workflow can be used: false while its author keeps it private (the entry is kept and comes back when it is public again).',
+      select: { workflow: { select: { ownerId: true, visibility: true } } },
+      resolve: (e) => unavailableReason(e.userId, e.workflow) === null,
+    }),
+    unavailableReason: t.string({
+      nullable: true,
+      description: 'Why the workflow cannot be used now (null while it can).',
+      select: { workflow: { select: { ownerId: true, visibility: true } } },
+      resolve: (e) => unavailableReason(e.userId, e.workflow),
+    }),
+    workflow: t.field({
+      type: WorkflowRef,
+      nullable: true,
+      description: 'The workflow, while the viewer may read it (null while its author keeps it private).',
+      extensions: graphqlOnly,
+      select: (_args, _ctx, nestedSelection) => ({ workflow: nestedSelection(true) }),
+      // Checked at read time, not when the entry was made: visibility may have changed since.
+      resolve: (e, _args, ctx) => (ctx.viewer && canRead(ctx.viewer, e.workflow) ? e.workflow : null),
+    }),
   }),
 });
 
 const LibraryPageRef = pageRef('LibraryPage', LibraryEntryRef);
 
-const RemovedEntryRef = builder.objectRef<{ workflowId: string; removed: true }>('RemovedLibraryEntry').implement({
-  fields: (t) => ({ workflowId: t.exposeString('workflowId'), removed: t.exposeBoolean('removed') }),
+const RemovedEntryRef = builder.objectRef<{ workflowId: string; deleted: true }>('RemovedLibraryEntry').implement({
+  description: 'The answer of every deletion: what was deleted, and deleted: true.',
+  fields: (t) => ({ workflowId: t.exposeString('workflowId'), deleted: t.exposeBoolean('deleted') }),
 });
 
 const libraryListArgs = (t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) => ({

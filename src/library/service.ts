@@ -53,6 +53,9 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
     let entryId = '';
     try {
       await prisma.$transaction(async (tx) => {
+        // Taken with the lock an update takes: a subscription and a change of visibility are
+        // serialised, so one that waited reads the visibility the owner committed.
+        await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR NO KEY UPDATE`;
         const workflow = await tx.workflow.findUnique({ where: { id: workflowId } });
         if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
         const existing = await tx.libraryEntry.findUnique({ where: { userId_workflowId: { userId: viewer.userId, workflowId } }, select: { id: true } });
@@ -106,7 +109,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         await tx.workflow.updateMany({ where: { id: workflowId, subscribersCount: { gt: 0 } }, data: { subscribersCount: { decrement: 1 } } });
       }
     });
-    return { workflowId, removed: true as const };
+    return { workflowId, deleted: true as const };
   }
 
   return { listLibrary, addToLibrary, updateLibraryEntry, removeFromLibrary };

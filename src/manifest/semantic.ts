@@ -63,7 +63,8 @@ function dependencyErrors(steps: ReadableStep[], checkMissing: boolean, input: u
     for (const d of s.deps) {
       const path = pointer('steps', s.index, 'depends_on', d.index);
       if (d.id === s.id) {
-        errors.push({ path, code: 'self_dependency', message: `step '${s.id}' depends on itself (${where(path, input)})` });
+        // The shortest cycle there is (spec 2.8: a cycle makes validation fail), reported with its own message.
+        errors.push({ path, code: 'circular_dependency', message: `circular dependency: step '${s.id}' depends on itself (${where(path, input)})` });
       } else if (checkMissing && !known.has(d.id)) {
         errors.push({
           path,

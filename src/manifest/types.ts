@@ -114,7 +114,6 @@ export type ManifestErrorCode =
   | 'unknown_action'
   | 'duplicate_step_id'
   | 'unknown_dependency'
-  | 'self_dependency'
   | 'unknown_step_reference'
   | 'unsupported_manifest_version'
   | 'invalid_type'

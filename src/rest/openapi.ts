@@ -32,9 +32,19 @@ const SCALARS: Record<string, Schema> = {
 export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publicBaseUrl: string): Schema {
   const components: Record<string, Schema> = {};
 
-  const toSchema = (type: GraphQLOutputType | GraphQLInputType): Schema => {
+  /**
+   * OpenAPI 3.1 is JSON Schema: a value that may be null says so in its type (`["string", "null"]`),
+   * or, for a referenced object, with `anyOf` (3.0's `nullable` keyword no longer exists).
+   */
+  const orNull = (out: Schema): Schema => {
+    if (out.$ref) return { anyOf: [out, { type: 'null' }] };
+    if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...(out.enum as unknown[]), null] } : {}) };
+    return out;
+  };
+
+  const toSchema = (type: GraphQLOutputType | GraphQLInputType, allowNull = true): Schema => {
     const inner = isNonNullType(type) ? type.ofType : type;
-    const nullable = !isNonNullType(type);
+    const nullable = allowNull && !isNonNullType(type);
     let out: Schema;
     if (isListType(inner)) out = { type: 'array', items: toSchema(inner.ofType) };
     else {
@@ -45,7 +55,7 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
         out = { $ref: `#/components/schemas/${named.name}` };
       } else out = SCALARS[named.name] ?? { type: 'string' };
     }
-    return nullable && !out.$ref ? { ...out, nullable: true } : out;
+    return nullable ? orNull(out) : out;
   };
 
   const define = (name: string) => {
@@ -59,15 +69,21 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
       if (field.extensions?.restExclude) continue;
       if ('args' in field && field.args.some((a: { type: GraphQLInputType; defaultValue: unknown }) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
       properties[field.name] = { ...toSchema(field.type), ...(field.description ? { description: field.description } : {}) };
-      if (isNonNullType(field.type)) required.push(field.name);
+      // An answer always has every key of its type, null when there is no value (docs/decisions.md);
+      // an input object needs only its non-null fields.
+      if (isObjectType(type) || isNonNullType(field.type)) required.push(field.name);
     }
     components[name] = { type: 'object', properties, ...(required.length ? { required } : {}), ...(type.description ? { description: type.description } : {}) };
   };
 
   components.Pagination = {
     type: 'object',
-    required: ['hasMore', 'count'],
-    properties: { nextCursor: { type: 'string', nullable: true }, hasMore: { type: 'boolean' }, count: { type: 'integer' } },
+    required: ['nextCursor', 'hasMore', 'count'],
+    properties: {
+      nextCursor: { type: ['string', 'null'], description: 'The cursor of the next page; null on the last page.' },
+      hasMore: { type: 'boolean' },
+      count: { type: 'integer' },
+    },
   };
   components.ErrorEnvelope = {
     type: 'object',
@@ -96,7 +112,7 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
       else if (hasBody) {
         bodyProps[arg.name] = s;
         if (isNonNullType(arg.type)) bodyRequired.push(arg.name);
-      } else parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: s });
+      } else parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: { ...toSchema(arg.type, false), ...(arg.description ? { description: arg.description } : {}) } });
     }
     const resultType = route.field.type;
     let success: Schema;

@@ -1,10 +1,10 @@
-import type { VerifiedIdentity } from '../auth/verify.js';
+import type { VerifiedIdentity } from '../auth/viewer.js';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { USER_BY_IDENTITY, USER_WITH_COUNTS } from './statements.js';
+import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from './statements.js';
 
 /** The user of spec 2.6. */
 export interface UserDto {
@@ -43,6 +43,10 @@ export interface UserServiceHooks {
   afterDelete?: (userId: string) => void;
 }
 
+function accountDeleted(): AppError {
+  return new AppError('UNAUTHORIZED', 'the account of this token was deleted; sign in again to start a new, empty account', { reason: 'account_deleted' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+}
+
 /** How long a resolved viewer is reused without asking the database again. */
 const VIEWER_TTL_MS = 30_000;
 const VIEWER_CACHE_SIZE = 10_000;
@@ -50,11 +54,23 @@ const VIEWER_CACHE_SIZE = 10_000;
 export function createUserService({ db, clock }: ServiceDeps, hooks: UserServiceHooks = {}) {
   const prisma = db.prisma;
   // issuer + subject → viewer. Saves a query on every request; an account deleted on another
-  // instance is noticed within the TTL (writes check the user row under lock meanwhile).
-  const viewers = new Map<string, { viewer: Viewer; until: number }>();
+  // instance is noticed within the TTL (writes check the user row under lock meanwhile, and
+  // /users/me answers 401). `resolvedAt` is when the entry was read: a token issued after it (a
+  // new sign-in) reads afresh. `deletedAt` is when an earlier account of the identity was deleted.
+  const viewers = new Map<string, { viewer: Viewer; until: number; resolvedAt: number; deletedAt: number | null }>();
 
   function forgetViewer(issuer: string, subject: string): void {
     viewers.delete(`${issuer}\u0000${subject}`);
+  }
+
+  /**
+   * A token issued before its identity's account was deleted opens nothing, not even a later
+   * account of the same identity; only a new sign-in does. iat has whole seconds, so a token of the
+   * deletion's own second is refused too, and one without iat cannot show it is newer.
+   */
+  function refuseIfIssuedBeforeDeletion(identity: VerifiedIdentity, deletedAt: number | null): void {
+    if (deletedAt === null) return;
+    if (typeof identity.issuedAt !== 'number' || identity.issuedAt * 1000 <= deletedAt) throw accountDeleted();
   }
 
   /**
@@ -66,16 +82,23 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     const key = `${identity.issuer}\u0000${identity.subject}`;
     const cached = viewers.get(key);
     const nowMs = Date.now();
-    if (cached && cached.until > nowMs && (!identity.email || identity.email === cached.viewer.email)) return cached.viewer;
-    const viewer = await lookUpViewer(identity);
+    const newerToken = typeof identity.issuedAt === 'number' && cached !== undefined && identity.issuedAt * 1000 > cached.resolvedAt;
+    if (cached && cached.until > nowMs && !newerToken && (!identity.email || identity.email === cached.viewer.email)) {
+      refuseIfIssuedBeforeDeletion(identity, cached.deletedAt);
+      return cached.viewer;
+    }
+    const { viewer, deletedAt } = await lookUpViewer(identity);
     if (viewers.size >= VIEWER_CACHE_SIZE) viewers.delete(viewers.keys().next().value!);
-    viewers.set(key, { viewer, until: nowMs + VIEWER_TTL_MS });
+    viewers.set(key, { viewer, until: nowMs + VIEWER_TTL_MS, resolvedAt: nowMs, deletedAt });
     return viewer;
   }
 
-  async function lookUpViewer(identity: VerifiedIdentity): Promise<Viewer> {
+  async function lookUpViewer(identity: VerifiedIdentity): Promise<{ viewer: Viewer; deletedAt: number | null }> {
     const where = { issuer_subject: { issuer: identity.issuer, subject: identity.subject } };
-    let user: { id: string; email: string | null } | null = (await db.read<{ id: string; email: string | null }>(USER_BY_IDENTITY, [identity.issuer, identity.subject]))[0] ?? null;
+    const [row] = await db.read<{ id: string | null; email: string | null; deletedAt: Date | null }>(USER_BY_IDENTITY, [identity.issuer, identity.subject, identityHash(identity.issuer, identity.subject)]);
+    const deletedAt = row?.deletedAt ? new Date(row.deletedAt).getTime() : null;
+    refuseIfIssuedBeforeDeletion(identity, deletedAt);
+    let user: { id: string; email: string | null } | null = row?.id ? { id: row.id, email: row.email } : null;
     if (!user) {
       try {
         const now = clock.now();
@@ -92,7 +115,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
       // The identity provider is the source of truth for the e-mail address.
       user = await prisma.user.update({ where: { id: user.id }, data: { email: identity.email }, select: { id: true, email: true } });
     }
-    return { userId: user.id, email: user.email, issuer: identity.issuer, subject: identity.subject };
+    return { viewer: { userId: user.id, email: user.email, issuer: identity.issuer, subject: identity.subject }, deletedAt };
   }
 
   async function getMe(viewer: Viewer): Promise<UserDto> {
@@ -144,6 +167,9 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         const billingRecords = (await tx.billingRecord.deleteMany({ where: { userId } })).count;
         // The rest (own library entries, reviews, usage counters, the subscription row) goes with the user.
         await tx.user.delete({ where: { id: userId } });
+        // Tokens issued until now open nothing any more, on any instance (see lookUpViewer).
+        const identity = identityHash(viewer.issuer, viewer.subject);
+        await tx.deletedAccount.upsert({ where: { identityHash: identity }, create: { identityHash: identity, deletedAt }, update: { deletedAt } });
         return { workflows, workflowVersions, deployments, deploymentPrompts, deploymentLookups, subscriptions, subscriberEntries, billingRecords };
       },
       { timeout: 30_000, maxWait: 10_000 },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Statement } from '../db/index.js';
 
 /**
@@ -5,7 +6,22 @@ import type { Statement } from '../db/index.js';
  * period, with SQL of its own rather than through Prisma (creating and updating users still goes
  * through Prisma).
  */
-export const USER_BY_IDENTITY: Statement = { name: 'user_by_identity', text: 'SELECT id, email FROM users WHERE issuer = $1 AND subject = $2' };
+/** The key of a deleted account's record: a digest, so the identity itself is not kept. */
+export function identityHash(issuer: string, subject: string): string {
+  return createHash('sha256').update(`${issuer}\u0000${subject}`, 'utf8').digest('hex');
+}
+
+/**
+ * The user of an identity (issuer $1, subject $2; id null when there is none) and when an
+ * earlier account of it was deleted (digest $3; null when never), always in one row.
+ */
+export const USER_BY_IDENTITY: Statement = {
+  name: 'user_by_identity',
+  text: `SELECT u.id, u.email, d.deleted_at AS "deletedAt"
+    FROM (SELECT $1::text AS issuer, $2::text AS subject, $3::text AS hash) p
+    LEFT JOIN users u ON u.issuer = p.issuer AND u.subject = p.subject
+    LEFT JOIN deleted_accounts d ON d.identity_hash = p.hash`,
+};
 
 /**
  * A user with the counts of spec 2.6, each a correlated count over an index on the owner, so the

@@ -2,6 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Workflow } from '@prisma/client';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, graphqlOnly } from '../graphql/builder.js';
+import { writtenManifest } from '../manifest/stored.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
@@ -70,7 +71,7 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
       nullable: true,
       resolve: (w) => (w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null),
     }),
-    manifest: t.field({ type: 'JSON', resolve: (w) => w.manifest }),
+    manifest: t.field({ type: 'JSON', description: 'The manifest as written: the same keys in the same order.', resolve: (w) => writtenManifest(w) }),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
   }),
@@ -91,7 +92,7 @@ export const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
   fields: (t) => ({
     workflowId: t.exposeString('workflowId'),
     version: t.exposeString('version'),
-    manifest: t.field({ type: 'JSON', resolve: (v) => v.manifest }),
+    manifest: t.field({ type: 'JSON', description: 'The manifest of this version as written.', resolve: (v) => writtenManifest(v) }),
     createdAt: t.string({ resolve: (v) => v.createdAt.toISOString() }),
   }),
 });
@@ -186,17 +187,18 @@ builder.mutationFields((t) => ({
   }),
   updateWorkflow: t.prismaField({
     type: 'Workflow',
-    description: 'Replaces a workflow (same body as create); a changed manifest records a new version. REST: PUT /v1/workflows/:workflowId.',
+    description:
+      'Updates a workflow (the fields of create, each optional): a field left out keeps its current value; null empties description, category or tags. A changed manifest records a new version. REST: PUT /v1/workflows/:workflowId.',
     authScopes: { authenticated: true },
     args: {
       workflowId: t.arg.string({ required: true }),
-      name: t.arg.string({ required: true }),
-      description: t.arg.string(),
-      manifest: t.arg({ type: 'JSON', required: true }),
-      visibility: t.arg({ type: VisibilityEnum }),
-      category: t.arg.string(),
-      tags: t.arg.stringList(),
-      allowForks: t.arg.boolean(),
+      name: t.arg.string({ description: 'Left out: unchanged. Null is refused.' }),
+      description: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
+      manifest: t.arg({ type: 'JSON', description: 'Left out: unchanged. Null is refused.' }),
+      visibility: t.arg({ type: VisibilityEnum, description: 'Left out: unchanged. Null is refused. Private hides it from other users, whose library entries and deployments keep it as unavailable.' }),
+      category: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
+      tags: t.arg.stringList({ description: 'Left out: unchanged. Null: no tags.' }),
+      allowForks: t.arg.boolean({ description: 'Left out: unchanged. Null is refused.' }),
     },
     resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.workflows.updateWorkflow(ctx.viewer!, workflowId, input, query),
   }),

@@ -1,7 +1,7 @@
-import { AppError } from '../errors.js';
-import type { FieldProblem } from '../errors.js';
+import { AppError, invalidInput, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
+import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
 
 /** Limits on a workflow's own fields (the specification leaves them open; see docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
@@ -24,6 +24,9 @@ export interface WorkflowInput {
   allowForks?: boolean | null;
 }
 
+/** An update: every field optional; one left out keeps its current value. */
+export type WorkflowUpdateInput = { [K in keyof WorkflowInput]?: WorkflowInput[K] | null };
+
 export interface CleanWorkflowInput {
   name: string;
   description: string;
@@ -32,6 +35,29 @@ export interface CleanWorkflowInput {
   category: string;
   tags: string[];
   allowForks: boolean;
+}
+
+/**
+ * The update body merged over the stored workflow (docs/decisions.md, "Update"): a field left out
+ * keeps its value; `null` empties a field that may be empty (description, category, tags) and is
+ * refused for the others, so no field changes because a client did not send it.
+ */
+export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<CleanWorkflowInput, 'manifest'> & StoredManifest): WorkflowInput {
+  const problems: FieldProblem[] = [];
+  for (const field of ['name', 'manifest', 'visibility', 'allowForks'] as const) {
+    if (input[field] === null) problems.push({ field, message: `${field} cannot be null; leave it out to keep the current value` });
+  }
+  if (problems.length) throw invalidInput(problems);
+  const keep = <T>(value: T | null | undefined, stored: T, empty: T): T => (value === undefined ? stored : value === null ? empty : value);
+  return {
+    name: input.name ?? current.name,
+    description: keep(input.description, current.description, ''),
+    manifest: input.manifest === undefined ? writtenManifest(current) : input.manifest,
+    visibility: input.visibility ?? current.visibility,
+    category: keep(input.category, current.category, ''),
+    tags: keep(input.tags, current.tags, []),
+    allowForks: input.allowForks ?? current.allowForks,
+  };
 }
 
 export function cleanName(raw: string, problems: FieldProblem[], field = 'name'): string {

@@ -2,10 +2,12 @@ import type { Statement } from '../db/index.js';
 
 /**
  * The workflows columns under Prisma's field names, so a row read with SQL has exactly the shape
- * of Prisma's `Workflow` (the search document, which Prisma does not model, is left out).
+ * of Prisma's `Workflow` (the search document, which Prisma does not model, is left out). The
+ * jsonb manifest is sent only for rows without the written text, which is what answers show.
  */
 export const WORKFLOW_COLUMNS = `id, owner_id AS "ownerId", name, description, visibility, category, tags,
-  allow_forks AS "allowForks", current_version AS "currentVersion", manifest,
+  allow_forks AS "allowForks", current_version AS "currentVersion",
+  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
   forked_from_workflow_id AS "forkedFromWorkflowId", forked_from_user_id AS "forkedFromUserId",
   forked_from_version AS "forkedFromVersion", forks_count AS "forksCount",
   subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",

@@ -5,10 +5,11 @@ import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
+import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { cleanName, cleanWorkflowInput, WORKFLOW_LIMITS, type Visibility, type WorkflowInput } from './input.js';
+import { cleanName, cleanWorkflowInput, mergeWorkflowUpdate, WORKFLOW_LIMITS, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
@@ -37,6 +38,15 @@ function asksForRelations(query: WorkflowQuery): boolean {
 /** Another user's private workflow is answered as not found: its existence is not leaked. */
 export function canRead(viewer: Viewer, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): boolean {
   return workflow.ownerId === viewer.userId || workflow.visibility === 'public';
+}
+
+/**
+ * Why a library entry's or a deployment's workflow cannot be used by `userId` now, or null when it
+ * can: another user's workflow made private stays in their library and deployments, unavailable.
+ */
+export function unavailableReason(userId: string, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): string | null {
+  if (workflow.ownerId === userId || workflow.visibility === 'public') return null;
+  return 'the author has made this workflow private; it comes back when they make it public again';
 }
 
 export function createWorkflowService({ db, clock }: ServiceDeps) {
@@ -107,27 +117,33 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           allowForks: clean.allowForks,
           currentVersion: INITIAL_VERSION,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          manifestText: manifestTextOf(clean.manifest),
           publishedAt: clean.visibility === 'public' ? now : null,
           createdAt: now,
           updatedAt: now,
         },
       });
-      await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
+      await tx.workflowVersion.create({
+        data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: manifestTextOf(clean.manifest), createdAt: now },
+      });
       await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'owned', sourceUserId: viewer.userId, version: INITIAL_VERSION, now });
     });
     return reload(id, query);
   }
 
-  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowInput, query: WorkflowQuery = {}) {
-    const clean = cleanWorkflowInput(input);
+  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowUpdateInput, query: WorkflowQuery = {}) {
     const now = clock.now();
     await prisma.$transaction(async (tx) => {
-      // Lock the row so two concurrent updates cannot both bump from the same version.
+      // Lock the row so two concurrent updates cannot both bump from the same version, and so a
+      // subscription (which holds the row FOR SHARE) sees the visibility before or after, never between.
       await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
       const current = await findOwned(viewer, workflowId, tx);
+      const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
+      // Versions compare content, not key order (jsonb's or the user's).
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
-      const becomesPrivate = current.visibility === 'public' && clean.visibility === 'private';
       if (version) await enforceVersionQuota(tx, current.ownerId, workflowId);
+      const text = manifestTextOf(clean.manifest);
+      const becomesPublic = clean.visibility === 'public' && current.visibility !== 'public';
       await tx.workflow.update({
         where: { id: workflowId },
         data: {
@@ -138,30 +154,31 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           tags: clean.tags,
           allowForks: clean.allowForks,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          manifestText: text,
           updatedAt: now,
           ...(version ? { currentVersion: version } : {}),
-          ...(clean.visibility === 'public' && current.visibility !== 'public' ? { publishedAt: now } : {}),
-          ...(becomesPrivate ? { publishedAt: null, subscribersCount: 0 } : {}),
+          ...(becomesPublic ? { publishedAt: now } : {}),
+          ...(clean.visibility === 'private' && current.visibility === 'public' ? { publishedAt: null } : {}),
         },
       });
       if (version) {
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, createdAt: now } });
-        // Library entries that follow the source move to the new version; the others stay.
-        await tx.libraryEntry.updateMany({ where: { workflowId, autoUpdate: true }, data: { workflowVersion: version, updatedAt: now } });
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: text, createdAt: now } });
+      } else if (text !== current.manifestText) {
+        // The same content written in another key order: the current version shows it as written now.
+        await tx.workflowVersion.updateMany({ where: { workflowId, version: current.currentVersion }, data: { manifestText: text } });
       }
-      if (becomesPrivate) await revokeOthersAccess(tx, workflowId, current.ownerId);
+      // Library entries that follow the source move to its current version; the others stay. While
+      // the workflow is private only the owner's entry follows: subscribers keep their entries
+      // (shown unavailable) but learn nothing of versions made meanwhile, and catch up when it is
+      // public again.
+      if (version || becomesPublic) {
+        await tx.libraryEntry.updateMany({
+          where: { workflowId, autoUpdate: true, ...(clean.visibility === 'public' ? {} : { userId: current.ownerId }) },
+          data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
+        });
+      }
     });
     return reload(workflowId, query);
-  }
-
-  /**
-   * When a workflow stops being public, other users lose it: their subscriptions end and it
-   * leaves their deployments, so nobody keeps reading a manifest they may no longer see.
-   * Forks are independent copies and stay.
-   */
-  async function revokeOthersAccess(tx: Tx, workflowId: string, ownerId: string): Promise<void> {
-    await tx.deploymentWorkflow.deleteMany({ where: { workflowId, deployment: { ownerId: { not: ownerId } } } });
-    await tx.libraryEntry.deleteMany({ where: { workflowId, userId: { not: ownerId } } });
   }
 
   async function deleteWorkflow(viewer: Viewer, workflowId: string) {
@@ -185,11 +202,18 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         if (original.ownerId === viewer.userId) throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
         if (original.visibility !== 'public') throw notFound('workflow', workflowId);
         if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
-        const already = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
-        if (already) throw forkedTwice(workflowId, already.id);
+        // Once ever per user (spec 2.9): the record outlives the fork, so deleting the fork does not
+        // allow a second one, nor count the same user twice in stats.forks.
+        const already = await tx.workflowFork.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } } });
+        if (already) {
+          const fork = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
+          throw forkedTwice(workflowId, fork?.id);
+        }
         await enforceQuota(tx, viewer.userId, 'workflows');
+        await tx.workflowFork.create({ data: { workflowId, userId: viewer.userId, createdAt: now } });
         const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
         const manifest = original.manifest as Prisma.InputJsonValue;
+        const manifestText = original.manifestText;
         await tx.workflow.create({
           data: {
             id,
@@ -202,6 +226,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             allowForks: true,
             currentVersion: INITIAL_VERSION,
             manifest,
+            manifestText,
             forkedFromWorkflowId: original.id,
             forkedFromUserId: original.ownerId,
             forkedFromVersion: original.currentVersion,
@@ -209,7 +234,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             updatedAt: now,
           },
         });
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, createdAt: now } });
+        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt: now } });
         await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'forked', sourceUserId: original.ownerId, version: INITIAL_VERSION, now });
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
       });
@@ -267,14 +292,17 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: unknown) {
     const chosen = parseExportFormat(format ?? undefined);
     const workflow = await findReadable(viewer, workflowId);
-    return renderManifest(workflow.manifest as unknown as WorkflowManifest, chosen);
+    return renderManifest(writtenManifest(workflow), chosen);
   }
 
   return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, listVersionsOf, firstVersionPages, getVersion, exportWorkflowManifest };
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {
-  return new AppError('CONFLICT', 'you have already forked this workflow', { workflowId, ...(forkId ? { forkId } : {}) });
+  return new AppError('CONFLICT', `you have already forked this workflow${forkId ? '' : ' (a workflow can be forked once per user, even after the fork is deleted)'}`, {
+    workflowId,
+    ...(forkId ? { forkId } : {}),
+  });
 }
 
 /** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */

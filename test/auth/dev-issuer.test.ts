@@ -30,6 +30,7 @@ describe('development issuer', () => {
       subject: 'dev|alice@example.com',
       email: 'Alice@Example.com',
       name: 'Alice',
+      issuedAt: expect.any(Number),
     });
   });
 

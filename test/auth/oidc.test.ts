@@ -55,12 +55,13 @@ describe('OIDC mode', () => {
       subject: 'user-123',
       email: 'alice@example.com',
       name: 'Alice',
+      issuedAt: expect.any(Number),
     });
   });
 
   it('accepts a lower-case scheme and reports absent or non-string email and name as null', async () => {
     const token = await idp.sign({ email: 42, name: undefined });
-    await expect(auth.verifyAuthorization(`bearer ${token}`)).resolves.toEqual({ issuer: ISSUER, subject: 'user-123', email: null, name: null });
+    await expect(auth.verifyAuthorization(`bearer ${token}`)).resolves.toEqual({ issuer: ISSUER, subject: 'user-123', email: null, name: null, issuedAt: expect.any(Number) });
   });
 
   it.each([null, undefined, '', '   '])('rejects a missing header (%j) with a plain Bearer challenge', async (header) => {

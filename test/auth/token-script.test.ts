@@ -46,6 +46,7 @@ describe('scripts/token.ts', () => {
       issuer: 'urn:workflow-service:dev',
       subject: 'dev|a@example.com',
       email: 'a@example.com',
+      issuedAt: expect.any(Number),
       name: 'Ada',
     });
   });

@@ -60,9 +60,9 @@ describe('deployment routes', () => {
       usage: { connectionsThisMonth: 0, lastConnectedAt: null },
     });
     expect(d.workflows).toEqual([
-      { workflowId: owned, name: 'Feature pipeline', version: '1.0.0', isOwned: true },
+      { workflowId: owned, name: 'Feature pipeline', version: '1.0.0', isOwned: true, available: true, unavailableReason: null },
       // A subscription is bundled at the library entry's version, not the author's newest.
-      { workflowId: bobsPublic, name: 'Shared review', version: '1.0.0', isOwned: false },
+      { workflowId: bobsPublic, name: 'Shared review', version: '1.0.0', isOwned: false, available: true, unavailableReason: null },
     ]);
     expect(new Date(d.createdAt).toISOString()).toBe(d.createdAt);
     expect(d.updatedAt).toBe(d.createdAt);
@@ -72,7 +72,7 @@ describe('deployment routes', () => {
     const res = await create({ name: 'x', description: 'for Cursor', workflowIds: [owned2], enabledAdapters: ['adapter_three', 'adapter_two', 'adapter_two'], allowAnonymous: true });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ description: 'for Cursor', enabledAdapters: ['adapter_two', 'adapter_three'], allowAnonymous: true });
-    expect(res.body.data.workflows).toEqual([{ workflowId: owned2, name: 'Bug triage', version: '1.1.0', isOwned: true }]);
+    expect(res.body.data.workflows).toEqual([{ workflowId: owned2, name: 'Bug triage', version: '1.1.0', isOwned: true, available: true, unavailableReason: null }]);
   });
 
   it('refuses a bad name: 101 characters, empty, blank', async () => {
@@ -97,13 +97,18 @@ describe('deployment routes', () => {
     expect400(await create({ name: 'x', workflowIds: owned }), /workflowIds must be an array/);
   });
 
-  it('refuses a public workflow that is not in the library, and a subscription that became private', async () => {
+  it('refuses a public workflow that is not in the library; a kept subscription that became private is taken, unavailable', async () => {
     const other = await seedWorkflow(t, bobId, { name: 'Public but not subscribed', visibility: 'public' });
     expect400(await create({ name: 'x', workflowIds: [other] }), new RegExp(other));
     await seedSubscription(t, aliceId, other);
     expect((await create({ name: 'x', workflowIds: [other] })).status).toBe(201);
     await setVisibility(t, other, 'private');
-    expect400(await create({ name: 'x', workflowIds: [other] }), new RegExp(other));
+    const again = await create({ name: 'x', workflowIds: [other] });
+    expect(again.status).toBe(201);
+    expect(again.body.data.workflows).toMatchObject([{ workflowId: other, available: false, unavailableReason: expect.stringMatching(/private/) }]);
+    // Another user's private workflow outside the library stays refused like an unknown id.
+    const hidden = await seedWorkflow(t, bobId, { name: 'Never public' });
+    expect400(await create({ name: 'x', workflowIds: [hidden] }), new RegExp(hidden));
   });
 
   it('refuses an unknown adapter and unknown body fields', async () => {
@@ -289,13 +294,22 @@ describe('deployment routes', () => {
     });
   });
 
-  it('drops a subscribed workflow from the deployment view once it is no longer public', async () => {
+  it('keeps a subscribed workflow in the deployment, marked unavailable, while it is not public', async () => {
     const wf = await seedWorkflow(t, bobId, { name: 'Going private', visibility: 'public' });
     await seedSubscription(t, aliceId, wf);
     const dep = (await create({ name: 'x', workflowIds: [owned, wf] })).body.data;
     expect(dep.workflows).toHaveLength(2);
     await setVisibility(t, wf, 'private');
     const after = await t.call('GET', `/v1/deployments/${dep.deploymentId}`, { token: alice });
-    expect(after.body.data.workflows.map((w: any) => w.workflowId)).toEqual([owned]);
+    expect(after.body.data.workflows.map((w: any) => [w.workflowId, w.available])).toEqual([
+      [owned, true],
+      [wf, false],
+    ]);
+    await setVisibility(t, wf, 'public');
+    const back = await t.call('GET', `/v1/deployments/${dep.deploymentId}`, { token: alice });
+    expect(back.body.data.workflows.map((w: any) => [w.workflowId, w.available])).toEqual([
+      [owned, true],
+      [wf, true],
+    ]);
   });
 });

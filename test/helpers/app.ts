@@ -83,7 +83,7 @@ export async function startTestApp(options: { env?: Record<string, string>; data
       if (!token) {
         token = await signDevToken(dataDir, { email, ...signOptions });
         tokens.set(key, token);
-        const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: signOptions.sub ?? `dev|${email.toLowerCase()}`, email, name: null });
+        const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: signOptions.sub ?? `dev|${email.toLowerCase()}`, email, name: null, issuedAt: Math.floor(Date.now() / 1000) });
         if (plan !== 'free') {
           await database.db.prisma.billingSubscription.upsert({
             where: { userId: viewer.userId },

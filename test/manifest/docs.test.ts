@@ -21,7 +21,6 @@ const CODES: Record<ManifestErrorCode, true> = {
   unknown_action: true,
   duplicate_step_id: true,
   unknown_dependency: true,
-  self_dependency: true,
   unknown_step_reference: true,
   unsupported_manifest_version: true,
   invalid_type: true,

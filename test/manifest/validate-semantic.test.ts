@@ -25,10 +25,10 @@ describe('validateManifest: semantic checks', () => {
     });
   });
 
-  it('reports a step depending on itself, and not as a cycle', () => {
+  it('reports a step depending on itself as a circular dependency, once, with its own message', () => {
     const m = { ...minimalManifest(), steps: [step('build', ['build'])] };
     const e = onlyError(m);
-    expect(e).toEqual({ path: '/steps/0/depends_on/0', code: 'self_dependency', message: "step 'build' depends on itself (steps[0].depends_on[0])" });
+    expect(e).toEqual({ path: '/steps/0/depends_on/0', code: 'circular_dependency', message: "circular dependency: step 'build' depends on itself (steps[0].depends_on[0])" });
   });
 
   it('reports a two-step cycle naming both steps', () => {
@@ -123,7 +123,7 @@ describe('validateManifest: many errors at once', () => {
       ['/steps/0/action', 'unknown_action'],
       ['/steps/0/id', 'invalid_step_id'],
       ['/steps/1/depends_on/0', 'unknown_dependency'],
-      ['/steps/1/depends_on/1', 'self_dependency'],
+      ['/steps/1/depends_on/1', 'circular_dependency'],
       ['/steps/1/name', 'missing_required_field'],
       ['/steps/1/retry/max_attempts', 'invalid_type'],
       ['/steps/2/depends-on', 'unknown_property'],

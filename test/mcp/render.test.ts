@@ -408,7 +408,7 @@ describe('errors', () => {
 
   it('rejects an unknown tool', () => {
     const err = expectAppError(() => callTool(catalog, [wf], 'nope', {}), 'VALIDATION_ERROR', /^unknown tool 'nope'$/);
-    expect(err.details).toEqual({ tool: 'nope' });
+    expect(err.details).toEqual({ fields: [], tool: 'nope' });
   });
 
   it('rejects an unknown prompt and bad prompt arguments', () => {

@@ -39,7 +39,7 @@ describe('tampered cursors', () => {
         const cursor = encodeCursor(list.kind, [list.time(moment), 'wf_aaaaaaaaaaaaaaaaaaaa']);
         const res = await t.call('GET', `${list.path}?cursor=${cursor}`, { token });
         expect({ path: list.path, moment: moment.getTime(), status: res.status, code: res.body.error?.code }).toEqual({ path: list.path, moment: moment.getTime(), status: 400, code: 'VALIDATION_ERROR' });
-        expect(res.body.error.details).toEqual({ field: 'cursor' });
+        expect(res.body.error.details.fields).toEqual([{ field: 'cursor', message: expect.stringMatching(/cursor is not valid/) }]);
       }
     }
   });
@@ -63,6 +63,6 @@ describe('tampered cursors', () => {
   it('answers 400 through GraphQL too', async () => {
     const cursor = encodeCursor(`versions:${workflowId}`, [farPast.toISOString(), 'x']);
     const res = await t.graphql('query ($id: String!, $c: String) { workflow(workflowId: $id) { versions(cursor: $c) { data { version } } } }', { id: workflowId, c: cursor }, token);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'cursor' } });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'cursor' }] } });
   });
 });

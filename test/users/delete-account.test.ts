@@ -104,11 +104,15 @@ describe('DELETE /v1/users/me', () => {
     expect(await prisma().workflow.findUniqueOrThrow({ where: { id: theirs! }, select: { subscribersCount: true, ratingSum: true, ratingCount: true } })).toEqual({ subscribersCount: 0, ratingSum: 5, ratingCount: 1 });
   });
 
-  it('the same token afterwards starts a new, empty account on the free plan', async () => {
-    const token = await t.token('again@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+  it('the same token afterwards opens nothing; a new sign-in starts a new, empty account on the free plan', async () => {
+    const old = await t.token('again@example.com', { plan: 'free' });
+    const userId = await userOf(t, old);
     await seedWorkflows(t, userId, 2);
-    expect((await t.call('DELETE', '/v1/users/me', { token })).status).toBe(200);
+    expect((await t.call('DELETE', '/v1/users/me', { token: old })).status).toBe(200);
+    expect((await t.call('GET', '/v1/users/me', { token: old })).status).toBe(401);
+    // iat counts whole seconds: a token of the deletion's own second is refused too.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const token = await t.token('again@example.com', { plan: 'free', expiresInSeconds: 1800 });
     const me = await t.call('GET', '/v1/users/me', { token });
     expect(me.status).toBe(200);
     expect(me.body.data.userId).not.toBe(userId);

@@ -104,6 +104,8 @@ describe('forks and the library', () => {
         workflowName: 'Subscribable',
         workflowVersion: '1.0.0',
         autoUpdate: true,
+        available: true,
+        unavailableReason: null,
         addedAt: expect.any(String),
         updatedAt: expect.any(String),
       });
@@ -145,7 +147,7 @@ describe('forks and the library', () => {
       expect((await t.call('PATCH', '/v1/library/wf_missing', { token: u, body: { isActive: true } })).status).toBe(404);
       const del = await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u });
       expect(del.status).toBe(200);
-      expect(del.body.data).toEqual({ workflowId: w.workflowId, removed: true });
+      expect(del.body.data).toEqual({ workflowId: w.workflowId, deleted: true });
       expect((await t.call('GET', '/v1/library', { token: u })).body.data).toHaveLength(0);
       expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(0);
       expect((await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u })).status).toBe(404);
@@ -166,17 +168,17 @@ describe('forks and the library', () => {
       expect(f.workflowName).toBe('v2');
     });
 
-    it('ends other users\' subscriptions when a workflow turns private, so they cannot read it', async () => {
+    it('keeps other users\' subscriptions, unavailable, while a workflow is private; they cannot read it', async () => {
       const w = await createWorkflow(t, owner, { visibility: 'public' });
       const sub = await t.token('subscriber@example.com');
       await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });
       await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: { name: 'Now private', manifest: sampleManifest(), visibility: 'private' } });
-      expect((await libraryOf(sub)).some((e) => e.workflowId === w.workflowId)).toBe(false);
+      expect((await libraryOf(sub)).find((e) => e.workflowId === w.workflowId)).toMatchObject({ available: false, unavailableReason: expect.stringMatching(/private/) });
       expect((await get(sub, w.workflowId)).status).toBe(404);
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: sub })).status).toBe(404);
       const ownerView = await get(owner, w.workflowId);
-      expect(ownerView.body.data.stats.subscribers).toBe(0);
-      expect((await libraryOf(owner)).some((e) => e.workflowId === w.workflowId)).toBe(true);
+      expect(ownerView.body.data.stats.subscribers).toBe(1);
+      expect((await libraryOf(owner)).find((e) => e.workflowId === w.workflowId)).toMatchObject({ available: true, unavailableReason: null });
     });
 
     it('removes everyone\'s entries when a workflow is deleted', async () => {

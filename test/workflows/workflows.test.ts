@@ -134,8 +134,8 @@ describe('workflows', () => {
       const minor = await put({ manifest: shape });
       expect(minor.body.data.currentVersion).toBe('1.1.0');
       expect(minor.body.data.manifest.steps).toHaveLength(5);
-      // A replacement resets fields left out of the body to their defaults (PUT semantics).
-      expect(minor.body.data.description).toBe('');
+      // Fields left out of the body keep their values.
+      expect(minor.body.data).toMatchObject({ name: 'Versioned', description: 'new words', tags: ['x'] });
 
       const versions = await t.call('GET', `/v1/workflows/${w.workflowId}/versions`, { token: alice });
       expect(versions.status).toBe(200);
@@ -209,7 +209,7 @@ describe('workflows', () => {
       ['depends_on a missing step', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['ghost'] }]) }, 'unknown_dependency'],
       ['two-step cycle', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['b'] }, { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] }]) }, 'circular_dependency'],
       ['three-step cycle', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['c'] }, { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] }, { id: 'c', name: 'C', action: 'code_agent', depends_on: ['b'] }]) }, 'circular_dependency'],
-      ['self-dependency', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['a'] }]) }, 'self_dependency'],
+      ['self-dependency', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['a'] }]) }, 'circular_dependency'],
       ['adapter mode not in its list', { manifest: sampleManifest({ adapters: { adapter_two: { mode: 'sub_agent' } } }) }, 'invalid_value'],
       ['steps as an object', { manifest: sampleManifest({ steps: { a: 1 } }) }, 'invalid_type'],
       ['retry.max_attempts as a string', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', retry: { max_attempts: '3' } }]) }, 'invalid_type'],

@@ -1,0 +1,115 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** A manifest comes back exactly as written: same keys, same order, same values, everywhere. */
+
+/** Keys in an order no sorting would produce (PostgreSQL's jsonb sorts by length, then bytes). */
+function unusualManifest(intent = 'Keep the order of every key') {
+  return {
+    steps: [
+      { depends_on: [], name: 'Plan it', id: 'plan', action: 'planning_agent', parameters: { zeta: 1, alpha: { yy: true, b: null } } },
+      { retry: { backoff: 'linear', max_attempts: 3 }, action: 'code_agent', id: 'code', name: 'Code it', depends_on: ['plan'] },
+    ],
+    intent,
+    name: 'Ordered manifest',
+    context: { test_framework: 'vitest', zz_custom: 'x', language: 'typescript', a: 'first?' },
+    manifest_version: '1.0',
+    adapters: { adapter_three: { mode: 'direct' }, adapter_one: { config: { max_parallel_agents: 2, spawn_agents_per_step: true }, mode: 'sub_agent' } },
+  };
+}
+
+/** The same content with every object's keys reversed. */
+function reversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversed);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return value;
+}
+
+describe('manifests as written', () => {
+  let t: TestApp;
+  let owner: string;
+  let other: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await t.token('order-owner@example.com');
+    other = await t.token('order-other@example.com');
+  });
+  afterAll(async () => t?.close());
+
+  /** The manifest's own JSON text inside an answer's text: byte for byte. */
+  const inText = (manifest: unknown) => `"manifest":${JSON.stringify(manifest)}`;
+
+  it('round-trips byte for byte through create, GET, versions, GraphQL and the JSON export; YAML keeps the order', async () => {
+    const manifest = unusualManifest();
+    const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'Ordered', manifest, visibility: 'public' } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.text).toContain(inText(manifest));
+    const id = created.body.data.workflowId;
+
+    expect((await t.call('GET', `/v1/workflows/${id}`, { token: owner })).text).toContain(inText(manifest));
+    expect((await t.call('GET', `/v1/workflows/${id}`, { token: other })).text).toContain(inText(manifest));
+    expect((await t.call('GET', `/v1/workflows/${id}/versions/1.0.0`, { token: owner })).text).toContain(inText(manifest));
+    const gql = await t.graphql('query($id: String!) { workflow(workflowId: $id) { manifest } workflowVersions(workflowId: $id) { data { manifest } } }', { id }, owner);
+    expect(JSON.stringify(gql.body.data.workflow.manifest)).toBe(JSON.stringify(manifest));
+    expect(JSON.stringify(gql.body.data.workflowVersions.data[0].manifest)).toBe(JSON.stringify(manifest));
+
+    const json = await t.call('GET', `/v1/workflows/${id}/manifest?format=json`, { token: owner });
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(json.text).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+    const yaml = await t.call('GET', `/v1/workflows/${id}/manifest?format=yaml`, { token: owner });
+    expect(yaml.text.split('\n')[0]).toBe('steps:');
+    expect(JSON.stringify(parseYaml(yaml.text))).toBe(JSON.stringify(manifest));
+
+    // A fork starts from the text as written.
+    const fork = await t.call('POST', `/v1/workflows/${id}/fork`, { token: other, body: {} });
+    expect(fork.status).toBe(201);
+    expect(fork.text).toContain(inText(manifest));
+  });
+
+  it('keeps the order of a manifest sent as YAML', async () => {
+    const yamlText = `steps:\n  - id: plan\n    name: Plan it\n    action: planning_agent\nintent: Sent as YAML\nname: From YAML\nmanifest_version: "1.0"\n`;
+    const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'YAML order', manifest: yamlText } });
+    expect(created.status, created.text).toBe(201);
+    expect(Object.keys(created.body.data.manifest)).toEqual(['steps', 'intent', 'name', 'manifest_version']);
+  });
+
+  it('a new key order alone records no version, and every answer (the tool endpoint\'s cache included) shows the new order', async () => {
+    const manifest = unusualManifest('Reordered later');
+    const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'Reordered', manifest } });
+    const id = created.body.data.workflowId;
+    const dep = await t.call('POST', '/v1/deployments', { token: owner, body: { name: 'Order', workflowIds: [id] } });
+    expect(dep.status).toBe(201);
+
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${dep.body.data.deploymentId}`), {
+      fetch: (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init)),
+      requestInit: { headers: { authorization: `Bearer ${owner}` } },
+    });
+    const client = new Client({ name: 'order-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const uri = `workflow://${id}/manifest`;
+      const first = await client.readResource({ uri });
+      expect((first.contents[0] as { text: string }).text).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+
+      const again = reversed(manifest);
+      expect(JSON.stringify(again)).not.toBe(JSON.stringify(manifest));
+      const put = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { manifest: again } });
+      expect(put.status).toBe(200);
+      expect(put.body.data.currentVersion).toBe('1.0.0');
+      expect(put.text).toContain(inText(again));
+      expect((await t.call('GET', `/v1/workflows/${id}`, { token: owner })).text).toContain(inText(again));
+      expect((await t.call('GET', `/v1/workflows/${id}/versions/1.0.0`, { token: owner })).text).toContain(inText(again));
+      expect((await t.call('GET', `/v1/workflows/${id}/versions`, { token: owner })).body.data.map((v: any) => v.version)).toEqual(['1.0.0']);
+      expect((await t.call('GET', `/v1/workflows/${id}/manifest`, { token: owner })).text).toBe(`${JSON.stringify(again, null, 2)}\n`);
+
+      const second = await client.readResource({ uri });
+      expect((second.contents[0] as { text: string }).text).toBe(`${JSON.stringify(again, null, 2)}\n`);
+    } finally {
+      await client.close();
+    }
+  });
+});
