@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Incoming } from '../http/incoming.js';
+import type { ConnectionCaller } from '../deployments/usage.js';
 import { setReplyHeader, textResponse, type Reply } from '../http/text-response.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -41,6 +43,16 @@ import { createSessionCodec } from './session.js';
  * 2025 era), and counting connections; src/mcp/server.ts answers the MCP methods through the SDK.
  */
 
+/** Whether an SDK answer is a result (the SDK writes `result` first; anything else is read in full). */
+function isResult(text: string): boolean {
+  if (text.startsWith('{"result":')) return true;
+  try {
+    return (JSON.parse(text) as { result?: unknown }).result !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 export const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -75,7 +87,16 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
     // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
     if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
-    return target;
+    return { target, caller: callerOf(viewer, scope, target.ownerId) };
+  }
+
+  /**
+   * Who is connecting, for counting connections: the signed-in user, else the client's address
+   * (hashed: the key is stored). Nothing the client writes in the request names it.
+   */
+  function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
+    if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
+    return { key: `address:${createHash('sha256').update(scope.clientIp).digest('base64url').slice(0, 22)}`, anonymous: true };
   }
 
   function checkContentType(request: Incoming): void {
@@ -134,7 +155,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     if (request.method !== 'POST') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`, { allowed: ['POST'] }, { Allow: 'POST' });
     }
-    const target = await loadTarget(request, deploymentId, scope);
+    const { target, caller } = await loadTarget(request, deploymentId, scope);
     checkContentType(request);
     const body = await readBodyText(request, config.bodyLimitBytes);
     const inbound = parseMessage(body);
@@ -166,9 +187,12 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       });
       let text = await answer.text();
       if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
+      // Every served request belongs to a counted connection, or is refused over the quota (and its
+      // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
+      const served = answer.ok && isResult(text);
+      if (served && inbound.method !== 'ping') await deployments.admitConnection(target, adapter, caller);
       const replyHeaders: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
-      if (!modern && inbound.method === 'initialize' && answer.ok && (JSON.parse(text) as { result?: unknown }).result !== undefined) {
-        await deployments.recordConnection(target, adapter);
+      if (!modern && inbound.method === 'initialize' && served) {
         replyHeaders[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });
       }
       return textResponse(text, { status: answer.status, headers: replyHeaders });
