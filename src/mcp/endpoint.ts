@@ -10,7 +10,7 @@ import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { CLIENT_INFO_META_KEY, isLegacyRequest } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
 import {
@@ -122,6 +122,16 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       );
     }
     const meta = inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+    const claimed = meta?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof claimed === 'string' && claimed !== MODERN_VERSION) {
+      throw new RpcFailure(
+        400,
+        JSONRPC.UNSUPPORTED_VERSION,
+        `Unsupported protocol version '${claimed}': this endpoint serves ${MODERN_VERSION} per request, and ${SUPPORTED_VERSIONS.join(', ')} through initialize`,
+        id,
+        { supported: [MODERN_VERSION], requested: claimed },
+      );
+    }
     const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
     const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : 'adapter_three');
     return { adapter, protocolVersion: MODERN_VERSION as ProtocolVersion, source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default' };
@@ -178,7 +188,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       }
       // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
       if (inbound.kind !== 'request') return textResponse('', { status: 202 });
-      const answer = await mcpServer.answer(forwarded, {
+      const answer = await mcpServer.answer(forwarded, inbound.message, {
         deploymentName: target.name,
         deploymentDescription: target.description,
         adapter,

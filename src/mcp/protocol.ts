@@ -52,6 +52,8 @@ export const JSONRPC = {
   INTERNAL_ERROR: -32603,
   /** MCP: a resources/read for a URI the server does not have. */
   RESOURCE_NOT_FOUND: -32002,
+  /** MCP 2026-07-28: a request naming a protocol revision the server does not serve. */
+  UNSUPPORTED_VERSION: -32022,
 } as const;
 
 export type JsonRpcId = string | number;

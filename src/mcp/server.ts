@@ -201,8 +201,8 @@ function buildServer(conn: Connection, log: Logger): Server {
 }
 
 export interface McpServer {
-  /** The SDK's HTTP answer to one JSON-RPC request of either era. */
-  answer(request: Request, conn: Connection): Promise<Response>;
+  /** The SDK's HTTP answer to one JSON-RPC request of either era; `parsedBody` is the request's body, already parsed. */
+  answer(request: Request, parsedBody: unknown, conn: Connection): Promise<Response>;
 }
 
 export function createMcpServer(log: Logger): McpServer {
@@ -214,18 +214,16 @@ export function createMcpServer(log: Logger): McpServer {
   const authInfoOf = (conn: Connection): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { [EXCHANGE]: { conn } satisfies Exchange } });
 
   return {
-    async answer(request, conn) {
+    async answer(request, parsedBody, conn) {
       const authInfo = authInfoOf(conn);
-      if (conn.protocolVersion === MODERN_VERSION) return modern.fetch(request, { authInfo });
+      if (conn.protocolVersion === MODERN_VERSION) return modern.fetch(request, { authInfo, parsedBody });
       // 2025 era: one stateless exchange answered with JSON, the SDK's own transport.
       const server = buildServer(conn, log);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      try {
-        return await transport.handleRequest(request, { authInfo });
-      } finally {
-        void server.close().catch(() => undefined);
-      }
+      // Not closed afterwards: a JSON-mode exchange holds no timer or stream once answered, so both are
+      // simply dropped (closing would build a "connection closed" error with its stack for nothing).
+      return transport.handleRequest(request, { authInfo, parsedBody });
     },
   };
 }
