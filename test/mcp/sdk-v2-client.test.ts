@@ -70,7 +70,11 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
         const client = await connect(t.app, deploymentId, clientName, { token, pin: era, seen });
         try {
           expect(client.getNegotiatedProtocolVersion()).toBe(era ?? '2025-11-25');
-          expect(client.getServerVersion()).toMatchObject({ name: 'workflow-service', title: 'Everything' });
+          expect(client.getServerVersion()).toMatchObject({
+            name: 'workflow-service',
+            title: 'Everything',
+            icons: [{ src: expect.stringMatching(/^data:image\/svg\+xml;base64,/), mimeType: 'image/svg+xml', sizes: ['any'] }],
+          });
           expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {} });
           expect(client.getInstructions()).toContain('Everything');
           // 2026-07-28 has no ping; 2025 clients (and spec 4.3's bare curl) keep it.
