@@ -27,6 +27,7 @@ import { deploymentsOfOwner } from '../src/deployments/rows.js';
 import { USAGE_SINCE } from '../src/deployments/usage.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { adapterForClient } from '../src/mcp/protocol.js';
+import { SERVER_ICONS } from '../src/mcp/icon.js';
 import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
@@ -439,7 +440,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
       ...(result as object),
       resultType: 'complete',
       ...(message.method === 'tools/list' ? { ttlMs: 0, cacheScope: 'private' } : {}),
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'workflow-service', title: deployment.name, version: '0.1.0' } },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'workflow-service', title: deployment.name, version: '0.1.0', icons: SERVER_ICONS } },
     };
   }
   return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });

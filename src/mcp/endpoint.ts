@@ -10,7 +10,7 @@ import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { CLIENT_INFO_META_KEY, isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
 import {
@@ -172,11 +172,19 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
     try {
       if (inbound.kind === 'request') checkParams(inbound);
-      const headers = fetchHeadersOf(request);
-      // A bare client (spec 4.3's curl) sends no Accept; every answer here is JSON anyway.
-      headers.set('accept', 'application/json, text/event-stream');
-      const forwarded = new Request(url, { method: 'POST', headers, body });
-      const modern = !(await isLegacyRequest(forwarded, inbound.message));
+      let forwarded: Request | undefined;
+      const fetchRequest = () => {
+        if (forwarded) return forwarded;
+        const headers = fetchHeadersOf(request);
+        // A bare client (spec 4.3's curl) sends no Accept; every answer here is JSON anyway.
+        headers.set('accept', 'application/json, text/event-stream');
+        return (forwarded = new Request(url, { method: 'POST', headers, body }));
+      };
+      // A message without `_meta` and without a 2026-07-28 header has no envelope claim: 2025 era at
+      // once; anything else is classified by the SDK's own predicate.
+      const hasMeta = inbound.kind !== 'response' && (inbound.message as { params?: { _meta?: unknown } }).params?._meta !== undefined;
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      const modern = hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION) ? !(await isLegacyRequest(fetchRequest(), inbound.message)) : false;
       const { adapter, protocolVersion, source } = modern ? modernConnectionOf(request, url, inbound) : await connectionOf(request, url, deploymentId, inbound);
       if (!target.enabledAdapters.includes(adapter)) {
         const how = source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
@@ -188,20 +196,20 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       }
       // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
       if (inbound.kind !== 'request') return textResponse('', { status: 202 });
-      const answer = await mcpServer.answer(forwarded, inbound.message, {
+      const answer = await mcpServer.answer(inbound.message as JSONRPCRequest, fetchRequest, {
         deploymentName: target.name,
         deploymentDescription: target.description,
         adapter,
         protocolVersion,
         workflows: async () => deployments.renderableFor(target, adapter),
       });
-      let text = await answer.text();
+      let text = answer.text;
       if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
       // Every served request belongs to a counted connection, or is refused over the quota (and its
       // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
-      const served = answer.ok && isResult(text);
+      const served = answer.status === 200 && isResult(text);
       if (served && inbound.method !== 'ping') await deployments.admitConnection(target, adapter, caller);
-      const replyHeaders: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
+      const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
       if (!modern && inbound.method === 'initialize' && served) {
         replyHeaders[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });
       }

@@ -2,11 +2,14 @@ import {
   createMcpHandler,
   ProtocolError,
   Server,
-  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
   type McpRequestContext,
+  type MessageExtraInfo,
   type ServerCapabilities,
   type ServerContext,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { toAppError } from '../graphql/errors.js';
 import { AppError, errorTable } from '../errors.js';
@@ -14,12 +17,15 @@ import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
 import { callTool, catalogFor, getPrompt, type Catalog, type RenderableWorkflow } from './render/index.js';
 import { mainToolName } from './render/names.js';
-import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, type ProtocolVersion } from './protocol.js';
+import { SERVER_ICONS } from './icon.js';
+import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 
 /**
  * MCP requests answered by the official SDK (v2): 2026-07-28 requests by its `createMcpHandler`
- * (modern leg only; `legacy: 'reject'`), 2025-era requests by its Streamable HTTP transport in
- * stateless JSON mode. Both legs build their `Server` from the one factory below, so the two eras
+ * (modern leg only, `legacy: 'reject'`, a `Server` per request as that handler requires), 2025-era
+ * requests by one long-lived `Server` fed through an in-process transport (`Dispatch`), the
+ * composition the SDK documents for keeping an existing 2025 wiring beside its handler
+ * (`isLegacyRequest`). Both are built by `buildServer` with the same handlers, so the two eras
  * cannot drift apart. Nothing about a connection is kept between requests: what the endpoint
  * settled for this request (deployment, adapter, revision) comes in as `Connection`, carried to
  * the handlers through the SDK's pass-through `authInfo`. The endpoint has already checked
@@ -37,12 +43,7 @@ export interface Connection {
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
 
-/** The service's icon (a plan: three connected steps), inline so that clients fetch nothing from elsewhere. */
-const ICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#1f4e79"/>' +
-  '<path d="M18 20h14M32 20v24M32 44h14" stroke="#fff" stroke-width="4" fill="none"/>' +
-  '<circle cx="16" cy="20" r="6" fill="#fff"/><circle cx="32" cy="32" r="6" fill="#9fd3ff"/><circle cx="48" cy="44" r="6" fill="#fff"/></svg>';
-export const SERVER_ICONS = [{ src: `data:image/svg+xml;base64,${Buffer.from(ICON_SVG).toString('base64')}`, mimeType: 'image/svg+xml', sizes: ['any'] }];
+
 
 const CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: false },
@@ -90,15 +91,24 @@ function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
   return exchange;
 }
 
-/** One SDK server for one request, with the deployment's name and instructions. */
-function buildServer(conn: Connection, log: Logger): Server {
-  const modernFields = conn.protocolVersion >= '2025-06-18';
-  // Icons arrived in 2025-11-25, titles in 2025-06-18.
+/** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */
+function serverInfoFor(conn: Connection) {
+  if (conn.protocolVersion < '2025-06-18') return { name: SERVER_NAME, version: SERVER_VERSION };
   const icons = conn.protocolVersion >= '2025-11-25' ? { icons: SERVER_ICONS } : {};
-  const server = new Server(
-    modernFields ? { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION, ...icons } : { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: CAPABILITIES, instructions: instructionsFor(conn), supportedProtocolVersions: ALL_VERSIONS },
-  );
+  return { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION, ...icons };
+}
+
+/**
+ * An SDK server with the endpoint's handlers: for one 2026-07-28 request (`conn` given: its name
+ * and instructions are the deployment's), or the long-lived one of the 2025 era (`conn` null:
+ * its `initialize` handler answers with each request's deployment).
+ */
+function buildServer(conn: Connection | null, log: Logger): Server {
+  const server = new Server(conn ? serverInfoFor(conn) : { name: SERVER_NAME, version: SERVER_VERSION }, {
+    capabilities: CAPABILITIES,
+    ...(conn ? { instructions: instructionsFor(conn) } : {}),
+    supportedProtocolVersions: ALL_VERSIONS,
+  });
   server.onerror = (error) => log.debug({ err: error }, 'MCP protocol notice');
 
   /** Runs a handler with its exchange, turning errors into JSON-RPC errors. */
@@ -120,6 +130,19 @@ function buildServer(conn: Connection, log: Logger): Server {
     // Every list fits one page, so no cursor was ever handed out.
     if (cursor !== undefined) throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
   };
+
+  if (!conn) {
+    // Replaces the SDK's own initialize handler, which would keep one client's identity on the shared server.
+    server.setRequestHandler(
+      'initialize',
+      handle((req, exchange) => ({
+        protocolVersion: negotiateVersion(req.params.protocolVersion),
+        capabilities: CAPABILITIES,
+        serverInfo: serverInfoFor(exchange.conn),
+        instructions: instructionsFor(exchange.conn),
+      })),
+    );
+  }
 
   server.setRequestHandler(
     'tools/list',
@@ -209,9 +232,62 @@ function buildServer(conn: Connection, log: Logger): Server {
   return server;
 }
 
+/**
+ * The SDK `Transport` between the endpoint and the long-lived 2025-era `Server`. Requests from
+ * many HTTP requests are in flight at once, and clients pick their ids freely, so each is given an
+ * id of this transport's own; the answer the server sends for that id goes back to its HTTP
+ * request with the client's id restored. Notifications and responses are never passed on: in a
+ * stateless endpoint they have nothing to act on.
+ */
+class Dispatch implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private nextId = 1;
+  private readonly pending = new Map<number, (message: JSONRPCMessage) => void>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /** What the server sends: answers to requests handed to it (it sends no requests of its own). */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number') return;
+    const settle = this.pending.get(id);
+    if (!settle) return;
+    this.pending.delete(id);
+    settle(message);
+  }
+
+  /** Hands `message` to the server under an id of its own, with its connection, and waits for the answer. */
+  request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
+    const id = this.nextId;
+    this.nextId = id === Number.MAX_SAFE_INTEGER ? 1 : id + 1;
+    return new Promise((resolve) => {
+      this.pending.set(id, (answer) => {
+        (answer as { id: unknown }).id = message.id;
+        resolve(answer);
+      });
+      this.onmessage?.({ ...message, id }, { authInfo });
+    });
+  }
+}
+
+/** An answer of the SDK: HTTP status and JSON text. */
+export interface McpAnswer {
+  status: number;
+  text: string;
+}
+
 export interface McpServer {
-  /** The SDK's HTTP answer to one JSON-RPC request of either era; `parsedBody` is the request's body, already parsed. */
-  answer(request: Request, parsedBody: unknown, conn: Connection): Promise<Response>;
+  /**
+   * The SDK's answer to one JSON-RPC request. 2026-07-28: `request()` builds the Fetch request the
+   * SDK's handler takes (`parsedBody` is its body, already parsed). 2025 era: the message alone.
+   */
+  answer(message: JSONRPCRequest, request: () => Request, conn: Connection): Promise<McpAnswer>;
 }
 
 export function createMcpServer(log: Logger): McpServer {
@@ -221,18 +297,19 @@ export function createMcpServer(log: Logger): McpServer {
     onerror: (error) => log.debug({ err: error }, 'MCP request refused by the SDK'),
   });
   const authInfoOf = (conn: Connection): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { [EXCHANGE]: { conn } satisfies Exchange } });
+  const dispatch = new Dispatch();
+  const legacy = buildServer(null, log);
+  // Connecting only wires the transport's callbacks (its start() does nothing), so it is done before any request.
+  void legacy.connect(dispatch);
 
   return {
-    async answer(request, parsedBody, conn) {
+    async answer(message, request, conn) {
       const authInfo = authInfoOf(conn);
-      if (conn.protocolVersion === MODERN_VERSION) return modern.fetch(request, { authInfo, parsedBody });
-      // 2025 era: one stateless exchange answered with JSON, the SDK's own transport.
-      const server = buildServer(conn, log);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      // Not closed afterwards: a JSON-mode exchange holds no timer or stream once answered, so both are
-      // simply dropped (closing would build a "connection closed" error with its stack for nothing).
-      return transport.handleRequest(request, { authInfo, parsedBody });
+      if (conn.protocolVersion === MODERN_VERSION) {
+        const response = await modern.fetch(request(), { authInfo, parsedBody: message });
+        return { status: response.status, text: await response.text() };
+      }
+      return { status: 200, text: JSON.stringify(await dispatch.request(message, authInfo)) };
     },
   };
 }

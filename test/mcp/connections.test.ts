@@ -117,7 +117,7 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     expect((await initialize(deploymentId, { token })).status).toBe(200);
     expect((await modern(deploymentId, 'tools/list', {}, { token }, meta('Cursor'))).status).toBe(200);
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 252 });
-  });
+  }, 120_000);
 
   it('what a client writes in _meta cannot inflate the count', async () => {
     const { token, userId, deploymentId } = await freeOwner('meta-games@example.com');
