@@ -26,6 +26,8 @@ import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { deploymentsOfOwner } from '../src/deployments/rows.js';
 import { USAGE_SINCE } from '../src/deployments/usage.js';
 import { createSessionCodec } from '../src/mcp/session.js';
+import { adapterForClient } from '../src/mcp/protocol.js';
+import { SERVER_ICONS } from '../src/mcp/icon.js';
 import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
@@ -366,6 +368,9 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
   });
 }
 
+const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+
 /** What src/mcp/server.ts declares for every plan tool. */
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -382,19 +387,30 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
   const bundle = resolveBundle(bundled, deployment.ownerId);
 
-  let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } };
   try {
     message = JSON.parse(body);
   } catch {
     throw new HttpError(400, 'BAD_REQUEST', 'the body is not JSON');
   }
   if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) throw new HttpError(400, 'BAD_REQUEST', 'not a JSON-RPC request');
-  const sessionId = req.headers['mcp-session-id'];
-  const claims = typeof sessionId === 'string' ? await sessions.read(sessionId) : null;
-  if (!claims || claims.deploymentId !== deploymentId) throw new HttpError(404, 'NOT_FOUND', 'session not found');
-  const header = req.headers['mcp-protocol-version'];
-  const protocolVersion = typeof header === 'string' ? header : claims.protocolVersion;
-  const adapter = claims.adapter;
+  // 2026-07-28: no session, the revision and the client in _meta (the adapter from the client's name, as the service does).
+  const meta = message.params?._meta;
+  const sessionless = meta?.[MODERN_VERSION_KEY] === '2026-07-28';
+  let protocolVersion: string;
+  let adapter: Adapter;
+  if (sessionless) {
+    if (req.headers['mcp-protocol-version'] !== '2026-07-28' || req.headers['mcp-method'] !== message.method) throw new HttpError(400, 'BAD_REQUEST', 'headers and body disagree');
+    protocolVersion = '2026-07-28';
+    adapter = adapterForClient(String((meta?.[CLIENT_INFO_KEY] as { name?: unknown } | undefined)?.name ?? ''));
+  } else {
+    const sessionId = req.headers['mcp-session-id'];
+    const claims = typeof sessionId === 'string' ? await sessions.read(sessionId) : null;
+    if (!claims || claims.deploymentId !== deploymentId) throw new HttpError(404, 'NOT_FOUND', 'session not found');
+    const header = req.headers['mcp-protocol-version'];
+    protocolVersion = typeof header === 'string' ? header : claims.protocolVersion;
+    adapter = claims.adapter;
+  }
   if (!knownAdapters(deployment.enabledAdapters).includes(adapter)) throw new HttpError(403, 'FORBIDDEN', 'the adapter is disabled');
 
   const modern = protocolVersion >= '2025-06-18';
@@ -417,6 +433,15 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
     result = modern ? { content: called.content, structuredContent: called.structuredContent } : { content: called.content };
   } else {
     throw new HttpError(400, 'BAD_REQUEST', 'the baseline only answers tools/list and tools/call');
+  }
+  if (sessionless) {
+    // What 2026-07-28 adds to every result: its type, the cache fields of list results, the server's identity.
+    result = {
+      ...(result as object),
+      resultType: 'complete',
+      ...(message.method === 'tools/list' ? { ttlMs: 0, cacheScope: 'private' } : {}),
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'workflow-service', title: deployment.name, version: '0.1.0', icons: SERVER_ICONS } },
+    };
   }
   return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
 }

@@ -358,14 +358,15 @@ export async function openMcpSessions(origin: string, workload: Workload): Promi
   const targets: McpTarget[] = [];
   for (const [i, { deploymentId, owner }] of workload.deployments.entries()) {
     const path = `/v1/mcp/${deploymentId}`;
-    const init = await send(origin, { method: 'POST', path, headers: mcpHeaders(owner.token), body: initializeBody(MCP_CLIENTS[i % MCP_CLIENTS.length]!) });
+    const clientName = MCP_CLIENTS[i % MCP_CLIENTS.length]!;
+    const init = await send(origin, { method: 'POST', path, headers: mcpHeaders(owner.token), body: initializeBody(clientName) });
     const sessionId = init.headers.get('mcp-session-id');
     if (init.status !== 200 || !sessionId) throw new Error(`initialize on ${path} answered ${init.status} without a session: ${init.text.slice(0, 300)}`);
     const listed = await send(origin, { method: 'POST', path, headers: mcpHeaders(owner.token, sessionId), body: toolsListBody() });
     const tools = (JSON.parse(listed.text) as { result?: { tools?: { name: string }[] } }).result?.tools ?? [];
     // A deployment whose workflows are all switched off for this adapter offers nothing to call.
     if (tools.length === 0) continue;
-    targets.push({ deploymentId, token: owner.token, sessionId, toolName: tools[0]!.name });
+    targets.push({ deploymentId, token: owner.token, sessionId, clientName, toolName: tools[0]!.name });
   }
   if (targets.length === 0) throw new Error('no deployment offered a tool over MCP');
   return targets;

@@ -383,7 +383,7 @@ async function profileRun(options: Options): Promise<number> {
   for (const name of names) {
     const dir = join(profileDir, name);
     const service = await startService(env, { countStatements: false, nodeArgs: [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir] });
-    const mcp = name.startsWith('mcp-') ? await openMcpSessions(service.origin, workload) : [];
+    const mcp = name.startsWith('mcp') ? await openMcpSessions(service.origin, workload) : [];
     const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
     const load = await runLoad(service.origin, scenario, { connections: options.connections, seconds: options.warmup + options.duration, pid: service.pid });
     // Requests cut off when autocannon stopped are still being answered; let them finish first.

@@ -54,9 +54,20 @@ export const DASHBOARD_QUERY = `query Dashboard {
   }
 }`;
 
-export const SCENARIO_NAMES = ['workflow-get', 'workflow-list', 'marketplace-search', 'dashboard', 'mcp-tools-list', 'mcp-tools-call'] as const;
+export const SCENARIO_NAMES = [
+  'workflow-get',
+  'workflow-list',
+  'marketplace-search',
+  'dashboard',
+  'mcp-tools-list',
+  'mcp-tools-call',
+  'mcp2026-tools-list',
+  'mcp2026-tools-call',
+] as const;
 
 export const MCP_PROTOCOL_VERSION = '2025-11-25';
+/** The sessionless revision: no initialize and no session, the revision and the client in each request's _meta. */
+export const MCP_MODERN_VERSION = '2026-07-28';
 
 /** Client names that select each adapter at initialize (src/mcp/protocol.ts adapterForClient). */
 export const MCP_CLIENTS = ['claude-code', 'cursor-vscode', 'bench-agent'] as const;
@@ -82,6 +93,8 @@ export interface McpTarget {
   deploymentId: string;
   token: string;
   sessionId: string;
+  /** The client name the session was opened with (it chose the adapter). */
+  clientName: string;
   toolName: string;
 }
 
@@ -144,6 +157,35 @@ export function mcpHeaders(token: string, sessionId?: string): Record<string, st
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': MCP_PROTOCOL_VERSION,
     ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+  };
+}
+
+/** A 2026-07-28 request: headers and body, the client named in _meta as the 2025 session was. */
+export function modernRequest(m: McpTarget, id: number, method: string, params: Record<string, unknown>, name?: string): BenchRequest {
+  return {
+    method: 'POST',
+    path: `/v1/mcp/${m.deploymentId}`,
+    headers: {
+      ...bearer(m.token),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MCP_MODERN_VERSION,
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MCP_MODERN_VERSION,
+          'io.modelcontextprotocol/clientInfo': { name: m.clientName, version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
   };
 }
 
@@ -216,6 +258,20 @@ export function buildScenarios(workload: Workload, mcp: McpTarget[]): Scenario[]
         headers: mcpHeaders(m.token, m.sessionId),
         body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } } }),
       })),
+      comparable: rpcResult,
+      verifyBody: (body) => body.startsWith('{"result":'),
+    },
+    {
+      name: 'mcp2026-tools-list',
+      title: 'MCP 2026-07-28 tools/list',
+      requests: mcp.map((m) => modernRequest(m, 2, 'tools/list', {})),
+      comparable: rpcResult,
+      verifyBody: (body) => body.startsWith('{"result":'),
+    },
+    {
+      name: 'mcp2026-tools-call',
+      title: 'MCP 2026-07-28 tools/call',
+      requests: mcp.map((m) => modernRequest(m, 3, 'tools/call', { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } }, m.toolName)),
       comparable: rpcResult,
       verifyBody: (body) => body.startsWith('{"result":'),
     },

@@ -18,7 +18,7 @@ import { DEV_ISSUER, signDevToken } from '../src/auth/dev-issuer.js';
 import { loadConfig } from '../src/config.js';
 import { createNodeServer } from '../src/http/node.js';
 
-const DEFAULT_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'prompts-list', 'resources-list'];
+const DEFAULT_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'prompts-list', 'resources-list', 'dns-rebinding-protection'];
 const SCENARIO_TIMEOUT_MS = 60_000;
 const TOTAL_TIMEOUT_MS = 5 * 60_000;
 

@@ -4,7 +4,7 @@ import { createWorkflowService } from './workflows/service.js';
 import { createLibraryService } from './library/service.js';
 import { createDeploymentService } from './deployments/service.js';
 import { createBillingService } from './billing/service.js';
-import { enforceConnectionQuota, enforceQuota } from './limits/quota.js';
+import { enforceAnonymousConnectionQuota, enforceConnectionQuota, enforceQuota } from './limits/quota.js';
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
@@ -22,6 +22,7 @@ export function createServices(deps: ServiceDeps) {
     deployments: createDeploymentService(deps, {
       beforeCreate: async (tx, userId) => void (await enforceQuota(tx, userId, 'deployments')),
       countConnection: enforceConnectionQuota,
+      countAnonymousConnection: enforceAnonymousConnectionQuota,
     }),
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),

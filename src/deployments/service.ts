@@ -21,7 +21,7 @@ import {
   type UsageReport,
 } from './types.js';
 import { deploymentsOfOwner } from './rows.js';
-import { createUsageStore, type CountConnection } from './usage.js';
+import { createUsageStore, type ConnectionCaller, type CountConnection } from './usage.js';
 
 /**
  * Deployments (spec 2.4, 3, 4.2): every rule and permission check. Another user's deployment
@@ -86,6 +86,8 @@ export interface DeploymentHooks {
   beforeCreate?: (tx: Prisma.TransactionClient, userId: string) => Promise<void>;
   /** Counts a connection on the owner's monthly counter (default: a plain atomic increment). */
   countConnection?: CountConnection;
+  /** Counts a connection of a caller other than the owner on the anonymous part of the owner's month. */
+  countAnonymousConnection?: CountConnection;
 }
 
 export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
@@ -93,7 +95,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
   /** Manifests the tool endpoint has read, by workflow and version (immutable, so never stale). */
   const manifests = new ManifestCache();
   const readRows: ReadRows = (statement, values) => db.read(statement, values);
-  const usage = createUsageStore(db, hooks.countConnection);
+  const usage = createUsageStore(db, hooks.countConnection, hooks.countAnonymousConnection);
 
   const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
 
@@ -275,11 +277,12 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
   async function loadDeploymentForEndpoint(deploymentId: string, viewer: Viewer | null): Promise<EndpointTarget> {
     const rows = await db.read<EndpointRow>(ENDPOINT_TARGET, [deploymentId]);
     const row = rows[0];
-    if (!row) throw notFound('deployment', deploymentId);
+    // Without a credential an unknown deployment answers as a private one: existence never leaks.
+    const tokenRequired = () =>
+      new AppError('UNAUTHORIZED', "this endpoint needs a token unless its deployment allows anonymous use: send the owner's token as Authorization: Bearer <ID token>", {}, { 'WWW-Authenticate': 'Bearer' });
+    if (!row) throw viewer ? notFound('deployment', deploymentId) : tokenRequired();
     if (!row.allowAnonymous) {
-      if (!viewer) {
-        throw new AppError('UNAUTHORIZED', 'this deployment is private: send its owner\'s token as Authorization: Bearer <ID token>', {}, { 'WWW-Authenticate': 'Bearer' });
-      }
+      if (!viewer) throw tokenRequired();
       if (viewer.userId !== row.ownerId) throw notFound('deployment', deploymentId);
     }
     if (row.status !== 'active') {
@@ -306,8 +309,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     return renderable(target.bundle, adapter, manifests, readRows);
   }
 
-  function recordConnection(target: EndpointTarget, adapter: Adapter): Promise<void> {
-    return usage.recordConnection({ deploymentId: target.deploymentId, ownerId: target.ownerId, adapter, at: clock.now() });
+  /** Admits one request of `caller` to the endpoint: counts its connection if new, or refuses it over the quota. */
+  function admitConnection(target: EndpointTarget, adapter: Adapter, caller: ConnectionCaller): Promise<boolean> {
+    return usage.admitConnection({ deploymentId: target.deploymentId, ownerId: target.ownerId, adapter, caller, at: clock.now() });
   }
 
   return {
@@ -322,7 +326,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     getUsage,
     loadDeploymentForEndpoint,
     renderableFor,
-    recordConnection,
+    admitConnection,
   };
 }
 

@@ -6,10 +6,13 @@ import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.js';
 
 /**
- * Connections to deployment endpoints: counted per deployment, adapter and UTC day
- * (DeploymentUsage) and per owner and UTC month (UsageCounter, the quota the plans engine
- * enforces). Every count is an atomic upsert-increment, so concurrent connections on several
- * instances never lose one.
+ * Connections to deployment endpoints. A connection is the first served request of a caller (a
+ * user, or the address of an anonymous client) on an adapter of a deployment in a UTC day, in
+ * either MCP era (docs/plans.md). Its key is a row of `mcp_connections`; only the request that
+ * inserts the row counts the connection, per deployment, adapter and day (DeploymentUsage) and per
+ * owner and UTC month (UsageCounter, the quota the plans engine enforces), all in one transaction,
+ * so concurrent requests on several instances count each connection exactly once, and a refused
+ * connection leaves no key behind.
  */
 
 export const CONNECTIONS_METRIC = 'connections';
@@ -48,9 +51,26 @@ export function periodStart(period: UsagePeriod, now: Date): Date {
  */
 export type CountConnection = (tx: Prisma.TransactionClient, ownerId: string, at: Date) => Promise<unknown>;
 
+/** Who makes a connection: `caller` names them (never from anything the client sends in `_meta`). */
+export interface ConnectionCaller {
+  /** `user:<userId>` or `address:<hash of the client address>`. */
+  key: string;
+  /** Anyone but the owner: counted against the anonymous part of the owner's month as well. */
+  anonymous: boolean;
+}
+
+/** Keys known to be counted, per instance; a key is never removed within its day, so a hit is always true. */
+const ADMITTED_CACHE_LIMIT = 50_000;
+
 const incrementMonthlyCounter: CountConnection = (tx, ownerId, at) => tx.$executeRaw`
   INSERT INTO usage_counters (user_id, metric, period, count) VALUES (${ownerId}, ${CONNECTIONS_METRIC}, ${utcMonth(at)}, 1)
   ON CONFLICT (user_id, metric, period) DO UPDATE SET count = usage_counters.count + 1`;
+
+/** Whether the connection ($1 deployment, $2 adapter, $3 caller, $4 day) is already counted. */
+export const CONNECTION_KNOWN: Statement = {
+  name: 'mcp_connection_known',
+  text: `SELECT 1 AS one FROM mcp_connections WHERE deployment_id = $1 AND adapter = $2 AND caller = $3 AND day = $4::date`,
+};
 
 /** Connections of the deployments $1 (text[]) since the day $2, summed per deployment. */
 export const USAGE_SINCE: Statement = {
@@ -59,16 +79,41 @@ export const USAGE_SINCE: Statement = {
     WHERE deployment_id = ANY($1::text[]) AND day >= $2::date GROUP BY deployment_id`,
 };
 
-export function createUsageStore(db: Database, countConnection: CountConnection = incrementMonthlyCounter) {
+export function createUsageStore(db: Database, countConnection: CountConnection = incrementMonthlyCounter, countAnonymousConnection?: CountConnection) {
   const prisma = db.prisma;
+  const admitted = new Set<string>();
+
   /**
-   * Counts one connection. The deployment row is touched first, so a deployment deleted in the
-   * meantime fails the whole transaction (NOT_FOUND) instead of counting for nobody.
+   * Admits one served request: a request whose connection (caller, adapter, deployment, day) is
+   * already counted passes; the first one of a connection counts it, or is refused with the
+   * quota's error (PLAN_LIMIT_EXCEEDED) and counts nothing. Returns whether it counted one.
    */
-  async function recordConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; at: Date }): Promise<void> {
-    const { deploymentId, ownerId, adapter, at } = input;
+  async function admitConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; caller: ConnectionCaller; at: Date }): Promise<boolean> {
+    const { deploymentId, adapter, caller, at } = input;
     const day = utcDay(at);
-    await prisma.$transaction(async (tx) => {
+    const cacheKey = `${day}\u0000${deploymentId}\u0000${adapter}\u0000${caller.key}`;
+    if (admitted.has(cacheKey)) return false;
+    const known = await db.read<{ one: number }>(CONNECTION_KNOWN, [deploymentId, adapter, caller.key, day]);
+    const counted = known.length ? false : await recordConnection(input);
+    if (admitted.size >= ADMITTED_CACHE_LIMIT) admitted.clear();
+    admitted.add(cacheKey);
+    return counted;
+  }
+
+  /**
+   * Counts one connection unless its key is already there (a concurrent request of the same
+   * connection waits on the key's insert and then counts nothing). The deployment row is touched
+   * first, so a deployment deleted in the meantime fails the whole transaction (NOT_FOUND)
+   * instead of counting for nobody.
+   */
+  async function recordConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; caller: ConnectionCaller; at: Date }): Promise<boolean> {
+    const { deploymentId, ownerId, adapter, caller, at } = input;
+    const day = utcDay(at);
+    return prisma.$transaction(async (tx) => {
+      const inserted = await tx.$executeRaw`
+        INSERT INTO mcp_connections (deployment_id, adapter, caller, day) VALUES (${deploymentId}, ${adapter}, ${caller.key}, ${day}::date)
+        ON CONFLICT DO NOTHING`;
+      if (inserted === 0) return false;
       const touched = await tx.$executeRaw`
         UPDATE deployments SET last_connected_at = GREATEST(COALESCE(last_connected_at, ${at}), ${at})
         WHERE id = ${deploymentId}`;
@@ -76,7 +121,9 @@ export function createUsageStore(db: Database, countConnection: CountConnection 
       await tx.$executeRaw`
         INSERT INTO deployment_usage (deployment_id, adapter, day, count) VALUES (${deploymentId}, ${adapter}, ${day}::date, 1)
         ON CONFLICT (deployment_id, adapter, day) DO UPDATE SET count = deployment_usage.count + 1`;
+      if (caller.anonymous && countAnonymousConnection) await countAnonymousConnection(tx, ownerId, at);
       await countConnection(tx, ownerId, at);
+      return true;
     }, TRANSACTION_OPTIONS);
   }
 
@@ -128,5 +175,5 @@ export function createUsageStore(db: Database, countConnection: CountConnection 
     };
   }
 
-  return { recordConnection, summaries, report };
+  return { admitConnection, summaries, report };
 }

@@ -19,6 +19,8 @@ export type CountedQuota = 'workflows' | 'deployments' | 'subscriptions' | 'apiK
 export type QuotaName = CountedQuota | 'connections';
 
 export const CONNECTIONS_METRIC = 'connections';
+/** The month's connections made by callers other than the owner, a part of CONNECTIONS_METRIC. */
+export const ANONYMOUS_CONNECTIONS_METRIC = 'connections_anonymous';
 
 export interface QuotaUse {
   quota: QuotaName;
@@ -108,6 +110,17 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
   return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
 }
 
+/** One conditional upsert: adds one to the counter when it stays within `limit`; the new count, or null. */
+async function countWithin(tx: Db, userId: string, metric: string, period: string, limit: number): Promise<number | null> {
+  const rows = await tx.$queryRaw<{ count: number }[]>`
+    INSERT INTO usage_counters (user_id, metric, period, count)
+    SELECT ${userId}, ${metric}, ${period}, 1 WHERE ${limit}::int >= 1
+    ON CONFLICT (user_id, metric, period)
+    DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${limit}::int
+    RETURNING count`;
+  return rows[0]?.count ?? null;
+}
+
 /**
  * Refuses an update that would record one more version of a workflow than its owner's plan keeps
  * (PLAN_LIMIT_EXCEEDED, 402). Call inside the update's transaction after locking the workflow's
@@ -127,7 +140,28 @@ export async function enforceVersionQuota(tx: Db, ownerId: string, workflowId: s
 }
 
 /**
- * Counts one tool-endpoint connection (an MCP `initialize`) of the deployment owner's month and
+ * Counts one connection of a caller other than the owner against the anonymous part of the
+ * owner's month (`anonymousConnectionsPerMonth`), refusing it with PLAN_LIMIT_EXCEEDED when that
+ * part is used up: anonymous clients can never use the owner's own part. Call it in the
+ * connection's transaction, before `enforceConnectionQuota` (which counts the same connection in
+ * the month's total); a refusal there rolls this count back too.
+ */
+export async function enforceAnonymousConnectionQuota(tx: Db, userId: string, now: Date = new Date()): Promise<QuotaUse> {
+  const plan = await readPlan(tx, userId);
+  const limit = planLimits(plan).anonymousConnectionsPerMonth;
+  const counted = await countWithin(tx, userId, ANONYMOUS_CONNECTIONS_METRIC, usagePeriod(now), limit);
+  if (counted === null) {
+    throw new AppError(
+      'PLAN_LIMIT_EXCEEDED',
+      `the anonymous connections of this deployment's owner are used up this month (${limit} on the ${plan} plan); the owner's own connections are not affected`,
+      { quota: 'connections', part: 'anonymous', limit, used: limit, plan },
+    );
+  }
+  return { quota: 'connections', plan, used: counted, limit, remaining: Math.max(limit - counted, 0) };
+}
+
+/**
+ * Counts one tool-endpoint connection (docs/plans.md) of the deployment owner's month and
  * refuses it with PLAN_LIMIT_EXCEEDED when the month's connections are used up. It both checks
  * and counts, atomically (one conditional upsert), so callers must not increment the counter
  * themselves. A refused connection is not counted. Works with or without a surrounding transaction.
@@ -135,19 +169,12 @@ export async function enforceVersionQuota(tx: Db, ownerId: string, workflowId: s
 export async function enforceConnectionQuota(tx: Db, userId: string, now: Date = new Date()): Promise<QuotaUse> {
   const plan = await readPlan(tx, userId);
   const limit = planLimits(plan).connectionsPerMonth;
-  const period = usagePeriod(now);
-  const rows = await tx.$queryRaw<{ count: number }[]>`
-    INSERT INTO usage_counters (user_id, metric, period, count)
-    SELECT ${userId}, ${CONNECTIONS_METRIC}, ${period}, 1 WHERE ${limit}::int >= 1
-    ON CONFLICT (user_id, metric, period)
-    DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${limit}::int
-    RETURNING count`;
-  const counted = rows[0];
-  if (!counted) {
+  const counted = await countWithin(tx, userId, CONNECTIONS_METRIC, usagePeriod(now), limit);
+  if (counted === null) {
     const used = await connectionsUsed(tx, userId, now);
     throw exceeded('connections', plan, limit, used);
   }
-  return { quota: 'connections', plan, used: counted.count, limit, remaining: Math.max(limit - counted.count, 0) };
+  return { quota: 'connections', plan, used: counted, limit, remaining: Math.max(limit - counted, 0) };
 }
 
 export async function connectionsUsed(db: Db, userId: string, now: Date = new Date()): Promise<number> {

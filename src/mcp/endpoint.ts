@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Incoming } from '../http/incoming.js';
+import type { ConnectionCaller } from '../deployments/usage.js';
 import { setReplyHeader, textResponse, type Reply } from '../http/text-response.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -8,7 +10,8 @@ import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_INFO_META_KEY, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
 import {
   adapterForClient,
@@ -17,12 +20,14 @@ import {
   DEFAULT_VERSION,
   isSupportedVersion,
   JSONRPC,
+  MODERN_VERSION,
   negotiateVersion,
   parseMessage,
   RpcFailure,
   SUPPORTED_VERSIONS,
   type InboundMessage,
   type JsonRpcId,
+  type LegacyVersion,
   type ProtocolVersion,
 } from './protocol.js';
 import { createOriginPolicy } from './origin.js';
@@ -31,10 +36,22 @@ import { createSessionCodec } from './session.js';
 
 /**
  * POST /v1/mcp/:deploymentId — a deployment's MCP endpoint over Streamable HTTP, answered
- * with JSON and no server-side state. This layer owns HTTP: access (spec 5.3), framing and
- * the JSON-RPC error codes, the connection's adapter and revision (signed Mcp-Session-Id),
- * and counting connections; src/mcp/server.ts answers the MCP methods through the SDK.
+ * with JSON and no server-side state, for 2026-07-28 requests (sessionless, `_meta` on each
+ * request) and 2025-era `initialize` clients on the same URL. This layer owns HTTP: access
+ * (spec 5.3), framing and the JSON-RPC error codes, the request's era (the SDK's own
+ * classification), adapter and revision (from `_meta`, or the signed Mcp-Session-Id of the
+ * 2025 era), and counting connections; src/mcp/server.ts answers the MCP methods through the SDK.
  */
+
+/** Whether an SDK answer is a result (the SDK writes `result` first; anything else is read in full). */
+function isResult(text: string): boolean {
+  if (text.startsWith('{"result":')) return true;
+  try {
+    return (JSON.parse(text) as { result?: unknown }).result !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 export const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
 
@@ -70,7 +87,16 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
     // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
     if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
-    return target;
+    return { target, caller: callerOf(viewer, scope, target.ownerId) };
+  }
+
+  /**
+   * Who is connecting, for counting connections: the signed-in user, else the client's address
+   * (hashed: the key is stored). Nothing the client writes in the request names it.
+   */
+  function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
+    if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
+    return { key: `address:${createHash('sha256').update(scope.clientIp).digest('base64url').slice(0, 22)}`, anonymous: true };
   }
 
   function checkContentType(request: Incoming): void {
@@ -80,7 +106,38 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
   }
 
-  /** The adapter and revision of this request: at initialize from the client, later from the session. */
+  /**
+   * The adapter and revision of a 2026-07-28 request: the query parameter wins, else the client
+   * information the request carries in `_meta`. A session id has no place in this revision.
+   */
+  function modernConnectionOf(request: Incoming, url: URL, inbound: InboundMessage) {
+    const fromQuery = adapterFromQuery(url);
+    const id = inbound.kind === 'request' ? inbound.id : null;
+    if (request.headers.has(SESSION_HEADER)) {
+      throw new RpcFailure(
+        400,
+        JSONRPC.INVALID_REQUEST,
+        `Invalid Request: a ${MODERN_VERSION} request carries no Mcp-Session-Id (sessions belong to the initialize-based 2025 revisions); send it without that header`,
+        id,
+      );
+    }
+    const meta = inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+    const claimed = meta?.[PROTOCOL_VERSION_META_KEY];
+    if (typeof claimed === 'string' && claimed !== MODERN_VERSION) {
+      throw new RpcFailure(
+        400,
+        JSONRPC.UNSUPPORTED_VERSION,
+        `Unsupported protocol version '${claimed}': this endpoint serves ${MODERN_VERSION} per request, and ${SUPPORTED_VERSIONS.join(', ')} through initialize`,
+        id,
+        { supported: [MODERN_VERSION], requested: claimed },
+      );
+    }
+    const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
+    const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : 'adapter_three');
+    return { adapter, protocolVersion: MODERN_VERSION as ProtocolVersion, source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default' };
+  }
+
+  /** The adapter and revision of a 2025-era request: at initialize from the client, later from the session. */
   async function connectionOf(request: Incoming, url: URL, deploymentId: string, inbound: InboundMessage) {
     const fromQuery = adapterFromQuery(url);
     const id = inbound.kind === 'request' ? inbound.id : null;
@@ -108,13 +165,27 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     if (request.method !== 'POST') {
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`, { allowed: ['POST'] }, { Allow: 'POST' });
     }
-    const target = await loadTarget(request, deploymentId, scope);
+    const { target, caller } = await loadTarget(request, deploymentId, scope);
     checkContentType(request);
-    const inbound = parseMessage(await readBodyText(request, config.bodyLimitBytes));
+    const body = await readBodyText(request, config.bodyLimitBytes);
+    const inbound = parseMessage(body);
     const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
     try {
       if (inbound.kind === 'request') checkParams(inbound);
-      const { adapter, protocolVersion, source } = await connectionOf(request, url, deploymentId, inbound);
+      let forwarded: Request | undefined;
+      const fetchRequest = () => {
+        if (forwarded) return forwarded;
+        const headers = fetchHeadersOf(request);
+        // A bare client (spec 4.3's curl) sends no Accept; every answer here is JSON anyway.
+        headers.set('accept', 'application/json, text/event-stream');
+        return (forwarded = new Request(url, { method: 'POST', headers, body }));
+      };
+      // A message without `_meta` and without a 2026-07-28 header has no envelope claim: 2025 era at
+      // once; anything else is classified by the SDK's own predicate.
+      const hasMeta = inbound.kind !== 'response' && (inbound.message as { params?: { _meta?: unknown } }).params?._meta !== undefined;
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      const modern = hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION) ? !(await isLegacyRequest(fetchRequest(), inbound.message)) : false;
+      const { adapter, protocolVersion, source } = modern ? modernConnectionOf(request, url, inbound) : await connectionOf(request, url, deploymentId, inbound);
       if (!target.enabledAdapters.includes(adapter)) {
         const how = source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
         throw new AppError('FORBIDDEN', `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`, {
@@ -125,23 +196,40 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       }
       // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
       if (inbound.kind !== 'request') return textResponse('', { status: 202 });
-      const text = await mcpServer.answer(inbound.message as JSONRPCRequest, {
+      const answer = await mcpServer.answer(inbound.message as JSONRPCRequest, fetchRequest, {
         deploymentName: target.name,
         deploymentDescription: target.description,
         adapter,
         protocolVersion,
         workflows: async () => deployments.renderableFor(target, adapter),
       });
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (inbound.method === 'initialize' && (JSON.parse(text) as { result?: unknown }).result !== undefined) {
-        await deployments.recordConnection(target, adapter);
-        headers[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion });
+      let text = answer.text;
+      if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
+      // Every served request belongs to a counted connection, or is refused over the quota (and its
+      // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
+      const served = answer.status === 200 && isResult(text);
+      if (served && inbound.method !== 'ping') await deployments.admitConnection(target, adapter, caller);
+      const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
+      if (!modern && inbound.method === 'initialize' && served) {
+        replyHeaders[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });
       }
-      return textResponse(text, { headers });
+      return textResponse(text, { status: answer.status, headers: replyHeaders });
     } catch (error) {
       if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
       throw error;
     }
+  }
+
+  /**
+   * The SDK sends -32602 for an unknown resource on every revision (2026-07-28 asks for it); the
+   * 2025 revisions this endpoint served before name -32002, which 2025 clients keep receiving.
+   */
+  function legacyResourceNotFound(text: string): string {
+    if (!text.includes(`"code":${JSONRPC.INVALID_PARAMS}`)) return text;
+    const message = JSON.parse(text) as { error?: { code: number; message: string; data?: { uri?: unknown } } };
+    if (message.error?.code !== JSONRPC.INVALID_PARAMS || typeof message.error.data?.uri !== 'string' || !message.error.message.startsWith('Resource not found')) return text;
+    message.error.code = JSONRPC.RESOURCE_NOT_FOUND;
+    return JSON.stringify(message);
   }
 
   function withId(error: RpcFailure | AppError, id: JsonRpcId | null): RpcFailure {

@@ -1,17 +1,5 @@
 import { textResponse, type TextReply } from '../http/text-response.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  InitializeRequestSchema,
-  JSONRPCMessageSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type JSONRPCMessage, type StandardSchemaV1, type StandardSchemaV1Sync } from '@modelcontextprotocol/server';
 import { AppError, errorTable } from '../errors.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 
@@ -20,19 +8,27 @@ import { ADAPTERS, type Adapter } from '../manifest/types.js';
  * adapter of a connection, and JSON-RPC 2.0 framing with the specification's error codes.
  */
 
-/** Newest first: the first is what a client asking for anything else is offered. */
+/** The sessionless revision: no initialize, each request carries its revision and client in `_meta`. */
+export const MODERN_VERSION = '2026-07-28';
+/**
+ * The initialize-based revisions, newest first: the first is what a client asking for anything
+ * else at `initialize` is offered.
+ */
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
-export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
-export const LATEST_VERSION: ProtocolVersion = SUPPORTED_VERSIONS[0];
+export type LegacyVersion = (typeof SUPPORTED_VERSIONS)[number];
+export type ProtocolVersion = LegacyVersion | typeof MODERN_VERSION;
+/** Every revision served, newest first, as the SDK takes them. */
+export const ALL_VERSIONS: string[] = [MODERN_VERSION, ...SUPPORTED_VERSIONS];
+export const LATEST_VERSION: LegacyVersion = SUPPORTED_VERSIONS[0];
 /** What Streamable HTTP says to assume when a request carries no MCP-Protocol-Version. */
-export const DEFAULT_VERSION: ProtocolVersion = '2025-03-26';
+export const DEFAULT_VERSION: LegacyVersion = '2025-03-26';
 
-export function isSupportedVersion(v: unknown): v is ProtocolVersion {
+export function isSupportedVersion(v: unknown): v is LegacyVersion {
   return (SUPPORTED_VERSIONS as readonly unknown[]).includes(v);
 }
 
 /** MCP lifecycle: the client's revision when supported, otherwise the latest one. */
-export function negotiateVersion(requested: string): ProtocolVersion {
+export function negotiateVersion(requested: string): LegacyVersion {
   return isSupportedVersion(requested) ? requested : LATEST_VERSION;
 }
 
@@ -56,6 +52,8 @@ export const JSONRPC = {
   INTERNAL_ERROR: -32603,
   /** MCP: a resources/read for a URI the server does not have. */
   RESOURCE_NOT_FOUND: -32002,
+  /** MCP 2026-07-28: a request naming a protocol revision the server does not serve. */
+  UNSUPPORTED_VERSION: -32022,
 } as const;
 
 export type JsonRpcId = string | number;
@@ -120,29 +118,30 @@ export function parseMessage(text: string): InboundMessage {
     if (Array.isArray(raw.params)) throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, 'Invalid params: params must be an object', id);
     if (!isObject(raw.params)) throw invalid('params must be an object', id);
   }
-  const parsed = JSONRPCMessageSchema.safeParse(raw);
-  if (!parsed.success) throw invalid(`not a JSON-RPC request, notification or response (${describeIssues(parsed.error.issues)})`, id);
+  const parsed = specTypeSchemas.JSONRPCMessage['~standard'].validate(raw);
+  if (parsed.issues) throw invalid(`not a JSON-RPC request, notification or response (${describeIssues(parsed.issues)})`, id);
+  const message = raw as unknown as JSONRPCMessage;
   if (typeof raw.method === 'string') {
-    if (id === null) return { kind: 'notification', method: raw.method, message: parsed.data };
-    return { kind: 'request', id, method: raw.method, message: parsed.data, params: (raw.params as Record<string, unknown>) ?? {} };
+    if (id === null) return { kind: 'notification', method: raw.method, message };
+    return { kind: 'request', id, method: raw.method, message, params: (raw.params as Record<string, unknown>) ?? {} };
   }
-  return { kind: 'response', message: parsed.data };
+  return { kind: 'response', message };
 }
 
 /** The methods the endpoint serves, with the SDK schema their params must satisfy. */
-const REQUEST_SCHEMAS = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-  'prompts/list': ListPromptsRequestSchema,
-  'prompts/get': GetPromptRequestSchema,
-  'resources/list': ListResourcesRequestSchema,
-  'resources/templates/list': ListResourceTemplatesRequestSchema,
-  'resources/read': ReadResourceRequestSchema,
-} as const;
+const REQUEST_SCHEMAS: Record<string, StandardSchemaV1Sync> = {
+  initialize: specTypeSchemas.InitializeRequest,
+  ping: specTypeSchemas.PingRequest,
+  'tools/list': specTypeSchemas.ListToolsRequest,
+  'tools/call': specTypeSchemas.CallToolRequest,
+  'prompts/list': specTypeSchemas.ListPromptsRequest,
+  'prompts/get': specTypeSchemas.GetPromptRequest,
+  'resources/list': specTypeSchemas.ListResourcesRequest,
+  'resources/templates/list': specTypeSchemas.ListResourceTemplatesRequest,
+  'resources/read': specTypeSchemas.ReadResourceRequest,
+};
 
-export function isServedMethod(method: string): method is keyof typeof REQUEST_SCHEMAS {
+export function isServedMethod(method: string): boolean {
   return Object.hasOwn(REQUEST_SCHEMAS, method);
 }
 
@@ -152,16 +151,17 @@ export function isServedMethod(method: string): method is keyof typeof REQUEST_S
  */
 export function checkParams(message: InboundMessage & { kind: 'request' }): void {
   if (!isServedMethod(message.method)) return;
-  const result = REQUEST_SCHEMAS[message.method].safeParse(message.message);
-  if (!result.success) {
-    throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, `Invalid params for ${message.method}: ${describeIssues(result.error.issues)}`, message.id);
+  const result = REQUEST_SCHEMAS[message.method]!['~standard'].validate(message.message);
+  if (result.issues) {
+    throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, `Invalid params for ${message.method}: ${describeIssues(result.issues)}`, message.id);
   }
 }
 
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+  const key = (segment: PropertyKey | { key: PropertyKey }) => String(typeof segment === 'object' ? segment.key : segment);
   return issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : 'message'}: ${i.message}`)
+    .map((i) => `${i.path?.length ? i.path.map(key).join('.') : 'message'}: ${i.message}`)
     .join('; ');
 }
 

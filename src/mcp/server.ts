@@ -1,35 +1,35 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  InitializeRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
+  createMcpHandler,
+  ProtocolError,
+  Server,
+  type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type McpRequestContext,
   type MessageExtraInfo,
-  type RequestId,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { toAppError } from '../graphql/errors.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
 import { callTool, catalogFor, getPrompt, type Catalog, type RenderableWorkflow } from './render/index.js';
 import { mainToolName } from './render/names.js';
-import { JSONRPC, negotiateVersion, type ProtocolVersion } from './protocol.js';
+import { SERVER_ICONS } from './icon.js';
+import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 
 /**
- * MCP requests answered by the official SDK: one `Server` per endpoint, fed through an in-process
- * transport (`Dispatch`) that hands it each request with an id of its own and returns the answer
- * to the HTTP request that brought it. Nothing about a connection is kept between requests: what
- * a connection settled at `initialize` comes in with each request as `Connection` (from the signed
- * session id), so any instance can answer any request. The endpoint has already checked framing,
- * access and the adapter.
+ * MCP requests answered by the official SDK (v2): 2026-07-28 requests by its `createMcpHandler`
+ * (modern leg only, `legacy: 'reject'`, a `Server` per request as that handler requires), 2025-era
+ * requests by one long-lived `Server` fed through an in-process transport (`Dispatch`), the
+ * composition the SDK documents for keeping an existing 2025 wiring beside its handler
+ * (`isLegacyRequest`). Both are built by `buildServer` with the same handlers, so the two eras
+ * cannot drift apart. Nothing about a connection is kept between requests: what the endpoint
+ * settled for this request (deployment, adapter, revision) comes in as `Connection`, carried to
+ * the handlers through the SDK's pass-through `authInfo`. The endpoint has already checked
+ * framing, access and the adapter.
  */
 export interface Connection {
   deploymentName: string;
@@ -42,6 +42,8 @@ export interface Connection {
 
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
+
+
 
 const CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: false },
@@ -56,23 +58,12 @@ export function manifestUri(workflowId: string): string {
   return `workflow://${encodeURIComponent(workflowId)}/manifest`;
 }
 
-/** An error the SDK turns into a JSON-RPC error object as is (numeric code, plain message). */
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
-
-function toRpcError(error: unknown, log: Logger): RpcError {
-  if (error instanceof RpcError) return error;
+function toRpcError(error: unknown, log: Logger): ProtocolError {
+  if (error instanceof ProtocolError) return error;
   const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
   if (unexpected) log.error({ err: error }, 'unexpected error in the tool endpoint');
   // VALIDATION_ERROR maps to -32602 in the table, which is what MCP asks for bad arguments and unknown names.
-  return new RpcError(errorTable[appError.code].jsonRpc, appError.message, { code: appError.code, ...appError.details });
+  return new ProtocolError(errorTable[appError.code].jsonRpc, appError.message, { code: appError.code, ...appError.details });
 }
 
 function instructionsFor(conn: Connection): string {
@@ -84,114 +75,80 @@ function instructionsFor(conn: Connection): string {
   );
 }
 
-/** A request handed to the server and not answered yet. */
-interface Pending {
+/** What the endpoint hands the SDK for one request: the connection, and its catalog once read. */
+interface Exchange {
   conn: Connection;
-  /** The connection's workflows and catalog, read at most once per request. */
   loaded?: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }>;
-  settle(message: JSONRPCMessage): void;
+}
+
+const EXCHANGE = 'workflowServiceExchange';
+
+function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
+  const extra = (ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo?.extra ?? (ctx as McpRequestContext).authInfo?.extra;
+  const exchange = extra?.[EXCHANGE] as Exchange | undefined;
+  // Only the endpoint calls the SDK, and it always hands one in.
+  if (!exchange) throw new Error('MCP request without its connection');
+  return exchange;
+}
+
+/** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */
+function serverInfoFor(conn: Connection) {
+  if (conn.protocolVersion < '2025-06-18') return { name: SERVER_NAME, version: SERVER_VERSION };
+  const icons = conn.protocolVersion >= '2025-11-25' ? { icons: SERVER_ICONS } : {};
+  return { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION, ...icons };
 }
 
 /**
- * The SDK `Transport` between the endpoint and its one `Server`. Requests from many HTTP
- * requests are in flight at once, and clients pick their ids freely, so each is given an id of
- * this transport's own; the answer the server sends for that id goes back to its HTTP request
- * with the client's id restored. Notifications and responses are never passed on: in a stateless
- * endpoint they have nothing to act on (a cancellation could only name another client's request).
+ * An SDK server with the endpoint's handlers: for one 2026-07-28 request (`conn` given: its name
+ * and instructions are the deployment's), or the long-lived one of the 2025 era (`conn` null:
+ * its `initialize` handler answers with each request's deployment).
  */
-class Dispatch implements Transport {
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-
-  async start(): Promise<void> {}
-
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
-
-  /** What the server sends: answers to requests handed to it (it sends no requests of its own). */
-  async send(message: JSONRPCMessage): Promise<void> {
-    const id = (message as { id?: unknown }).id;
-    if (typeof id !== 'number') return;
-    const pending = this.pending.get(id);
-    if (!pending) return;
-    this.pending.delete(id);
-    pending.settle(message);
-  }
-
-  pendingOf(id: RequestId): Pending {
-    const pending = this.pending.get(id as number);
-    // Only requests handed in by `request` reach a handler.
-    if (!pending) throw new Error(`no pending request ${String(id)}`);
-    return pending;
-  }
-
-  /** Hands `message` to the server under an id of its own and waits for the answer. */
-  request(message: JSONRPCRequest, conn: Connection): Promise<JSONRPCMessage> {
-    const id = this.nextId;
-    this.nextId = id === Number.MAX_SAFE_INTEGER ? 1 : id + 1;
-    return new Promise((resolve) => {
-      this.pending.set(id, {
-        conn,
-        settle: (answer) => {
-          (answer as { id: RequestId }).id = message.id;
-          resolve(answer);
-        },
-      });
-      this.onmessage?.({ ...message, id });
-    });
-  }
-}
-
-export interface McpServer {
-  /** The JSON-RPC response (result or error) to one request, as JSON text. */
-  answer(request: JSONRPCRequest, conn: Connection): Promise<string>;
-}
-
-export function createMcpServer(log: Logger): McpServer {
-  const transport = new Dispatch();
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: CAPABILITIES });
+function buildServer(conn: Connection | null, log: Logger): Server {
+  const server = new Server(conn ? serverInfoFor(conn) : { name: SERVER_NAME, version: SERVER_VERSION }, {
+    capabilities: CAPABILITIES,
+    ...(conn ? { instructions: instructionsFor(conn) } : {}),
+    supportedProtocolVersions: ALL_VERSIONS,
+  });
   server.onerror = (error) => log.debug({ err: error }, 'MCP protocol notice');
 
-  /** Runs a handler for the request `extra` names, with its connection, turning errors into JSON-RPC errors. */
+  /** Runs a handler with its exchange, turning errors into JSON-RPC errors. */
   const handle =
-    <R, T>(fn: (req: R, conn: Connection, modern: boolean, pending: Pending) => T | Promise<T>) =>
-    (req: R, extra: { requestId: RequestId }): Promise<T> =>
+    <R, T>(fn: (req: R, exchange: Exchange, modern: boolean) => T | Promise<T>) =>
+    (req: R, ctx: ServerContext): Promise<T> =>
       Promise.resolve()
         .then(() => {
-          const pending = transport.pendingOf(extra.requestId);
+          const exchange = exchangeOf(ctx);
           // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
-          return fn(req, pending.conn, pending.conn.protocolVersion >= '2025-06-18', pending);
+          return fn(req, exchange, exchange.conn.protocolVersion >= '2025-06-18');
         })
         .catch((error: unknown) => {
           throw toRpcError(error, log);
         });
-  const catalog = (pending: Pending) =>
-    (pending.loaded ??= pending.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, pending.conn.adapter) })));
+  const catalog = (exchange: Exchange) =>
+    (exchange.loaded ??= exchange.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
   const noCursor = (cursor: unknown) => {
     // Every list fits one page, so no cursor was ever handed out.
-    if (cursor !== undefined) throw new RpcError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
+    if (cursor !== undefined) throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
   };
 
-  // Replaces the SDK's own initialize handler, which would keep the client's capabilities on the shared server.
-  server.setRequestHandler(
-    InitializeRequestSchema,
-    handle((req, conn, modern) => ({
-      protocolVersion: negotiateVersion(req.params.protocolVersion),
-      capabilities: CAPABILITIES,
-      serverInfo: modern ? { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION } : { name: SERVER_NAME, version: SERVER_VERSION },
-      instructions: instructionsFor(conn),
-    })),
-  );
+  if (!conn) {
+    // Replaces the SDK's own initialize handler, which would keep one client's identity on the shared server.
+    server.setRequestHandler(
+      'initialize',
+      handle((req, exchange) => ({
+        protocolVersion: negotiateVersion(req.params.protocolVersion),
+        capabilities: CAPABILITIES,
+        serverInfo: serverInfoFor(exchange.conn),
+        instructions: instructionsFor(exchange.conn),
+      })),
+    );
+  }
 
   server.setRequestHandler(
-    ListToolsRequestSchema,
-    handle(async (req, _conn, modern, pending) => {
+    'tools/list',
+    handle(async (req, exchange, modern) => {
       noCursor(req.params?.cursor);
-      const { catalog: c } = await catalog(pending);
+      const { catalog: c } = await catalog(exchange);
       return {
         tools: c.tools.map((t) => ({
           name: t.name,
@@ -206,19 +163,19 @@ export function createMcpServer(log: Logger): McpServer {
   );
 
   server.setRequestHandler(
-    CallToolRequestSchema,
-    handle(async (req, _conn, modern, pending) => {
-      const { workflows, catalog: c } = await catalog(pending);
+    'tools/call',
+    handle(async (req, exchange, modern) => {
+      const { workflows, catalog: c } = await catalog(exchange);
       const result = callTool(c, workflows, req.params.name, req.params.arguments ?? {});
       return modern ? { content: result.content, structuredContent: result.structuredContent } : { content: result.content };
     }),
   );
 
   server.setRequestHandler(
-    ListPromptsRequestSchema,
-    handle(async (req, _conn, modern, pending) => {
+    'prompts/list',
+    handle(async (req, exchange, modern) => {
       noCursor(req.params?.cursor);
-      const { catalog: c } = await catalog(pending);
+      const { catalog: c } = await catalog(exchange);
       return {
         prompts: c.prompts.map((p) => ({ name: p.name, ...(modern ? { title: p.title } : {}), description: p.description, arguments: p.arguments })),
       };
@@ -226,18 +183,18 @@ export function createMcpServer(log: Logger): McpServer {
   );
 
   server.setRequestHandler(
-    GetPromptRequestSchema,
-    handle(async (req, _conn, _modern, pending) => {
-      const { workflows, catalog: c } = await catalog(pending);
+    'prompts/get',
+    handle(async (req, exchange) => {
+      const { workflows, catalog: c } = await catalog(exchange);
       return { ...getPrompt(c, workflows, req.params.name, req.params.arguments ?? {}) };
     }),
   );
 
   server.setRequestHandler(
-    ListResourcesRequestSchema,
-    handle(async (req, _conn, modern, pending) => {
+    'resources/list',
+    handle(async (req, exchange, modern) => {
       noCursor(req.params?.cursor);
-      const { workflows } = await catalog(pending);
+      const { workflows } = await catalog(exchange);
       return {
         resources: workflows.map((w) => ({
           uri: manifestUri(w.workflowId),
@@ -251,7 +208,7 @@ export function createMcpServer(log: Logger): McpServer {
   );
 
   server.setRequestHandler(
-    ListResourceTemplatesRequestSchema,
+    'resources/templates/list',
     handle((req) => {
       noCursor(req.params?.cursor);
       return { resourceTemplates: [] };
@@ -259,21 +216,100 @@ export function createMcpServer(log: Logger): McpServer {
   );
 
   server.setRequestHandler(
-    ReadResourceRequestSchema,
-    handle(async (req, _conn, _modern, pending) => {
-      const { workflows } = await catalog(pending);
+    'resources/read',
+    handle(async (req, exchange) => {
+      const { workflows } = await catalog(exchange);
       const workflow = workflows.find((w) => manifestUri(w.workflowId) === req.params.uri);
-      if (!workflow) throw new RpcError(JSONRPC.RESOURCE_NOT_FOUND, `Resource not found: ${req.params.uri}`, { uri: req.params.uri });
+      if (!workflow) {
+        // 2026-07-28 asks for -32602 with exactly { uri }; the 2025 revisions used -32002.
+        const code = exchange.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
+        throw new ProtocolError(code, `Resource not found: ${req.params.uri}`, { uri: req.params.uri });
+      }
       return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: `${JSON.stringify(workflow.manifest, null, 2)}\n` }] };
     }),
   );
 
+  return server;
+}
+
+/**
+ * The SDK `Transport` between the endpoint and the long-lived 2025-era `Server`. Requests from
+ * many HTTP requests are in flight at once, and clients pick their ids freely, so each is given an
+ * id of this transport's own; the answer the server sends for that id goes back to its HTTP
+ * request with the client's id restored. Notifications and responses are never passed on: in a
+ * stateless endpoint they have nothing to act on.
+ */
+class Dispatch implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private nextId = 1;
+  private readonly pending = new Map<number, (message: JSONRPCMessage) => void>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  /** What the server sends: answers to requests handed to it (it sends no requests of its own). */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number') return;
+    const settle = this.pending.get(id);
+    if (!settle) return;
+    this.pending.delete(id);
+    settle(message);
+  }
+
+  /** Hands `message` to the server under an id of its own, with its connection, and waits for the answer. */
+  request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
+    const id = this.nextId;
+    this.nextId = id === Number.MAX_SAFE_INTEGER ? 1 : id + 1;
+    return new Promise((resolve) => {
+      this.pending.set(id, (answer) => {
+        (answer as { id: unknown }).id = message.id;
+        resolve(answer);
+      });
+      this.onmessage?.({ ...message, id }, { authInfo });
+    });
+  }
+}
+
+/** An answer of the SDK: HTTP status and JSON text. */
+export interface McpAnswer {
+  status: number;
+  text: string;
+}
+
+export interface McpServer {
+  /**
+   * The SDK's answer to one JSON-RPC request. 2026-07-28: `request()` builds the Fetch request the
+   * SDK's handler takes (`parsedBody` is its body, already parsed). 2025 era: the message alone.
+   */
+  answer(message: JSONRPCRequest, request: () => Request, conn: Connection): Promise<McpAnswer>;
+}
+
+export function createMcpServer(log: Logger): McpServer {
+  const factory = (ctx: McpRequestContext) => buildServer(exchangeOf(ctx).conn, log);
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    onerror: (error) => log.debug({ err: error }, 'MCP request refused by the SDK'),
+  });
+  const authInfoOf = (conn: Connection): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { [EXCHANGE]: { conn } satisfies Exchange } });
+  const dispatch = new Dispatch();
+  const legacy = buildServer(null, log);
   // Connecting only wires the transport's callbacks (its start() does nothing), so it is done before any request.
-  void server.connect(transport);
+  void legacy.connect(dispatch);
 
   return {
-    async answer(request, conn) {
-      return JSON.stringify(await transport.request(request, conn));
+    async answer(message, request, conn) {
+      const authInfo = authInfoOf(conn);
+      if (conn.protocolVersion === MODERN_VERSION) {
+        const response = await modern.fetch(request(), { authInfo, parsedBody: message });
+        return { status: response.status, text: await response.text() };
+      }
+      return { status: 200, text: JSON.stringify(await dispatch.request(message, authInfo)) };
     },
   };
 }

@@ -3,7 +3,7 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
-import { SUPPORTED_VERSIONS, type ProtocolVersion } from './protocol.js';
+import { SUPPORTED_VERSIONS, type LegacyVersion } from './protocol.js';
 
 /**
  * The tool endpoint keeps no state between requests: what a connection settled at `initialize`
@@ -17,7 +17,7 @@ import { SUPPORTED_VERSIONS, type ProtocolVersion } from './protocol.js';
 export interface SessionClaims {
   deploymentId: string;
   adapter: Adapter;
-  protocolVersion: ProtocolVersion;
+  protocolVersion: LegacyVersion;
 }
 
 const PREFIX = 'mcp1';
@@ -81,7 +81,7 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       }
       const { d, a, v } = (body ?? {}) as Record<string, unknown>;
       if (typeof d !== 'string' || !(ADAPTERS as readonly unknown[]).includes(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
-      return { deploymentId: d, adapter: a as Adapter, protocolVersion: v as ProtocolVersion };
+      return { deploymentId: d, adapter: a as Adapter, protocolVersion: v as LegacyVersion };
     },
   };
 }

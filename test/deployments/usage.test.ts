@@ -6,7 +6,9 @@ import { seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
 /**
  * Connection counts are exact: after N connections, sequential or concurrent (on PostgreSQL
  * truly concurrent transactions over a pool), the usage route, the list's usage and the owner's
- * monthly quota counter all say N.
+ * monthly quota counter all say N. A connection is the first served request of a caller (here an
+ * anonymous client address) on an adapter of a deployment in a UTC day, in either MCP era; more
+ * requests of the same connection, and whatever the client writes in `_meta`, add nothing.
  */
 describe(`connection usage on ${testDatabaseKind()}`, () => {
   let t: TestApp;
@@ -15,7 +17,7 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
   let second: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { TRUST_PROXY_HOPS: '1' } });
     token = await t.token('counter@example.com');
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'pro');
@@ -30,30 +32,59 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
 
   const CLIENTS = ['claude-code', 'cursor-vscode', 'other-agent'];
 
-  function initialize(deploymentId: string, clientName: string): Promise<Response> {
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } } };
+  function post(deploymentId: string, address: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return t.app.fetch(
       new Request(`http://127.0.0.1/v1/mcp/${deploymentId}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': address, ...headers },
         body: JSON.stringify(body),
       }),
     );
   }
 
+  /** A 2025-era connection: initialize, then a tools/list on its session. */
+  async function initialize(deploymentId: string, clientName: string, address: string): Promise<Response> {
+    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } } };
+    const res = await post(deploymentId, address, body);
+    if (res.status !== 200) return res;
+    return post(deploymentId, address, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': res.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' });
+  }
+
+  /** A 2026-07-28 client: three requests, each with its revision and client in _meta, the last one naming another client version. */
+  async function modern(deploymentId: string, clientName: string, address: string): Promise<Response> {
+    const meta = (version: string) => ({
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: clientName, version },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    });
+    const call = (id: number, method: string, version = '1') =>
+      post(deploymentId, address, { jsonrpc: '2.0', id, method, params: { _meta: meta(version) } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
+    for (const [i, method] of ['server/discover', 'tools/list'].entries()) {
+      const res = await call(i, method);
+      if (res.status !== 200) return res;
+    }
+    return call(3, 'prompts/list', '2');
+  }
+
   const usageOf = async (id: string) => (await t.call('GET', `/v1/deployments/${id}/usage`, { token })).body.data;
 
   it('counts N sequential connections exactly', async () => {
-    for (let i = 0; i < 9; i += 1) expect((await initialize(first, CLIENTS[i % 3]!)).status).toBe(200);
+    for (let i = 0; i < 9; i += 1) {
+      // Each address connects twice on its adapter: the second initialize belongs to the same connection.
+      expect((await initialize(first, CLIENTS[i % 3]!, `198.51.100.${i}`)).status).toBe(200);
+      expect((await initialize(first, CLIENTS[i % 3]!, `198.51.100.${i}`)).status).toBe(200);
+    }
     const usage = await usageOf(first);
     expect(usage.connections).toEqual({ total: 9, limit: 50_000, remaining: 50_000 - 9 });
     expect(usage.byAdapter).toEqual({ adapter_one: 3, adapter_two: 3, adapter_three: 3 });
   });
 
-  it('counts N concurrent connections on two deployments exactly', async () => {
+  it('counts N concurrent connections on two deployments exactly, in both eras', async () => {
     const N = 40;
-    const responses = await Promise.all(Array.from({ length: N }, (_, i) => initialize(i % 2 ? second : first, CLIENTS[i % 3]!)));
-    expect(responses.map((r) => r.status)).toEqual(Array(N).fill(200));
+    // 40 clients at once, half of them 2026-07-28 clients, each sending its requests twice in parallel.
+    const client = (i: number) => (i % 4 < 2 ? initialize : modern)(i % 2 ? second : first, CLIENTS[i % 3]!, `203.0.113.${i}`);
+    const responses = await Promise.all(Array.from({ length: 2 * N }, (_, j) => client(j % N)));
+    expect(responses.map((r) => r.status)).toEqual(Array(2 * N).fill(200));
 
     const a = await usageOf(first);
     const b = await usageOf(second);

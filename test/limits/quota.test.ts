@@ -138,16 +138,19 @@ describe('quotas', () => {
   });
 
   it('refuses an MCP initialize beyond the month\'s connections with HTTP 402 and a JSON-RPC error', async () => {
-    const userId = await userOf(t, await t.token('mcp-quota@example.com', { plan: 'free' }));
+    const ownerToken = await t.token('mcp-quota@example.com', { plan: 'free' });
+    const userId = await userOf(t, ownerToken);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1), [], { allowAnonymous: true });
     await seedConnections(t, userId, 499);
-    const initialize = () =>
+    // Two connections on adapter_one: an anonymous client, then the owner.
+    const initialize = (token?: string) =>
       t.call('POST', `/v1/mcp/${deploymentId}?adapter=adapter_one`, {
+        token,
         body: { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } },
         headers: { accept: 'application/json, text/event-stream' },
       });
     expect((await initialize()).status).toBe(200);
-    const refused = await initialize();
+    const refused = await initialize(ownerToken);
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32010 } });
     expect(refused.headers.get('mcp-session-id')).toBeNull();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
  * operator runs (npm run mcp:conformance): a real loopback port, a seeded anonymous deployment.
  */
 describe('MCP conformance suite', () => {
-  it('passes server-initialize, ping, tools-list, prompts-list and resources-list', async () => {
+  it('passes server-initialize, ping, tools-list, prompts-list, resources-list and dns-rebinding-protection', async () => {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const env = { ...process.env };
       delete env.DATABASE_URL;
@@ -14,7 +14,7 @@ describe('MCP conformance suite', () => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
       );
     });
-    expect(output).toContain('5 passed, 0 failed');
+    expect(output).toContain('6 passed, 0 failed');
     expect(code, output).toBe(0);
   }, 180_000);
 });

@@ -205,10 +205,15 @@ describe('tool endpoint (raw JSON-RPC)', () => {
   });
 
   describe('access (spec 5.3)', () => {
-    it('a private deployment without a token → 401 with WWW-Authenticate', async () => {
+    it('a private deployment without a token → 401 with WWW-Authenticate, exactly as an unknown one', async () => {
       const res = await post(dep, initialize(), { token: null });
-      expectRpcError(res, 401, -32001, /private/, null);
+      expectRpcError(res, 401, -32001, /needs a token unless its deployment allows anonymous use/, null);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      // Without a credential, an unknown id gets the same answer: nothing says which deployments exist.
+      const unknown = await post('dep_unknown00000000000', initialize(), { token: null });
+      expect(unknown.status).toBe(401);
+      expect(unknown.text).toBe(res.text);
+      expect(unknown.headers.get('www-authenticate')).toBe('Bearer');
       const bad = await post(dep, initialize(), { token: 'not-a-token' });
       expect(bad.status).toBe(401);
       expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -369,18 +374,20 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     expect(await callTool()).toMatchObject({ version: '1.0.1', intent });
   });
 
-  it('counts each initialize once, by adapter and day, in usage and in the list', async () => {
+  it('counts a connection once per caller, adapter and day, in usage and in the list', async () => {
     const id = await createDeployment({ name: 'Counted', workflowIds: [wf] });
-    for (const client of ['claude-code', 'claude-code', 'cursor-vscode', 'x']) await post(id, initialize(client));
-    // Only initialize counts: pings, lists and refused requests do not.
+    // Alice: two claude-code initializes are one connection on adapter_one; cursor-vscode and x open one each.
+    for (const client of ['claude-code', 'claude-code', 'Claude Code', 'cursor-vscode', 'x']) await post(id, initialize(client));
+    // Pings and refused requests do not count; later requests of a counted connection add nothing.
     await post(id, request('ping'));
+    await post(id, request('tools/list'), { query: '?adapter=adapter_one' });
     await post(id, initialize(), { token: bob });
     const usage = (await t.call('GET', `/v1/deployments/${id}/usage?period=day`, { token: alice })).body.data;
-    expect(usage.connections.total).toBe(4);
-    expect(usage.byAdapter).toEqual({ adapter_one: 2, adapter_two: 1, adapter_three: 1 });
-    expect(usage.byDay).toEqual([{ date: new Date().toISOString().slice(0, 10), count: 4 }]);
+    expect(usage.connections.total).toBe(3);
+    expect(usage.byAdapter).toEqual({ adapter_one: 1, adapter_two: 1, adapter_three: 1 });
+    expect(usage.byDay).toEqual([{ date: new Date().toISOString().slice(0, 10), count: 3 }]);
     const listed = (await t.call('GET', `/v1/deployments/${id}`, { token: alice })).body.data.usage;
-    expect(listed.connectionsThisMonth).toBe(4);
+    expect(listed.connectionsThisMonth).toBe(3);
     expect(Date.now() - Date.parse(listed.lastConnectedAt)).toBeLessThan(60_000);
   });
 });

@@ -105,9 +105,9 @@ describe('tool endpoint origins', () => {
   it('allows every origin with *, and refuses a malformed list at start-up', async () => {
     const open = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: '*' }, database: t.database });
     try {
-      // Past the origin check: the missing deployment is what the answer is about.
+      // Past the origin check: access is what the answer is about (without a token, an unknown deployment answers as a private one).
       const res = await open.call('POST', '/v1/mcp/no-such-deployment', { body: INIT, headers: { ...ACCEPT, origin: 'https://anything.example' } });
-      expect(res.status, res.text).toBe(404);
+      expect(res.status, res.text).toBe(401);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://anything.example');
     } finally {
       await open.close();

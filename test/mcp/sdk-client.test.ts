@@ -128,7 +128,7 @@ describe('MCP with the official SDK client', () => {
   });
 
   it('refuses a private deployment without a token', async () => {
-    await expect(connect(t.app, deploymentId, 'claude-code')).rejects.toThrow(/401|private/);
+    await expect(connect(t.app, deploymentId, 'claude-code')).rejects.toThrow(/401|token/);
   });
 
   it('works without state: a second instance with the same secret serves the session the first one opened', async () => {

@@ -90,8 +90,8 @@ describe('DELETE /v1/users/me', () => {
     // The paid subscription was cancelled at Stripe.
     expect(stripe.requests.some((r) => r.method === 'DELETE' && r.path === '/v1/subscriptions/sub_leaving')).toBe(true);
     expect(stripe.subscriptions.get('sub_leaving')!.status).toBe('canceled');
-    // The deployment's endpoint is gone at once.
-    expect((await endpoint()).status).toBe(404);
+    // The deployment's endpoint is gone at once: without a token it answers as any unknown (or private) deployment.
+    expect((await endpoint()).status).toBe(401);
     // The fork made by someone else stays and still names its origin.
     const forked = await t.call('GET', `/v1/workflows/${fork}`, { token: forkerToken });
     expect(forked.status).toBe(200);
