@@ -210,7 +210,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await client.close();
 
     await page.reload();
-    await page.getByText(/[1-9]\d* connections of/).waitFor();
+    await page.getByText(/^[1-9]\d* connections? of/).waitFor();
     await checkPage(page, 'deployment', 'deployment page');
 
     await page.getByRole('link', { name: 'Account' }).click();

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,7 @@ export async function startService(env: Record<string, string>, databaseUrl: str
 }
 
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests drive Debian's Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
   // Flags that keep Chromium off the network: without them it keeps calling home on a closed network.
   // Playwright gives each launch a new, empty profile directory of its own (--user-data-dir).
   const browser = await chromium.launch({

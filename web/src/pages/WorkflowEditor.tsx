@@ -200,9 +200,9 @@ export default function WorkflowEditor() {
           </RadioGroup>
         </div>
         <div className="stack">
-          <TextField value={manifest} onChange={setManifest} isInvalid={problems.length > 0} className="manifest-field">
+          <TextField value={manifest} onChange={setManifest} isInvalid={problems.length > 0} className="react-aria-TextField manifest-field">
             <Label>Manifest (YAML or JSON)</Label>
-            <TextArea rows={18} spellCheck={false} className="code" aria-describedby="manifest-problems" />
+            <TextArea rows={20} spellCheck={false} className="react-aria-TextArea code" aria-describedby="manifest-problems" />
           </TextField>
           <div id="manifest-problems" aria-live="polite">
             {validation.checking && <p className="hint">Checking…</p>}
