@@ -190,7 +190,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
 
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByLabel('Name', { exact: true }).fill('Morning upkeep');
-    await page.getByText(/^Nightly dependency upgrade/).click();
+    await page.locator('label.react-aria-Checkbox', { hasText: 'Nightly dependency upgrade' }).click();
     await page.getByText('Anyone with the URL may connect (no token)').click();
     await page.getByRole('button', { name: 'Create deployment' }).click();
     await page.waitForURL(/\/deployments\/dep_/);
@@ -220,6 +220,34 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByRole('link', { name: 'Morning upkeep' }).waitFor();
     await checkPage(page, 'deployments', 'deployments page');
+
+    // A second deployment is over the free plan's quota: the page says which limit and how to upgrade.
+    await page.getByLabel('Name', { exact: true }).fill('Evening upkeep');
+    await page.locator('label.react-aria-Checkbox', { hasText: 'Nightly dependency upgrade' }).click();
+    await page.getByRole('button', { name: 'Create deployment' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.getByText('Your plan’s limit is reached').waitFor();
+    expect(await refusal.innerText()).toContain('The free plan allows 1 deployment');
+    expect(await refusal.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/account');
+    // What was typed is still there.
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Evening upkeep');
+
+    // Deleting the account, by keyboard alone: the dialog lists what goes and wants the words typed.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Delete account' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await dialog.waitFor();
+    const listed = await dialog.innerText();
+    expect(listed).toContain('0 workflows');
+    expect(listed).toContain('1 deployment (their endpoints stop answering)');
+    expect(listed).toContain('1 subscription in your library');
+    expect(await dialog.getByRole('button', { name: 'Delete my account' }).isDisabled()).toBe(true);
+    await page.keyboard.type('delete my account');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('You are signed out.').waitFor();
     await bob.context.close();
   });
 
