@@ -1,7 +1,7 @@
 import { diffLines } from 'diff';
 import { useEffect, useState } from 'react';
 import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Button } from 'react-aria-components';
-import { stringify } from 'yaml';
+import { manifestAsYaml } from './manifest-text';
 import { useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
@@ -51,7 +51,7 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
   }, [data]);
   const a = versions.find((v) => v.version === from);
   const b = versions.find((v) => v.version === to);
-  const parts = a && b ? diffLines(stringify(a.manifest), stringify(b.manifest)) : [];
+  const parts = a && b ? diffLines(manifestAsYaml(a.manifest), manifestAsYaml(b.manifest)) : [];
 
   return (
     <section aria-labelledby="versions">

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Form, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
-import { stringify } from 'yaml';
+import { manifestAsYaml } from '../components/manifest-text';
 import { request, toApiError, useMutation, useQuery, type ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton } from '../components/ui';
@@ -136,7 +136,7 @@ export default function WorkflowEditor() {
     setCategory(w.category);
     setTags(w.tags.join(', '));
     setVisibility(w.visibility);
-    setManifest(stringify(w.manifest));
+    setManifest(manifestAsYaml(w.manifest));
   }, [existing.data]);
 
   const problems = validation.problems ?? [];
