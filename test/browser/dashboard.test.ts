@@ -150,12 +150,18 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await checkPage(page, 'workflows', 'workflow list');
   });
 
-  it('records a new version when the manifest changes and shows the difference', async () => {
+  it('records a new version when the manifest changes (after a dropped connection, retried without losing the text) and shows the difference', async () => {
     const page = alice.page;
     await page.goto(workflowUrl);
     await page.getByLabel('Manifest (YAML or JSON)').fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
     await page.locator('#manifest-problems').getByText('The manifest is valid.').waitFor();
+    // The connection drops while saving: the page says so, keeps the text and saves on retry.
+    await alice.context.setOffline(true);
     await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('No connection to the service').waitFor();
+    expect(await page.getByLabel('Manifest (YAML or JSON)').inputValue()).toContain('Review the upgrade carefully');
+    await alice.context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText(/Saved as version 1\.\d+\.\d+\./).waitFor();
     const diff = page.getByLabel(/Changes from 1\.0\.0 to/);
     await diff.waitFor();
