@@ -150,12 +150,18 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await checkPage(page, 'workflows', 'workflow list');
   });
 
-  it('records a new version when the manifest changes and shows the difference', async () => {
+  it('records a new version when the manifest changes (after a dropped connection, retried without losing the text) and shows the difference', async () => {
     const page = alice.page;
     await page.goto(workflowUrl);
     await page.getByLabel('Manifest (YAML or JSON)').fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
     await page.locator('#manifest-problems').getByText('The manifest is valid.').waitFor();
+    // The connection drops while saving: the page says so, keeps the text and saves on retry.
+    await alice.context.setOffline(true);
     await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('No connection to the service').waitFor();
+    expect(await page.getByLabel('Manifest (YAML or JSON)').inputValue()).toContain('Review the upgrade carefully');
+    await alice.context.setOffline(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText(/Saved as version 1\.\d+\.\d+\./).waitFor();
     const diff = page.getByLabel(/Changes from 1\.0\.0 to/);
     await diff.waitFor();
@@ -190,7 +196,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
 
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByLabel('Name', { exact: true }).fill('Morning upkeep');
-    await page.getByText(/^Nightly dependency upgrade/).click();
+    await page.locator('label.react-aria-Checkbox', { hasText: 'Nightly dependency upgrade' }).click();
     await page.getByText('Anyone with the URL may connect (no token)').click();
     await page.getByRole('button', { name: 'Create deployment' }).click();
     await page.waitForURL(/\/deployments\/dep_/);
@@ -210,7 +216,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await client.close();
 
     await page.reload();
-    await page.getByText(/[1-9]\d* connections of/).waitFor();
+    await page.getByText(/^[1-9]\d* connections? of/).waitFor();
     await checkPage(page, 'deployment', 'deployment page');
 
     await page.getByRole('link', { name: 'Account' }).click();
@@ -220,6 +226,34 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByRole('link', { name: 'Morning upkeep' }).waitFor();
     await checkPage(page, 'deployments', 'deployments page');
+
+    // A second deployment is over the free plan's quota: the page says which limit and how to upgrade.
+    await page.getByLabel('Name', { exact: true }).fill('Evening upkeep');
+    await page.locator('label.react-aria-Checkbox', { hasText: 'Nightly dependency upgrade' }).click();
+    await page.getByRole('button', { name: 'Create deployment' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.getByText('Your plan’s limit is reached').waitFor();
+    expect(await refusal.innerText()).toContain('The free plan allows 1 deployment');
+    expect(await refusal.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/account');
+    // What was typed is still there.
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Evening upkeep');
+
+    // Deleting the account, by keyboard alone: the dialog lists what goes and wants the words typed.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Delete account' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await dialog.waitFor();
+    const listed = await dialog.innerText();
+    expect(listed).toContain('0 workflows');
+    expect(listed).toContain('1 deployment (their endpoints stop answering)');
+    expect(listed).toContain('1 subscription in your library');
+    expect(await dialog.getByRole('button', { name: 'Delete my account' }).isDisabled()).toBe(true);
+    await page.keyboard.type('delete my account');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('You are signed out.').waitFor();
     await bob.context.close();
   });
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,9 @@ export function freePort(): Promise<number> {
 export function buildService(): void {
   // While working on the tests alone, a build just made can be reused.
   if (process.env.BROWSER_TESTS_REUSE_BUILD === '1') return;
-  const result = spawnSync('npm', ['run', '-s', 'build'], { encoding: 'utf8', timeout: 240_000 });
+  // As a user runs it: without the test runner's NODE_ENV=test, which would make Vite build React's development bundle.
+  const { NODE_ENV: _testEnv, ...env } = process.env;
+  const result = spawnSync('npm', ['run', '-s', 'build'], { encoding: 'utf8', timeout: 240_000, env });
   if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -40,7 +42,8 @@ export interface RunningProcess {
 
 /** Starts a node script and waits for its ready line. */
 export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { NODE_ENV: _testEnv, ...inherited } = process.env;
+  const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -88,7 +91,6 @@ export async function startService(env: Record<string, string>, databaseUrl: str
       LOG_LEVEL: 'info',
       // The tests click faster than the free plan's 30 requests a minute allow.
       RATE_LIMIT_MODE: 'report',
-      NODE_ENV: '',
       ...env,
     },
     /workflow service ready on/,
@@ -105,6 +107,7 @@ export async function startService(env: Record<string, string>, databaseUrl: str
 }
 
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests drive Debian's Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
   // Flags that keep Chromium off the network: without them it keeps calling home on a closed network.
   // Playwright gives each launch a new, empty profile directory of its own (--user-data-dir).
   const browser = await chromium.launch({

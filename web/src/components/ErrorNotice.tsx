@@ -2,6 +2,12 @@ import { useEffect, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { signInUrl, type ApiError } from '../api';
 
+/** The service's message as a sentence. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return t ? `${t[0]!.toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}` : t;
+}
+
 /** An error in words a person understands, with what to do next. */
 export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
   const [wait, setWait] = useState(error.retryAfter ?? 0);
@@ -13,21 +19,19 @@ export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () 
   }, [error]);
 
   let title = 'Something went wrong';
-  let body: React.ReactNode = error.message;
+  let body: React.ReactNode = sentence(error.message);
   let action: React.ReactNode = onRetry ? <Button onPress={onRetry}>Try again</Button> : null;
   switch (error.code) {
     case 'UNAUTHORIZED':
       title = 'You are signed out';
-      body = `${error.message}. Your work on this page is kept until you leave it.`.replace('..', '.');
+      body = `${sentence(error.message)} What you typed on this page stays here until you leave it.`;
       action = <a className="button" href={signInUrl()}>Sign in again</a>;
       break;
-    case 'PLAN_LIMIT_EXCEEDED': {
-      const d = error.details as { quota?: string; limit?: number; plan?: string };
+    case 'PLAN_LIMIT_EXCEEDED':
+      // The service's message names the plan, the limit and what is used.
       title = 'Your plan’s limit is reached';
-      body = `${error.message}${d.limit !== undefined ? ` (limit ${d.limit}${d.plan ? ` on the ${d.plan} plan` : ''})` : ''}. Upgrade for more, or remove something you no longer need.`;
       action = <a className="button" href="/account">See plans and upgrade</a>;
       break;
-    }
     case 'RATE_LIMITED':
       title = 'Too many requests';
       body = wait > 0 ? `The service asks to wait ${wait} s before retrying.` : 'You can retry now.';

@@ -8,10 +8,14 @@ export interface GraphStep {
   depends_on?: string[];
 }
 
-const W = 170;
+const W = 200;
 const H = 46;
 const GAP_X = 60;
 const GAP_Y = 18;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 export function StepGraph({ steps }: { steps: GraphStep[] }) {
   const byId = new Map(steps.map((s) => [s.id, s]));
@@ -56,11 +60,11 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
           return (
             <g key={s.id} transform={`translate(${p.x},${p.y})`}>
               <rect width={W} height={H} rx="8" fill="#eef2ff" stroke="#1d4ed8" />
-              <text x={W / 2} y={19} textAnchor="middle" fontSize="13" fontWeight="600" fill="#1b1f24">
-                {(s.name ?? s.id).slice(0, 24)}
+              <text x={W / 2} y={19} textAnchor="middle" fontSize="12" fontWeight="600" fill="#1b1f24">
+                {clip(s.name ?? s.id, 26)}
               </text>
               <text x={W / 2} y={36} textAnchor="middle" fontSize="11" fill="#374151">
-                {s.id}
+                {clip(s.id, 30)}
               </text>
             </g>
           );

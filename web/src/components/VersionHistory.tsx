@@ -1,7 +1,7 @@
 import { diffLines } from 'diff';
 import { useEffect, useState } from 'react';
 import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Button } from 'react-aria-components';
-import { stringify } from 'yaml';
+import { manifestAsYaml } from './manifest-text';
 import { useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
@@ -63,7 +63,7 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
   }, [data]);
   const compared = useQuery(ComparedVersionsQuery, { workflowId, from, to }, { skip: !from || !to });
   const pair = compared.data;
-  const parts = pair && from && to ? diffLines(stringify(pair.from.manifest), stringify(pair.to.manifest)) : [];
+  const parts = pair && from && to ? diffLines(manifestAsYaml(pair.from.manifest), manifestAsYaml(pair.to.manifest)) : [];
 
   return (
     <section aria-labelledby="versions">

@@ -75,3 +75,8 @@ export function formatDate(iso: string | null | undefined): string {
 
 export const ADAPTERS = ['adapter_one', 'adapter_two', 'adapter_three'] as const;
 export const ADAPTER_LABELS: Record<string, string> = { adapter_one: 'adapter_one (Claude Code)', adapter_two: 'adapter_two (Cursor)', adapter_three: 'adapter_three (other clients)' };
+
+/** "1 deployment", "2 deployments". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -1,7 +1,7 @@
 import { Button } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmButton, formatDate } from '../components/ui';
+import { ConfirmButton, formatDate, plural } from '../components/ui';
 import { graphql } from '../gql';
 import type { BillingPrice } from '../gql/graphql';
 
@@ -173,9 +173,9 @@ export default function Account() {
         >
           <p>This deletes, with no way back:</p>
           <ul>
-            <li>{me.workflowCount} workflows with all their versions</li>
-            <li>{me.deploymentCount} deployments (their endpoints stop answering)</li>
-            <li>{me.subscriptionCount} subscriptions in your library</li>
+            <li>{plural(me.workflowCount, 'workflow')} with all their versions</li>
+            <li>{plural(me.deploymentCount, 'deployment')} (their endpoints stop answering)</li>
+            <li>{plural(me.subscriptionCount, 'subscription')} in your library</li>
             <li>your reviews, usage history and billing records{me.plan !== 'free' ? '; your paid subscription is cancelled first' : ''}</li>
           </ul>
         </ConfirmButton>

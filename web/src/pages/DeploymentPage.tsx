@@ -168,7 +168,7 @@ export default function DeploymentPage() {
       <section aria-labelledby="usage">
         <h2 id="usage">Usage this month</h2>
         <p>
-          {usage.connections.total} connections of {usage.connections.limit} ({usage.connections.remaining} left), {formatDate(usage.from)} to {formatDate(usage.to)}.
+          {usage.connections.total} connection{usage.connections.total === 1 ? '' : 's'} of {usage.connections.limit} ({usage.connections.remaining} left), {formatDate(usage.from)} to {formatDate(usage.to)}.
         </p>
         <Suspense fallback={<p>Loading the chart…</p>}>
           <UsageChart byDay={usage.byDay} byAdapter={{ adapter_one: usage.byAdapter.adapter_one, adapter_two: usage.byAdapter.adapter_two, adapter_three: usage.byAdapter.adapter_three }} />

@@ -77,7 +77,7 @@ export default function Deployments() {
                   </p>
                   <p>{d.workflows.map((w) => w.name).join(', ') || 'no workflows'}</p>
                   <p className="hint">
-                    {d.usage.connectionsThisMonth} connections this month · last {formatDate(d.usage.lastConnectedAt)}
+                    {d.usage.connectionsThisMonth} connection{d.usage.connectionsThisMonth === 1 ? '' : 's'} this month · last {formatDate(d.usage.lastConnectedAt)}
                   </p>
                 </li>
               ))}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Form, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
-import { stringify } from 'yaml';
+import { manifestAsYaml } from '../components/manifest-text';
 import { request, toApiError, useMutation, useQuery, type ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton } from '../components/ui';
@@ -136,7 +136,7 @@ export default function WorkflowEditor() {
     setCategory(w.category);
     setTags(w.tags.join(', '));
     setVisibility(w.visibility);
-    setManifest(stringify(w.manifest));
+    setManifest(manifestAsYaml(w.manifest));
   }, [existing.data]);
 
   const problems = validation.problems ?? [];
@@ -200,9 +200,9 @@ export default function WorkflowEditor() {
           </RadioGroup>
         </div>
         <div className="stack">
-          <TextField value={manifest} onChange={setManifest} isInvalid={problems.length > 0} className="manifest-field">
+          <TextField value={manifest} onChange={setManifest} isInvalid={problems.length > 0} className="react-aria-TextField manifest-field">
             <Label>Manifest (YAML or JSON)</Label>
-            <TextArea rows={18} spellCheck={false} className="code" aria-describedby="manifest-problems" />
+            <TextArea rows={20} spellCheck={false} className="react-aria-TextArea code" aria-describedby="manifest-problems" />
           </TextField>
           <div id="manifest-problems" aria-live="polite">
             {validation.checking && <p className="hint">Checking…</p>}
