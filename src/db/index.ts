@@ -166,7 +166,14 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     keepAlive: true,
   });
   const queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
-  pool.on('connect', (client) => boundQueries(client, queryTimeoutMs));
+  pool.on('connect', (client) => {
+    boundQueries(client, queryTimeoutMs);
+    // pg-pool listens for errors only while a client is idle in the pool. A client checked out
+    // between two statements (an interactive transaction) that loses its connection would emit
+    // 'error' with no listener and end the process; its next query fails instead, and the pool
+    // drops it when it is released with that error.
+    client.on('error', () => {});
+  });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   const pending = await pendingMigrations(pgRunner(pool));
