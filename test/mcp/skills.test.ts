@@ -119,8 +119,19 @@ describe('workflows as skills over MCP', () => {
           await other.close();
         }
         for (const uri of ['skill://no-such-workflow-00000000/SKILL.md', offeredElsewhere]) {
-          await expect(skills.get(uri)).rejects.toThrow(/not found|no skill|unknown/i);
-          await expect(client.readResource({ uri })).rejects.toThrow(new RegExp(`Resource not found: ${uri.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+          const attempts: [() => Promise<unknown>, string][] = [
+            [() => skills.get(uri), `No skill is served at ${uri}`],
+            [() => client.readResource({ uri }), `Resource not found: ${uri}`],
+          ];
+          for (const [attempt, message] of attempts) {
+            const error = await attempt().then(
+              () => null,
+              (e: unknown) => e as { code?: number; message: string },
+            );
+            expect(error).not.toBeNull();
+            expect(error!.code).toBe(-32602);
+            expect(error!.message).toContain(message);
+          }
         }
       } finally {
         await client.close();
