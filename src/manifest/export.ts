@@ -1,19 +1,20 @@
 /**
  * A manifest as a downloadable document, JSON or YAML. Both forms must read back as
- * the same data, whatever YAML reader the user has.
+ * the same data, whatever YAML reader the user has. The third format, `skill` (a SKILL.md
+ * for an adapter), is rendered by the MCP rendering layer from the same workflow.
  */
 import { Document, parse, Scalar, visit } from 'yaml';
 import { AppError } from '../errors.js';
 import type { WorkflowManifest } from './types.js';
 
-export const EXPORT_FORMATS = ['json', 'yaml'] as const;
+export const EXPORT_FORMATS = ['json', 'yaml', 'skill'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function parseExportFormat(value: unknown): ExportFormat {
   if (value === undefined) return 'json';
   if (typeof value === 'string' && (EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
   const got = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? typeof value;
-  throw new AppError('VALIDATION_ERROR', `format must be one of 'json', 'yaml'; got ${got}`, {
+  throw new AppError('VALIDATION_ERROR', `format must be one of ${EXPORT_FORMATS.map((f) => `'${f}'`).join(', ')}; got ${got}`, {
     field: 'format',
     allowed: [...EXPORT_FORMATS],
   });
@@ -49,7 +50,7 @@ function toYaml(manifest: WorkflowManifest): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-export function exportManifest(manifest: WorkflowManifest, format: ExportFormat): { body: string; contentType: string } {
+export function exportManifest(manifest: WorkflowManifest, format: Exclude<ExportFormat, 'skill'>): { body: string; contentType: string } {
   if (format === 'yaml') return { body: toYaml(manifest), contentType: 'application/yaml' };
   return { body: JSON.stringify(manifest, null, 2) + '\n', contentType: 'application/json' };
 }

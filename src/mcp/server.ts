@@ -1,7 +1,8 @@
 import {
   createMcpHandler,
+  McpServer as SdkMcpServer,
   ProtocolError,
-  Server,
+  ResourceTemplate,
   type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -17,7 +18,9 @@ import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
 import { callTool, catalogFor, getPrompt, type Catalog, type RenderableWorkflow } from './render/index.js';
 import { mainToolName } from './render/names.js';
+import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { SERVER_ICONS } from './icon.js';
+import { createSkillsExtension, type ServedSkill } from './skills.js';
 import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 
 /**
@@ -71,7 +74,7 @@ function instructionsFor(conn: Connection): string {
   return (
     `Workflows of the deployment "${conn.deploymentName}".${about} ` +
     'Each tool returns the step-by-step plan of one workflow for the task you pass it; follow that plan. ' +
-    "Each prompt sends the same plan as a message, and each resource is a workflow's manifest."
+    "Each prompt sends the same plan as a message; each workflow:// resource is a workflow's manifest, and each skill:// resource the same plan as an Agent Skill (SKILL.md)."
   );
 }
 
@@ -79,6 +82,7 @@ function instructionsFor(conn: Connection): string {
 interface Exchange {
   conn: Connection;
   loaded?: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }>;
+  skills?: Promise<ServedSkill[]>;
 }
 
 const EXCHANGE = 'workflowServiceExchange';
@@ -89,6 +93,11 @@ function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
   // Only the endpoint calls the SDK, and it always hands one in.
   if (!exchange) throw new Error('MCP request without its connection');
   return exchange;
+}
+
+/** The request's workflows and catalog, read once per request. */
+function catalog(exchange: Exchange): Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> {
+  return (exchange.loaded ??= exchange.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
 }
 
 /** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */
@@ -103,12 +112,14 @@ function serverInfoFor(conn: Connection) {
  * and instructions are the deployment's), or the long-lived one of the 2025 era (`conn` null:
  * its `initialize` handler answers with each request's deployment).
  */
-function buildServer(conn: Connection | null, log: Logger): Server {
-  const server = new Server(conn ? serverInfoFor(conn) : { name: SERVER_NAME, version: SERVER_VERSION }, {
-    capabilities: CAPABILITIES,
+function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtension): SdkMcpServer {
+  // No capabilities at construction: the SDK would install its own tools and prompts handlers.
+  const mcp = new SdkMcpServer(conn ? serverInfoFor(conn) : { name: SERVER_NAME, version: SERVER_VERSION }, {
     ...(conn ? { instructions: instructionsFor(conn) } : {}),
     supportedProtocolVersions: ALL_VERSIONS,
   });
+  const server = mcp.server;
+  server.registerCapabilities(CAPABILITIES);
   server.onerror = (error) => log.debug({ err: error }, 'MCP protocol notice');
 
   /** Runs a handler with its exchange, turning errors into JSON-RPC errors. */
@@ -124,8 +135,6 @@ function buildServer(conn: Connection | null, log: Logger): Server {
         .catch((error: unknown) => {
           throw toRpcError(error, log);
         });
-  const catalog = (exchange: Exchange) =>
-    (exchange.loaded ??= exchange.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
   const noCursor = (cursor: unknown) => {
     // Every list fits one page, so no cursor was ever handed out.
     if (cursor !== undefined) throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
@@ -137,7 +146,7 @@ function buildServer(conn: Connection | null, log: Logger): Server {
       'initialize',
       handle((req, exchange) => ({
         protocolVersion: negotiateVersion(req.params.protocolVersion),
-        capabilities: CAPABILITIES,
+        capabilities: server.getCapabilities(),
         serverInfo: serverInfoFor(exchange.conn),
         instructions: instructionsFor(exchange.conn),
       })),
@@ -190,10 +199,27 @@ function buildServer(conn: Connection | null, log: Logger): Server {
     }),
   );
 
-  server.setRequestHandler(
-    'resources/list',
-    handle(async (req, exchange, modern) => {
-      noCursor(req.params?.cursor);
+  // Manifests and skills are both resources, so both go through the SDK's resource registry
+  // (the skills extension registers its own `skill://` template on it).
+  const readManifest = async (uri: URL, ctx: ServerContext) => {
+    try {
+      const exchange = exchangeOf(ctx);
+      const { workflows } = await catalog(exchange);
+      const workflow = workflows.find((w) => manifestUri(w.workflowId) === uri.href);
+      if (!workflow) {
+        // 2026-07-28 asks for -32602 with exactly { uri }; the 2025 revisions used -32002.
+        const code = exchange.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
+        throw new ProtocolError(code, `Resource not found: ${uri.href}`, { uri: uri.href });
+      }
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify(workflow.manifest, null, 2)}\n` }] };
+    } catch (error) {
+      throw toRpcError(error, log);
+    }
+  };
+  const listManifests = async (ctx: ServerContext) => {
+    try {
+      const exchange = exchangeOf(ctx);
+      const modern = exchange.conn.protocolVersion >= '2025-06-18';
       const { workflows } = await catalog(exchange);
       return {
         resources: workflows.map((w) => ({
@@ -204,32 +230,19 @@ function buildServer(conn: Connection | null, log: Logger): Server {
           mimeType: 'application/json',
         })),
       };
-    }),
+    } catch (error) {
+      throw toRpcError(error, log);
+    }
+  };
+  mcp.registerResource(
+    'workflow-manifest',
+    new ResourceTemplate('workflow://{workflowId}/manifest', { list: listManifests }),
+    { description: "A workflow's manifest, as this deployment uses it.", mimeType: 'application/json' },
+    (uri, _variables, ctx) => readManifest(uri, ctx),
   );
+  skills.attach(mcp);
 
-  server.setRequestHandler(
-    'resources/templates/list',
-    handle((req) => {
-      noCursor(req.params?.cursor);
-      return { resourceTemplates: [] };
-    }),
-  );
-
-  server.setRequestHandler(
-    'resources/read',
-    handle(async (req, exchange) => {
-      const { workflows } = await catalog(exchange);
-      const workflow = workflows.find((w) => manifestUri(w.workflowId) === req.params.uri);
-      if (!workflow) {
-        // 2026-07-28 asks for -32602 with exactly { uri }; the 2025 revisions used -32002.
-        const code = exchange.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
-        throw new ProtocolError(code, `Resource not found: ${req.params.uri}`, { uri: req.params.uri });
-      }
-      return { contents: [{ uri: req.params.uri, mimeType: 'application/json', text: `${JSON.stringify(workflow.manifest, null, 2)}\n` }] };
-    }),
-  );
-
-  return server;
+  return mcp;
 }
 
 /**
@@ -291,14 +304,31 @@ export interface McpServer {
 }
 
 export function createMcpServer(log: Logger): McpServer {
-  const factory = (ctx: McpRequestContext) => buildServer(exchangeOf(ctx).conn, log);
+  // The skills are cached on the request's exchange, like its catalog.
+  const skills = createSkillsExtension(
+    (ctx) => {
+      const exchange = exchangeOf(ctx);
+      return {
+        adapter: exchange.conn.adapter,
+        workflows: () => catalog(exchange).then((c) => c.workflows),
+        get skills() {
+          return exchange.skills;
+        },
+        set skills(value) {
+          exchange.skills = value;
+        },
+      };
+    },
+    (warning) => log.warn({ warning }, 'skill not served'),
+  );
+  const factory = (ctx: McpRequestContext) => buildServer(exchangeOf(ctx).conn, log, skills);
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     onerror: (error) => log.debug({ err: error }, 'MCP request refused by the SDK'),
   });
   const authInfoOf = (conn: Connection): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { [EXCHANGE]: { conn } satisfies Exchange } });
   const dispatch = new Dispatch();
-  const legacy = buildServer(null, log);
+  const legacy = buildServer(null, log, skills);
   // Connecting only wires the transport's callbacks (its start() does nothing), so it is done before any request.
   void legacy.connect(dispatch);
 

@@ -117,7 +117,7 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
     const resultType = route.field.type;
     let success: Schema;
     if (spec.document) {
-      success = { description: 'The document', content: { 'application/json': {}, 'application/yaml': {} } };
+      success = { description: 'The document', content: { 'application/json': {}, 'application/yaml': {}, 'text/markdown': {} } };
     } else {
       const named = getNamedType(resultType);
       const dataSchema = spec.list && isObjectType(named) ? toSchema(named.getFields().data!.type) : toSchema(resultType);

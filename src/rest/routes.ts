@@ -36,7 +36,7 @@ export const routes: RouteSpec[] = [
   { method: 'PUT', path: '/workflows/:workflowId', field: 'Mutation.updateWorkflow', summary: 'Replace a workflow', tag: 'Workflows' },
   { method: 'DELETE', path: '/workflows/:workflowId', field: 'Mutation.deleteWorkflow', summary: 'Delete a workflow', tag: 'Workflows' },
   { method: 'POST', path: '/workflows/:workflowId/fork', field: 'Mutation.forkWorkflow', status: 201, summary: 'Fork a public workflow', tag: 'Workflows' },
-  { method: 'GET', path: '/workflows/:workflowId/manifest', field: 'Query.workflowManifest', document: true, summary: 'Export the manifest as JSON or YAML', tag: 'Workflows' },
+  { method: 'GET', path: '/workflows/:workflowId/manifest', field: 'Query.workflowManifest', document: true, summary: 'Export the manifest as JSON or YAML, or the workflow as a SKILL.md (format=skill, adapter=…)', tag: 'Workflows' },
   { method: 'GET', path: '/workflows/:workflowId/versions', field: 'Query.workflowVersions', list: true, omit: ['WorkflowVersion.manifest'], summary: 'List the versions of a workflow', tag: 'Workflows' },
   { method: 'GET', path: '/workflows/:workflowId/versions/:version', field: 'Query.workflowVersion', summary: 'Get one version with its manifest', tag: 'Workflows' },
   { method: 'GET', path: '/workflows/:workflowId/reviews', field: 'Query.workflowReviews', list: true, summary: 'List the reviews of a workflow, newest first', tag: 'Reviews' },

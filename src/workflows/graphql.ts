@@ -2,7 +2,10 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Workflow } from '@prisma/client';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, graphqlOnly } from '../graphql/builder.js';
+import { AppError } from '../errors.js';
+import { parseExportFormat } from '../manifest/export.js';
 import { writtenManifest } from '../manifest/stored.js';
+import { parseSkillAdapter, renderSkill } from '../mcp/render/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
@@ -162,10 +165,26 @@ builder.queryFields((t) => ({
   }),
   workflowManifest: t.field({
     type: ManifestDocumentRef,
-    description: 'The manifest as a JSON or YAML document. REST: GET /v1/workflows/:workflowId/manifest?format=json|yaml.',
+    description:
+      'The manifest as a JSON or YAML document, or the workflow as an Agent Skill (a SKILL.md, text/markdown) for an adapter. REST: GET /v1/workflows/:workflowId/manifest?format=json|yaml|skill&adapter=….',
     authScopes: { authenticated: true },
-    args: { workflowId: t.arg.string({ required: true }), format: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.workflows.exportWorkflowManifest(ctx.viewer!, args.workflowId, args.format),
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      format: t.arg.string({ description: "json (default), yaml or skill." }),
+      adapter: t.arg.string({ description: 'With format skill: the adapter the SKILL.md is written for (adapter_one, adapter_two or adapter_three, the default).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const format = parseExportFormat(args.format ?? undefined);
+      if (format !== 'skill') {
+        if (args.adapter != null) {
+          throw new AppError('VALIDATION_ERROR', "adapter applies only to format 'skill'", { field: 'adapter', format });
+        }
+        return ctx.services.workflows.exportWorkflowManifest(ctx.viewer!, args.workflowId, format);
+      }
+      const adapter = parseSkillAdapter(args.adapter ?? undefined);
+      const source = await ctx.services.workflows.exportSource(ctx.viewer!, args.workflowId);
+      return { body: renderSkill(source, adapter).text, contentType: 'text/markdown; charset=utf-8' };
+    },
   }),
 }));
 

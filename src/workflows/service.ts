@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
-import { exportManifest as renderManifest, parseExportFormat } from '../manifest/export.js';
+import { exportManifest as renderManifest, type ExportFormat } from '../manifest/export.js';
 import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
@@ -289,13 +289,24 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return row;
   }
 
-  async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: unknown) {
-    const chosen = parseExportFormat(format ?? undefined);
+  async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: Exclude<ExportFormat, 'skill'>) {
     const workflow = await findReadable(viewer, workflowId);
-    return renderManifest(writtenManifest(workflow), chosen);
+    return renderManifest(writtenManifest(workflow), format);
   }
 
-  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, listVersionsOf, firstVersionPages, getVersion, exportWorkflowManifest };
+  /** What a rendering (a skill) is made from: the readable workflow's current manifest, name and version. */
+  async function exportSource(viewer: Viewer, workflowId: string) {
+    const workflow = await findReadable(viewer, workflowId);
+    return {
+      workflowId: workflow.id,
+      name: workflow.name,
+      description: workflow.description,
+      version: workflow.currentVersion,
+      manifest: writtenManifest(workflow),
+    };
+  }
+
+  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, listVersionsOf, firstVersionPages, getVersion, exportWorkflowManifest, exportSource };
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {

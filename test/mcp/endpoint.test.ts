@@ -354,7 +354,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       const call = await post(id, request('tools/call', { name: (await post(id, request('tools/list'), { session })).body.result.tools[0].name, arguments: {} }), { session });
       expect(call.body.result.structuredContent).toMatchObject({ workflowId: shared, version: '1.0.0', intent: 'Version one intent.' });
       const resources = (await post(id, request('resources/list'), { session })).body.result.resources;
-      expect(resources).toEqual([expect.objectContaining({ uri: `workflow://${shared}/manifest`, mimeType: 'application/json' })]);
+      expect(resources).toEqual([
+        expect.objectContaining({ uri: `workflow://${shared}/manifest`, mimeType: 'application/json' }),
+        expect.objectContaining({ uri: expect.stringMatching(/^skill:\/\/shared-[0-9a-f]{8}\/SKILL\.md$/), mimeType: 'text/markdown' }),
+      ]);
       const read = await post(id, request('resources/read', { uri: resources[0].uri }), { session });
       expect(JSON.parse(read.body.result.contents[0].text)).toEqual(v1);
     });

@@ -94,11 +94,16 @@ describe('MCP with the official SDK client', () => {
         expect((prompt.messages[0]!.content as { text: string }).text).toContain('Fix the login bug');
 
         const { resources } = await client.listResources();
-        expect(resources.map((r) => r.uri)).toEqual([`workflow://${owned}/manifest`, `workflow://${subscribed}/manifest`]);
+        expect(resources.map((r) => r.uri)).toEqual([
+          `workflow://${owned}/manifest`,
+          `workflow://${subscribed}/manifest`,
+          expect.stringMatching(/^skill:\/\/feature-pipeline-[0-9a-f]{8}\/SKILL\.md$/),
+          expect.stringMatching(/^skill:\/\/bug-triage-[0-9a-f]{8}\/SKILL\.md$/),
+        ]);
         const read = await client.readResource({ uri: resources[1]!.uri });
         expect(read.contents[0]).toMatchObject({ uri: resources[1]!.uri, mimeType: 'application/json' });
         expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(seedManifest('triage'));
-        expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+        expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['workflow://{workflowId}/manifest', 'skill://{+path}']);
       } finally {
         await client.close();
       }

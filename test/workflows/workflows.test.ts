@@ -191,6 +191,60 @@ describe('workflows', () => {
       expect(bad.status).toBe(400);
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: bob })).status).toBe(404);
     });
+
+    it('names the allowed formats when the format is unknown', async () => {
+      const w = await createWorkflow(t, alice);
+      const bad = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=xml`, { token: alice });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+      expect(bad.body.error.message).toBe("format must be one of 'json', 'yaml', 'skill'; got 'xml'");
+      expect(bad.body.error.details.allowed).toEqual(['json', 'yaml', 'skill']);
+    });
+
+    it('exports the workflow as a SKILL.md for an adapter, adapter_three by default', async () => {
+      const w = await createWorkflow(t, alice, { name: 'Ship a feature', description: 'Plan, build and review a feature.', manifest: sampleManifest() });
+      const res = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill`, { token: alice });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      const front = /^---\n([\s\S]*?)\n---\n/.exec(res.text);
+      expect(front).not.toBeNull();
+      const meta = parseYaml(front![1]!) as Record<string, string>;
+      expect(meta.name).toMatch(/^ship-a-feature-[0-9a-f]{8}$/);
+      expect(meta.description).toBe('Plan, build and review a feature. (workflow Ship a feature, version 1.0.0)');
+      expect(res.text).toContain('Adapter `adapter_three`');
+      for (const step of w.manifest.steps as { id: string }[]) expect(res.text).toContain(`\`${step.id}\``);
+
+      const one = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill&adapter=adapter_one`, { token: alice });
+      expect(one.status).toBe(200);
+      expect(one.text).toContain('Adapter `adapter_one`');
+      expect(one.text.split('\n')[1]).toBe(`name: ${meta.name}`);
+
+      const gql = await t.graphql(
+        'query($id: String!, $a: String) { workflowManifest(workflowId: $id, format: "skill", adapter: $a) { contentType body } }',
+        { id: w.workflowId, a: 'adapter_two' },
+        alice,
+      );
+      expect(gql.body.errors).toBeUndefined();
+      expect(gql.body.data.workflowManifest.contentType).toBe('text/markdown; charset=utf-8');
+      expect(gql.body.data.workflowManifest.body).toContain('Adapter `adapter_two`');
+    });
+
+    it('answers 404 for a skill of a workflow the caller cannot read, 400 for a bad adapter', async () => {
+      const w = await createWorkflow(t, alice, { visibility: 'private' });
+      const hidden = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill`, { token: bob });
+      expect(hidden.status).toBe(404);
+      expect(hidden.body.error.code).toBe('NOT_FOUND');
+      expect(hidden.text).not.toContain('Adapter');
+      const gql = await t.graphql('query($id: String!) { workflowManifest(workflowId: $id, format: "skill") { body } }', { id: w.workflowId }, bob);
+      expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+
+      const badAdapter = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill&adapter=adapter_nine`, { token: alice });
+      expect(badAdapter.status).toBe(400);
+      expect(badAdapter.body.error.message).toBe("adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'; got 'adapter_nine'");
+      const adapterWithYaml = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=yaml&adapter=adapter_one`, { token: alice });
+      expect(adapterWithYaml.status).toBe(400);
+      expect(adapterWithYaml.body.error.message).toBe("adapter applies only to format 'skill'");
+    });
   });
 
   describe('bad input stores nothing', () => {

@@ -4,13 +4,12 @@
  * adapter. Pure: the same workflows and arguments always give the same output.
  */
 import { AppError, notFound } from '../../errors.js';
-import { ADAPTERS, type Adapter } from '../../manifest/types.js';
-import { adapterOne } from './adapter-one.js';
-import { adapterThree, stepToolDescription } from './adapter-three.js';
-import { adapterTwo } from './adapter-two.js';
+import type { Adapter } from '../../manifest/types.js';
+import { stepToolDescription } from './adapter-three.js';
 import { oneLine } from './markdown.js';
 import { mainToolName, promptName, stepToolName } from './names.js';
 import { buildPlanInput } from './plan.js';
+import { rendererFor } from './renderers.js';
 import { mainInputSchema, PROMPT_ARGUMENTS, promptInputSchema, stepInputSchema, validateArgs } from './schemas.js';
 import type {
   AdapterRenderer,
@@ -35,20 +34,8 @@ export type {
   ToolCallResult,
 } from './types.js';
 export { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
+export { DEFAULT_SKILL_ADAPTER, parseSkillAdapter, renderSkill, skillName, type RenderedSkill } from './skill.js';
 
-const RENDERERS: Record<Adapter, AdapterRenderer> = {
-  adapter_one: adapterOne,
-  adapter_two: adapterTwo,
-  adapter_three: adapterThree,
-};
-
-function rendererFor(adapter: Adapter): AdapterRenderer {
-  // The adapter comes from the connecting client at run time, whatever the type says.
-  if (!(ADAPTERS as readonly string[]).includes(adapter)) {
-    throw new AppError('VALIDATION_ERROR', `unknown adapter '${String(adapter)}'`, { adapter, allowed: [...ADAPTERS] });
-  }
-  return RENDERERS[adapter];
-}
 
 function describe(workflow: RenderableWorkflow, how: string): string {
   const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);

@@ -1,0 +1,87 @@
+/**
+ * A workflow as an Agent Skill: a `SKILL.md` whose YAML front matter carries a valid `name` and
+ * `description`, followed by the same plan the workflow's tool returns for the adapter (with no
+ * task: the user's request is the task), written as instructions the agent follows.
+ */
+import { createHash } from 'node:crypto';
+import { stringify } from 'yaml';
+import { AppError } from '../../errors.js';
+import { ADAPTERS, type Adapter } from '../../manifest/types.js';
+import { oneLine } from './markdown.js';
+import { buildPlanInput } from './plan.js';
+import { rendererFor } from './renderers.js';
+import type { RenderableWorkflow } from './types.js';
+
+/** Agent Skills limits: `name` 1-64 lowercase letters, digits and single hyphens; `description` 1-1024 characters. */
+export const MAX_SKILL_NAME_LENGTH = 64;
+export const MAX_SKILL_DESCRIPTION_LENGTH = 1024;
+export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const DEFAULT_SKILL_ADAPTER: Adapter = 'adapter_three';
+
+const HASH_LENGTH = 8;
+const FALLBACK_SLUG = 'workflow';
+
+/** Lower-case ASCII words joined by single hyphens; accents are folded so "Révision" reads "revision". */
+export function skillSlug(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * `<slug>-<hash>`: the slug of the workflow name (cut at a word boundary when long, `workflow`
+ * when nothing is left) and 8 hex digits of the workflow id's hash, so two workflows of the same
+ * name served side by side still get two skills, and a renamed workflow keeps its suffix.
+ */
+export function skillName(name: string, workflowId: string): string {
+  const hash = createHash('sha256').update(workflowId, 'utf8').digest('hex').slice(0, HASH_LENGTH);
+  const budget = MAX_SKILL_NAME_LENGTH - HASH_LENGTH - 1;
+  let slug = skillSlug(name);
+  if (slug.length > budget) {
+    const cut = slug.slice(0, budget);
+    const boundary = cut.lastIndexOf('-');
+    slug = (boundary > 0 && slug[budget] !== '-' ? cut.slice(0, boundary) : cut).replace(/-+$/, '');
+  }
+  return `${slug || FALLBACK_SLUG}-${hash}`;
+}
+
+/** The workflow's description, else its intent, on one line, cut to the limit on a code-point boundary. */
+export function skillDescription(workflow: RenderableWorkflow): string {
+  const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent) || oneLine(workflow.name) || 'A workflow.';
+  const full = `${own} (workflow ${oneLine(workflow.name) || workflow.workflowId}, version ${oneLine(workflow.version)})`;
+  const points = Array.from(full);
+  if (points.length <= MAX_SKILL_DESCRIPTION_LENGTH) return full;
+  return `${points.slice(0, MAX_SKILL_DESCRIPTION_LENGTH - 1).join('').trimEnd()}…`;
+}
+
+export function parseSkillAdapter(value: unknown): Adapter {
+  if (value === undefined || value === null) return DEFAULT_SKILL_ADAPTER;
+  if (typeof value === 'string' && (ADAPTERS as readonly string[]).includes(value)) return value as Adapter;
+  const got = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? typeof value;
+  throw new AppError('VALIDATION_ERROR', `adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got ${got}`, {
+    field: 'adapter',
+    allowed: [...ADAPTERS],
+  });
+}
+
+export interface RenderedSkill {
+  name: string;
+  description: string;
+  /** The whole SKILL.md: front matter, then the plan. */
+  text: string;
+}
+
+export function renderSkill(workflow: RenderableWorkflow, adapter: Adapter): RenderedSkill {
+  const chosen = parseSkillAdapter(adapter);
+  const renderer = rendererFor(chosen);
+  const name = skillName(workflow.name, workflow.workflowId);
+  const description = skillDescription(workflow);
+  const input = buildPlanInput(workflow, chosen, renderer.modeOf(workflow.manifest), {});
+  const plan = renderer.renderPlan(input).text;
+  const frontMatter = stringify({ name, description }, { lineWidth: 0 });
+  const use = 'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
+  return { name, description, text: `---\n${frontMatter}---\n\n${use}\n\n${plan}` };
+}
