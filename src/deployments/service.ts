@@ -276,7 +276,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     if (!row) throw notFound('deployment', deploymentId);
     if (!row.allowAnonymous) {
       if (!viewer) {
-        throw new AppError('UNAUTHORIZED', 'this deployment is private: send its owner\'s token as Authorization: Bearer <ID token>', {}, { 'WWW-Authenticate': 'Bearer' });
+        throw new AppError('UNAUTHORIZED', 'this deployment is private: connect with OAuth (see WWW-Authenticate), or send its owner\'s ID token or API key as Authorization: Bearer <token>', {}, { 'WWW-Authenticate': 'Bearer' });
       }
       if (viewer.userId !== row.ownerId) throw notFound('deployment', deploymentId);
     }

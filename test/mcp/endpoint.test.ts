@@ -208,10 +208,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     it('a private deployment without a token → 401 with WWW-Authenticate', async () => {
       const res = await post(dep, initialize(), { token: null });
       expectRpcError(res, 401, -32001, /private/, null);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      // The challenge points an OAuth client at the endpoint's protected resource metadata (RFC 9728).
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`);
       const bad = await post(dep, initialize(), { token: 'not-a-token' });
       expect(bad.status).toBe(401);
-      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+"/);
     });
 
     it("another user's token → 404, as for an unknown deployment", async () => {
