@@ -6,45 +6,53 @@ import type { App } from '../../src/app.js';
 /** The loopback address an IDE listens on for the authorization response (never contacted: the test reads the redirect). */
 export const REDIRECT_URI = 'http://localhost:53682/callback';
 
-/** A browser for the service: a cookie jar, following redirects on the service's origin. */
-export function createBrowser(app: App, origin: string) {
-  const jar = new Map<string, string>();
-  function remember(response: Response) {
+/**
+ * A browser: a cookie jar per origin, the service's origin answered in process, any other loopback
+ * origin (a real OpenID provider the test started) over the network. Follows redirects until it
+ * reaches a page or a redirect to somewhere it does not serve (the client's redirect URI).
+ */
+export function createBrowser(app: App, origin: string, otherOrigins: string[] = []) {
+  const jars = new Map<string, Map<string, string>>();
+  const jarOf = (o: string) => jars.get(o) ?? jars.set(o, new Map()).get(o)!;
+  const served = (url: URL) => url.origin === origin || otherOrigins.includes(url.origin);
+  function remember(jar: Map<string, string>, response: Response) {
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      if (/max-age=0/i.test(cookie) || value === '') jar.delete(name);
+      if (/max-age=0/i.test(cookie) || /expires=Thu, 01 Jan 1970/i.test(cookie) || value === '') jar.delete(name);
       else jar.set(name, value);
     }
   }
   async function request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const target = new URL(url, origin);
+    const jar = jarOf(target.origin);
     const headers = new Headers();
     if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
     let body: string | undefined;
     if (init.form) {
       body = new URLSearchParams(init.form).toString();
       headers.set('content-type', 'application/x-www-form-urlencoded');
-      headers.set('origin', origin);
+      headers.set('origin', target.origin);
     }
-    const response = await app.fetch(new Request(new URL(url, origin), { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' }));
-    remember(response);
+    const req = new Request(target, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = target.origin === origin ? await app.fetch(req) : await fetch(req);
+    remember(jar, response);
     return response;
   }
-  /** Follows redirects within the service; stops at a page (200 or an error) or a redirect elsewhere. */
   async function follow(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ response: Response; url: string }> {
-    let response = await request(url, init);
     let at = new URL(url, origin).href;
+    let response = await request(at, init);
     for (let hops = 0; hops < 20 && response.status >= 300 && response.status < 400; hops++) {
-      const location = new URL(response.headers.get('location')!, at).href;
-      if (!location.startsWith(`${origin}/`)) return { response, url: location };
-      at = location;
-      response = await request(location);
+      const location = new URL(response.headers.get('location')!, at);
+      if (!served(location)) return { response, url: location.href };
+      at = location.href;
+      response = await request(at);
     }
     return { response, url: at };
   }
-  return { request, follow, jar };
+  return { request, follow, jars };
 }
 
 export type TestBrowser = ReturnType<typeof createBrowser>;
