@@ -8,6 +8,7 @@ import { enforceConnectionQuota, enforceQuota } from './limits/quota.js';
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
+import { createConnectedAppService } from './connected-apps/service.js';
 
 export type { ServiceDeps };
 
@@ -26,6 +27,7 @@ export function createServices(deps: ServiceDeps) {
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),
     apiKeys: createApiKeyService(deps),
+    connectedApps: createConnectedAppService(deps),
   };
 }
 

@@ -147,3 +147,25 @@ export async function tokenRequest(app: App, origin: string, form: Record<string
   const response = await app.fetch(new Request(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }));
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
+
+/**
+ * Connects a registered client to a deployment of the user's through the whole flow (development
+ * sign-in, consent, code exchange) and returns the connected app's id (its grant).
+ */
+export async function connectApp(t: { app: App; config: { publicBaseUrl: string } }, email: string, deploymentId: string): Promise<string> {
+  const origin = new URL(t.config.publicBaseUrl).origin;
+  const browser = createBrowser(t.app, origin);
+  const clientId = await registerClient(t.app, origin);
+  const { verifier, challenge } = pkcePair();
+  const resource = `${t.config.publicBaseUrl}/mcp/${deploymentId}`;
+  const consent = await toConsent(browser, authorizationUrl(origin, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 's' }), email);
+  const code = new URL((await answerConsent(browser, consent, 'confirm')).url).searchParams.get('code');
+  if (!code) throw new Error('no authorization code');
+  const issued = await tokenRequest(t.app, origin, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+  if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
+  // The grant's id, read back as the user (the browser's dashboard session).
+  const session = [...browser.jars.get(origin)!].map(([k, v]) => `${k}=${v}`).join('; ');
+  const gql = await t.app.fetch(new Request(`${origin}/graphql`, { method: 'POST', headers: { cookie: session, origin, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ connectedApps { connectedAppId clientId } }' }) }));
+  const apps = ((await gql.json()) as { data: { connectedApps: { connectedAppId: string; clientId: string }[] } }).data.connectedApps;
+  return apps.find((a) => a.clientId === clientId)!.connectedAppId;
+}

@@ -295,4 +295,57 @@ describe('OAuth for MCP clients', () => {
       expect(location.searchParams.get('error')).toBe('invalid_target');
     });
   });
+
+  describe('connected apps', () => {
+    it('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async () => {
+      const issued = await tokensFor(endpointOf(depB).href);
+      const list = await t.call('GET', '/v1/connected-apps', { token });
+      expect(list.status).toBe(200);
+      const app = list.body.data.find((a: { clientId: string }) => a.clientId === issued.clientId);
+      expect(app).toMatchObject({ clientName: 'Raw client', deploymentIds: [depB], connectedAt: expect.any(String), expiresAt: expect.any(String) });
+      const gql = await t.graphql('{ connectedApps { connectedAppId clientName deploymentIds } }', {}, token);
+      expect(gql.body.data.connectedApps).toContainEqual({ connectedAppId: app.connectedAppId, clientName: 'Raw client', deploymentIds: [depB] });
+
+      // Another user sees none of them and cannot disconnect them.
+      const other = await t.token('other@example.com');
+      expect((await t.call('GET', '/v1/connected-apps', { token: other })).body.data).toEqual([]);
+      const foreign = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token: other });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.message).toMatch(/connected app/);
+      expect((await rpc(depB, issued.access_token)).status).toBe(200);
+
+      const gone = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token });
+      expect(gone.status).toBe(200);
+      expect(gone.body.data).toEqual({ connectedAppId: app.connectedAppId, deleted: true });
+      expect((await rpc(depB, issued.access_token)).status).toBe(401);
+      expect((await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: issued.clientId })).body.error).toBe('invalid_grant');
+      expect((await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId)).not.toContain(app.connectedAppId);
+      const again = await t.graphql('mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }', { id: app.connectedAppId }, token);
+      expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('deleting the account revokes every token of its connected clients', async () => {
+      const email = 'leaving@example.com';
+      const leaving = await t.token(email);
+      const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });
+      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data.deploymentId as string;
+      const ownBrowser = createBrowser(t.app, ORIGIN);
+      const clientId = await registerClient(t.app, ORIGIN);
+      const { verifier, challenge } = pkcePair();
+      const consent = await toConsent(ownBrowser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(dep).href, state: 's' }), email);
+      const code = new URL((await answerConsent(ownBrowser, consent, 'confirm')).url).searchParams.get('code')!;
+      const issued = (await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId })).body;
+      expect((await rpc(dep, issued.access_token)).status).toBe(200);
+      // Elsewhere the token is recognised (and refused as bound to another endpoint) ...
+      expect((await rpc(depA, issued.access_token)).body.error.message).toMatch(/issued for the tool endpoint of deployment/);
+      expect((await t.call('DELETE', '/v1/users/me', { token: leaving })).status).toBe(200);
+      // ... after the deletion it no longer exists (its deployment is gone too).
+      const after = await rpc(depA, issued.access_token);
+      expect(after.status).toBe(401);
+      expect(after.body.error.message).toMatch(/unknown, expired or revoked/);
+      const refreshed = await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: clientId });
+      expect(refreshed.status).toBe(400);
+      expect(refreshed.body.error).toBe('invalid_grant');
+    });
+  });
 });
