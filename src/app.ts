@@ -107,7 +107,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
   const browser = createBrowserSignIn({ config, db, clock, services });
-  const authorizationServer = await createAuthorizationServer({ config, db, clock, browser });
+  const authorizationServer = await createAuthorizationServer({ config, db, clock, browser, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
   // The access log line is built only when it will be written.

@@ -9,6 +9,7 @@ import { readBodyText } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { Reply } from '../http/text-response.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { Logger } from '../logger.js';
 import { createAdapterFactory } from './adapter.js';
 import { createClientMetadataPolicy } from './client-metadata.js';
 import { createInteractions, INTERACTION_PATH } from './interaction.js';
@@ -64,7 +65,7 @@ export function looksLikeAccessToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
-export async function createAuthorizationServer(deps: { config: Config; db: Database; clock: Clock; browser: BrowserSignIn }): Promise<AuthorizationServer> {
+export async function createAuthorizationServer(deps: { config: Config; db: Database; clock: Clock; browser: BrowserSignIn; log: Logger }): Promise<AuthorizationServer> {
   const { config, db, clock } = deps;
   const publicUrl = new URL(config.publicBaseUrl);
   const issuer = publicUrl.origin;
@@ -130,7 +131,8 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
         allowFetch: (_ctx: KoaContextWithOIDC, clientId: string) => clientMetadata.allowFetch(clientId),
         allowClient: (_ctx: KoaContextWithOIDC, client: { redirectUris?: string[] }) => clientMetadata.allowClient(client.redirectUris ?? []),
         cacheDuration: { min: 60, max: 24 * 60 * 60 },
-      } as NonNullable<Configuration['features']>['resourceIndicators'] as never,
+        // The type definitions predate this (experimental) feature of the library.
+      } as never,
     },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
@@ -165,6 +167,8 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
+  // Errors the library answers as server_error are the service's own faults: logged like any other.
+  provider.on('server_error', (_ctx: unknown, error: Error) => deps.log.error({ err: error }, 'unexpected error in the authorization server'));
   // Private deployments are their owner's alone (spec 5.3): another user's is not named on the consent page.
   async function deploymentName(deploymentId: string, userId: string): Promise<string | null> {
     const row = await prisma.deployment.findFirst({ where: { id: deploymentId, OR: [{ ownerId: userId }, { allowAnonymous: true }] }, select: { name: true } });
