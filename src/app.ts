@@ -29,6 +29,8 @@ import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics
 import { createMetricsRegistry } from './metrics/registry.js';
 import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
 import { createBrowserSignIn } from './oauth/sign-in.js';
+import { createAuthorizationServer, looksLikeAccessToken } from './oauth/authorization-server.js';
+import { PRM_PATH } from './oauth/resource.js';
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -105,6 +107,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
   const browser = createBrowserSignIn({ config, db, clock, services });
+  const authorizationServer = await createAuthorizationServer({ config, db, clock, browser, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
   // The access log line is built only when it will be written.
@@ -118,8 +121,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const scope: Scope = {
       async identify() {
         const header = request.headers.get('authorization');
-        // A personal API key is told from an ID token by its prefix; both arrive as Bearer.
-        if (looksLikeApiKey(parseAuthorizationHeader(header))) return services.apiKeys.authenticateApiKey(parseAuthorizationHeader(header));
+        // A personal API key is told from an ID token by its prefix, an OAuth access token by its
+        // shape (opaque, no dots); all arrive as Bearer.
+        const token = parseAuthorizationHeader(header);
+        if (looksLikeApiKey(token)) return services.apiKeys.authenticateApiKey(token);
+        if (looksLikeAccessToken(token)) return authorizationServer.authenticateAccessToken(token);
         return services.users.resolveViewer(await authenticator.verifyAuthorization(header));
       },
       requestId,
@@ -173,6 +179,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return serveMetrics(request, () => limitInto(scope.headers, limiter, addressKey(scope.clientIp), 'free'));
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
+    if (path.startsWith('/oauth') || path.startsWith('/.well-known/')) {
+      const answer = await authorizationServer.handle(request, url);
+      if (answer) {
+        scope.route = `${request.method} ${path.startsWith('/oauth/interaction/') ? '/oauth/interaction/:uid' : PRM_PATH.test(path) ? '/.well-known/oauth-protected-resource/v1/mcp/:deploymentId' : path.startsWith('/.well-known/') ? '/.well-known/*' : path}`;
+        return answer;
+      }
+    }
     if (path.startsWith('/sign-')) {
       const signIn = await browser.handle(request, url);
       if (signIn) {

@@ -51,6 +51,17 @@ export interface Config {
    * (MCP_ALLOWED_ORIGINS, comma-separated `scheme://host[:port]`, or `*` for any).
    */
   mcpAllowedOrigins: string[];
+  /**
+   * The OAuth authorization server's private signing keys (OAUTH_JWKS, a JSON Web Key Set with the
+   * private parts; its first key also derives the cookie keys). Unset: a key kept under DATA_DIR;
+   * required in production.
+   */
+  oauthJwks: { keys: Record<string, unknown>[] } | null;
+  /**
+   * Test-only (OAUTH_CLIENT_METADATA_LOOPBACK=on, refused in production): client ID metadata
+   * documents may be fetched from loopback addresses over http.
+   */
+  oauthClientMetadataLoopback: boolean;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +153,23 @@ export function loadConfig(env: Env = process.env): Config {
   if (mcpSessionSecret !== null && mcpSessionSecret.length < 32) problems.push('MCP_SESSION_SECRET must be at least 32 characters');
   if (mcpSessionSecret === null && production) problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
 
+  let oauthJwks: Config['oauthJwks'] = null;
+  const jwksRaw = str('OAUTH_JWKS');
+  if (jwksRaw !== undefined) {
+    try {
+      const parsed = JSON.parse(jwksRaw) as { keys?: unknown };
+      if (!Array.isArray(parsed.keys) || parsed.keys.length === 0 || !parsed.keys.every((k) => typeof k === 'object' && k !== null && 'd' in k)) throw new Error('no private keys');
+      oauthJwks = parsed as { keys: Record<string, unknown>[] };
+    } catch {
+      problems.push('OAUTH_JWKS must be a JSON Web Key Set ({"keys":[...]}) of private keys (each with its "d")');
+    }
+  } else if (production) {
+    problems.push('OAUTH_JWKS must be set in production: every instance must sign with the same OAuth keys');
+  }
+  const loopbackMetadata = str('OAUTH_CLIENT_METADATA_LOOPBACK');
+  if (loopbackMetadata !== undefined && !['on', 'off'].includes(loopbackMetadata)) problems.push(`OAUTH_CLIENT_METADATA_LOOPBACK must be on or off (got '${loopbackMetadata}')`);
+  if (loopbackMetadata === 'on' && production) problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
+
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
 
@@ -177,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: str('METRICS_TOKEN') ?? null,
     mcpSessionSecret,
     mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
+    oauthJwks,
+    oauthClientMetadataLoopback: loopbackMetadata === 'on',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -8,6 +8,7 @@ import { enforceAnonymousConnectionQuota, enforceConnectionQuota, enforceQuota }
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
+import { createConnectedAppService } from './connected-apps/service.js';
 
 export type { ServiceDeps };
 
@@ -27,6 +28,7 @@ export function createServices(deps: ServiceDeps) {
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),
     apiKeys: createApiKeyService(deps),
+    connectedApps: createConnectedAppService(deps),
   };
 }
 

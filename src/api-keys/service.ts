@@ -44,6 +44,13 @@ function viewOf(key: ApiKey): ApiKeyView {
 export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void {
   const credential = viewer.credential;
   if (!credential) return;
+  if (credential.kind === 'oauth') {
+    if (use.face === 'api') throw new AppError('FORBIDDEN', 'this OAuth access token opens the tool endpoint of one deployment only, not REST or GraphQL: use an ID token or an API key of scope "api"', { reason: 'oauth_token_scope' });
+    if (use.deploymentId !== credential.deploymentId) {
+      throw new AppError('UNAUTHORIZED', `this access token was issued for the tool endpoint of deployment '${credential.deploymentId}', not this one: connect to this endpoint to get a token for it`, { reason: 'wrong_resource' });
+    }
+    return;
+  }
   if (use.face === 'api' && credential.scope !== 'api') {
     throw new AppError('FORBIDDEN', 'this API key has scope "mcp": it opens tool endpoints only; create a key with scope "api" for REST and GraphQL', { scope: credential.scope });
   }

@@ -23,6 +23,17 @@ export interface ApiKeyCredential {
   deploymentIds: readonly string[];
 }
 
+/**
+ * An OAuth access token from the service's authorization server: bound to one deployment's tool
+ * endpoint (RFC 8707), refused everywhere else.
+ */
+export interface OAuthTokenCredential {
+  kind: 'oauth';
+  clientId: string;
+  grantId: string;
+  deploymentId: string;
+}
+
 /** The authenticated person behind a request. */
 export interface Viewer {
   userId: string;
@@ -30,7 +41,7 @@ export interface Viewer {
   issuer: string;
   subject: string;
   /** How the request proved it: absent for an ID token, which opens everything the user may. */
-  credential?: ApiKeyCredential;
+  credential?: ApiKeyCredential | OAuthTokenCredential;
 }
 
 /** What a request uses its credential for: the API (REST, GraphQL) or one deployment's tool endpoint. */

@@ -279,7 +279,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const row = rows[0];
     // Without a credential an unknown deployment answers as a private one: existence never leaks.
     const tokenRequired = () =>
-      new AppError('UNAUTHORIZED', "this endpoint needs a token unless its deployment allows anonymous use: send the owner's token as Authorization: Bearer <ID token>", {}, { 'WWW-Authenticate': 'Bearer' });
+      new AppError('UNAUTHORIZED', "this endpoint needs a credential unless its deployment allows anonymous use: connect with OAuth (see WWW-Authenticate), or send the owner's ID token or API key as Authorization: Bearer <token>", {}, { 'WWW-Authenticate': 'Bearer' });
     if (!row) throw viewer ? notFound('deployment', deploymentId) : tokenRequired();
     if (!row.allowAnonymous) {
       if (!viewer) throw tokenRequired();

@@ -10,6 +10,7 @@ import '../deployments/graphql.js';
 import '../marketplace/graphql.js';
 import '../reviews/graphql.js';
 import '../api-keys/graphql.js';
+import '../connected-apps/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

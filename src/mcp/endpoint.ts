@@ -33,6 +33,7 @@ import {
 import { createOriginPolicy } from './origin.js';
 import { createMcpServer } from './server.js';
 import { createSessionCodec } from './session.js';
+import { challengeUnauthorized } from '../oauth/resource.js';
 
 /**
  * POST /v1/mcp/:deploymentId — a deployment's MCP endpoint over Streamable HTTP, answered
@@ -272,6 +273,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         throw error;
       }
       const response = await respond(request, url, rawId, scope);
+      challengeUnauthorized(response, (name, value) => setReplyHeader(response, name, value), config.publicBaseUrl, rawId, request.headers.has('authorization'));
       for (const name in cors) setReplyHeader(response, name, cors[name]!);
       return response;
     },

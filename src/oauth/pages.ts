@@ -69,3 +69,22 @@ export function signInUnavailablePage(): TextReply {
     503,
   );
 }
+
+/** The consent page of the authorization server: which client wants which deployment's tool endpoint. */
+export function consentPage(options: { action: string; clientName: string; clientUri: string | null; redirectHost: string; deploymentName: string; endpoint: string; email: string | null }): TextReply {
+  const client = options.clientUri ? `<a href="${escape(options.clientUri)}" rel="noreferrer">${escape(options.clientName)}</a>` : escape(options.clientName);
+  return page(
+    'Connect an application',
+    `<h1>Connect ${escape(options.clientName)}?</h1>
+<p><strong>${client}</strong> (it will return to <code>${escape(options.redirectHost)}</code>) asks to use the tools of your deployment <strong>${escape(options.deploymentName)}</strong> as ${escape(options.email ?? 'you')}.</p>
+<p class="note">It gets access to this one tool endpoint (<code>${escape(options.endpoint)}</code>) only, not to the rest of your account. You can disconnect it at any time under connected applications.</p>
+<form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
+<form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
+    200,
+  );
+}
+
+/** An authorization that cannot go on (unknown deployment, expired interaction, wrong account). */
+export function authorizationProblemPage(title: string, message: string, status: number): TextReply {
+  return page(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`, status);
+}

@@ -46,6 +46,8 @@ export const routes: RouteSpec[] = [
   { method: 'GET', path: '/api-keys', field: 'Query.apiKeys', list: true, summary: 'List your personal API keys (never their secrets)', tag: 'API keys' },
   { method: 'POST', path: '/api-keys', field: 'Mutation.createApiKey', status: 201, summary: 'Create a personal API key; its secret is in this answer only', tag: 'API keys' },
   { method: 'DELETE', path: '/api-keys/:keyId', field: 'Mutation.revokeApiKey', summary: 'Revoke a personal API key', tag: 'API keys' },
+  { method: 'GET', path: '/connected-apps', field: 'Query.connectedApps', summary: 'The applications (MCP clients) you connected with OAuth', tag: 'Connected apps' },
+  { method: 'DELETE', path: '/connected-apps/:connectedAppId', field: 'Mutation.disconnectApp', summary: 'Disconnect an application: its tokens stop working at once', tag: 'Connected apps' },
   { method: 'GET', path: '/marketplace', field: 'Query.marketplace', list: true, summary: "Browse every user's public workflows", tag: 'Marketplace' },
   { method: 'GET', path: '/marketplace/search', field: 'Query.marketplaceSearch', list: true, summary: 'Search public workflows by text', tag: 'Marketplace' },
   { method: 'GET', path: '/marketplace/featured', field: 'Query.marketplaceFeatured', list: true, summary: 'A short list of featured workflows', tag: 'Marketplace' },

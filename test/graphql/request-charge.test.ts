@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, testOAuthJwks, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from '../auth/oidc-fixture.js';
 
@@ -69,6 +69,7 @@ describe('GraphQL in production', () => {
         OIDC_AUDIENCE: AUDIENCE,
         OIDC_JWKS_URL: idp.jwksUrl,
         MCP_SESSION_SECRET: randomBytes(32).toString('hex'),
+        OAUTH_JWKS: testOAuthJwks(),
         METRICS_TOKEN: randomBytes(16).toString('hex'),
       },
     });

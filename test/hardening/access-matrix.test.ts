@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/rest/routes.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+import { connectApp } from '../oauth/flow.js';
 
 /**
  * Who may call what: every REST route of the route table, the tool endpoint and /graphql, called
@@ -46,6 +47,8 @@ interface World {
   deploymentId: string;
   /** One of the owner's API keys (scope api). */
   keyId: string;
+  /** An application the owner connected with OAuth to the deployment. */
+  connectedAppId: string;
   markers: string[];
 }
 
@@ -95,6 +98,8 @@ const MATRIX: Row[] = [
   { route: 'GET /api-keys', owner: 200, other: 200, anonymous: 401 },
   { route: 'POST /api-keys', body: () => ({ name: 'Matrix key', scope: 'api' }), owner: 201, other: 201, anonymous: 401 },
   { route: 'DELETE /api-keys/:keyId', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /connected-apps', owner: 200, other: 200, anonymous: 401 },
+  { route: 'DELETE /connected-apps/:connectedAppId', owner: 200, other: 404, anonymous: 401 },
   { route: 'GET /deployments', owner: 200, other: 200, anonymous: 401 },
   { route: 'POST /deployments', body: (w) => ({ name: 'Bundle', workflowIds: [w.privateId] }), owner: 201, other: 400, anonymous: 401 },
   { route: 'GET /deployments/:deploymentId', owner: 200, other: 404, anonymous: 401 },
@@ -159,6 +164,7 @@ describe('access matrix', () => {
     const key = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: `PRIVATE-${r}-key`, scope: 'api' } });
     expect(key.status, key.text).toBe(201);
     markers.push(`PRIVATE-${r}-key`);
+    const connectedAppId = await connectApp(t, ownerEmail, deployment.body.data.deploymentId);
     allMarkers.push(...markers.map((m) => m.toLowerCase()));
     return {
       owner,
@@ -170,6 +176,7 @@ describe('access matrix', () => {
       reviewId: review.body.data.reviewId,
       deploymentId: deployment.body.data.deploymentId,
       keyId: key.body.data.keyId,
+      connectedAppId,
       markers,
     };
   }
@@ -188,6 +195,7 @@ describe('access matrix', () => {
       .replace(':deploymentId', w.deploymentId)
       .replace(':reviewId', w.reviewId)
       .replace(':keyId', w.keyId)
+      .replace(':connectedAppId', w.connectedAppId)
       .replace(':version', version);
     const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
     return t.call(method, `/v1${path}${row.query ?? ''}`, { token, body: row.body?.(w), headers });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '../../src/metrics/registry.js';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { startTestApp, testOAuthJwks, type CallResult, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { seedDeployment, seedWorkflows, userOf } from '../helpers/seed-plans.js';
 
@@ -204,6 +204,7 @@ describe('GET /metrics in production', () => {
     // Never fetched: no request here carries a user token.
     OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks.json',
     MCP_SESSION_SECRET: 'metrics-production-session-secret-0123456789',
+    OAUTH_JWKS: testOAuthJwks(),
   };
 
   it('is refused (403) without METRICS_TOKEN, and says how to enable it', async () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,12 @@ import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+
+/** OAUTH_JWKS as an operator sets it in production: a fresh private ES256 key, made per call. */
+export function testOAuthJwks(): string {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  return JSON.stringify({ keys: [{ ...jwk, alg: 'ES256', use: 'sig', kid: 'test' }] });
+}
 
 export interface CallOptions {
   token?: string | null;

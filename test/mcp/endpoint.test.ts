@@ -207,16 +207,17 @@ describe('tool endpoint (raw JSON-RPC)', () => {
   describe('access (spec 5.3)', () => {
     it('a private deployment without a token → 401 with WWW-Authenticate, exactly as an unknown one', async () => {
       const res = await post(dep, initialize(), { token: null });
-      expectRpcError(res, 401, -32001, /needs a token unless its deployment allows anonymous use/, null);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expectRpcError(res, 401, -32001, /needs a credential unless its deployment allows anonymous use/, null);
+      // The challenge points an OAuth client at the endpoint's protected resource metadata (RFC 9728).
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`);
       // Without a credential, an unknown id gets the same answer: nothing says which deployments exist.
       const unknown = await post('dep_unknown00000000000', initialize(), { token: null });
       expect(unknown.status).toBe(401);
       expect(unknown.text).toBe(res.text);
-      expect(unknown.headers.get('www-authenticate')).toBe('Bearer');
+      expect(unknown.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/dep_unknown00000000000", scope="mcp"');
       const bad = await post(dep, initialize(), { token: 'not-a-token' });
       expect(bad.status).toBe(401);
-      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+"/);
     });
 
     it("another user's token → 404, as for an unknown deployment", async () => {

@@ -1,0 +1,351 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { answerConsent, authorizationUrl, createBrowser, MemoryOAuthProvider, pkcePair, REDIRECT_URI, registerClient, toConsent, tokenRequest, type TestBrowser } from './flow.js';
+
+/**
+ * The tool endpoint as an OAuth protected resource and the service's authorization server, driven
+ * as an IDE does: the official SDK client given only the endpoint URL, the browser steps (sign-in,
+ * consent) as plain HTTP requests following redirects and submitting the forms.
+ */
+const ORIGIN = 'http://127.0.0.1';
+const OWNER = 'owner@example.com';
+
+class MovableClock implements Clock {
+  offsetMs = 0;
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+describe('OAuth for MCP clients', () => {
+  let t: TestApp;
+  let token: string;
+  let depA: string;
+  let depB: string;
+  let anon: string;
+  const clock = new MovableClock();
+  const fetchFn = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init));
+  const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock, env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
+    token = await t.token(OWNER);
+    const userId = await userIdOf(t, token);
+    const wf = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
+    const create = async (body: Record<string, unknown>) => (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
+    depA = await create({ name: 'Deployment A', workflowIds: [wf] });
+    depB = await create({ name: 'Deployment B', workflowIds: [wf] });
+    anon = await create({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
+    browser = createBrowser(t.app, ORIGIN);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const rpc = (id: string, accessToken: string | null, method = 'tools/list') =>
+    t.call('POST', `/v1/mcp/${id}`, {
+      token: accessToken,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: method === 'initialize' ? { jsonrpc: '2.0', id: 1, method, params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } } } : { jsonrpc: '2.0', id: 1, method, params: {} },
+    });
+
+  /** A raw authorization (registered client, PKCE) through sign-in and consent: the code and the verifier. */
+  async function authorizeRaw(resource: string, extra: Record<string, string> = {}) {
+    const clientId = await registerClient(t.app, ORIGIN);
+    const { verifier, challenge } = pkcePair();
+    const consent = await toConsent(browser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 'st-123', ...extra }), OWNER);
+    const back = await answerConsent(browser, consent, 'confirm');
+    const url = new URL(back.url);
+    return { clientId, verifier, code: url.searchParams.get('code'), url };
+  }
+
+  async function tokensFor(resource: string) {
+    const { clientId, verifier, code } = await authorizeRaw(resource);
+    const exchanged = await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId, resource });
+    expect(exchanged.status).toBe(200);
+    return { clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
+  }
+
+  describe('discovery', () => {
+    it('a private endpoint without a credential answers 401 pointing at its protected resource metadata', async () => {
+      const res = await rpc(depA, null, 'initialize');
+      expect(res.status).toBe(401);
+      const challenge = res.headers.get('www-authenticate')!;
+      expect(challenge).toBe(`Bearer resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/v1/mcp/${depA}", scope="mcp"`);
+      const bad = await rpc(depA, 'x'.repeat(43), 'initialize');
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata=/);
+      expect(bad.body.error.message).toMatch(/access token is unknown, expired or revoked/);
+    });
+
+    it('serves the protected resource metadata (RFC 9728) and the authorization server metadata (RFC 8414)', async () => {
+      const prm = await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`);
+      expect(prm.status).toBe(200);
+      expect(prm.body).toMatchObject({ resource: `${ORIGIN}/v1/mcp/${depA}`, authorization_servers: [ORIGIN], scopes_supported: ['mcp'] });
+      for (const path of ['/.well-known/oauth-authorization-server', `/.well-known/oauth-authorization-server/v1/mcp/${depA}`, '/.well-known/openid-configuration']) {
+        const as = await t.call('GET', path);
+        expect(as.status, path).toBe(200);
+        expect(as.body).toMatchObject({
+          issuer: ORIGIN,
+          authorization_endpoint: `${ORIGIN}/oauth/authorize`,
+          token_endpoint: `${ORIGIN}/oauth/token`,
+          registration_endpoint: `${ORIGIN}/oauth/register`,
+          revocation_endpoint: `${ORIGIN}/oauth/revoke`,
+          code_challenge_methods_supported: ['S256'],
+          authorization_response_iss_parameter_supported: true,
+          client_id_metadata_document_supported: true,
+        });
+        expect(as.body.token_endpoint_auth_methods_supported).toEqual(['none']);
+      }
+    });
+
+    it('discovery paths with nothing there answer JSON 404s, never HTML', async () => {
+      for (const path of ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource/v1/mcp/dep_unknown`, `/.well-known/oauth-protected-resource/v1/mcp/${anon}`, '/.well-known/anything-else']) {
+        const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toMatch(/application\/json/);
+        expect(res.body.error.code).toBe('NOT_FOUND');
+      }
+    });
+
+    it('a request with an ID token or an API key is served as before, never pushed into OAuth', async () => {
+      expect((await rpc(depA, token, 'initialize')).status).toBe(200);
+      const key = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'IDE', scope: 'mcp' } })).body.data.secret as string;
+      const res = await rpc(depA, key, 'initialize');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+    });
+  });
+
+  describe('the whole flow with the SDK client, given only the endpoint URL', () => {
+    it('401 → metadata → dynamic registration → development sign-in → consent → token → tools/list → refresh → revoke → 401', async () => {
+      const provider = new MemoryOAuthProvider();
+      const ide = createBrowser(t.app, ORIGIN);
+      const first = new StreamableHTTPClientTransport(endpointOf(depA), { fetch: fetchFn, authProvider: provider });
+      await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+      // Registered dynamically, then sent to the authorization endpoint with PKCE S256 and the endpoint as resource.
+      expect(provider.client?.client_id).toBeTruthy();
+      const auth = provider.authorizationUrl!;
+      expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(auth.searchParams.get('resource')).toBe(endpointOf(depA).href);
+
+      const signIn = await ide.follow(auth.href);
+      expect(signIn.url).toMatch(/\/sign-in\?return=%2Foauth%2Finteraction%2F/);
+      const consent = await toConsent(ide, auth.href, OWNER);
+      const back = await answerConsent(ide, consent, 'confirm');
+      expect(back.html).toContain('Connect Test IDE?');
+      expect(back.html).toContain('<strong>Deployment A</strong>');
+      const redirect = new URL(back.url);
+      expect(redirect.origin + redirect.pathname).toBe(REDIRECT_URI);
+      expect(redirect.searchParams.get('iss')).toBe(ORIGIN);
+      await first.finishAuth(redirect.searchParams.get('code')!);
+      expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp' });
+      expect(provider.saved?.refresh_token).toBeTruthy();
+
+      const client = new Client({ name: 'claude-code', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(endpointOf(depA), { fetch: fetchFn, authProvider: provider }));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+
+      // An hour later the access token has expired: the client gets a 401, refreshes, and retries once.
+      const before = { ...provider.saved! };
+      clock.offsetMs = 61 * 60 * 1000;
+      try {
+        expect((await rpc(depA, before.access_token)).status).toBe(401);
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      } finally {
+        clock.offsetMs = 0;
+      }
+      expect(provider.saved!.access_token).not.toBe(before.access_token);
+      // The refresh token rotates.
+      expect(provider.saved!.refresh_token).not.toBe(before.refresh_token);
+
+      // Revocation (RFC 7009) of the refresh token ends the whole grant: the access token stops working.
+      const revoked = await t.app.fetch(
+        new Request(`${ORIGIN}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }).toString() }),
+      );
+      expect(revoked.status).toBe(200);
+      const after = await rpc(depA, provider.saved!.access_token);
+      expect(after.status).toBe(401);
+      expect(after.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+      await client.close();
+    });
+  });
+
+  describe('bad input', () => {
+    it('a wrong PKCE verifier is refused (invalid_grant)', async () => {
+      const { clientId, code } = await authorizeRaw(endpointOf(depA).href);
+      const res = await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code: code!, code_verifier: pkcePair().verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grant request is invalid/) });
+    });
+
+    it('the plain PKCE method is refused', async () => {
+      const clientId = await registerClient(t.app, ORIGIN);
+      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: 'a'.repeat(43), code_challenge_method: 'plain', resource: endpointOf(depA).href, state: 's' }));
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toMatch(/not supported value of code_challenge_method/);
+    });
+
+    it('a reused authorization code is refused and revokes what it issued', async () => {
+      const { clientId, code, verifier } = await authorizeRaw(endpointOf(depA).href);
+      const form = { grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId };
+      const first = await tokenRequest(t.app, ORIGIN, form);
+      expect(first.status).toBe(200);
+      const again = await tokenRequest(t.app, ORIGIN, form);
+      expect(again.status).toBe(400);
+      expect(again.body.error).toBe('invalid_grant');
+      expect((await rpc(depA, first.body.access_token)).status).toBe(401);
+    });
+
+    it('a redirect URI that was not registered is refused without redirecting', async () => {
+      const clientId = await registerClient(t.app, ORIGIN);
+      const { challenge } = pkcePair();
+      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(depA).href, redirect_uri: 'http://localhost:53682/elsewhere' }));
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.json()).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/redirect_uri did not match any of the client's registered redirect_uris/) });
+    });
+
+    it("a token bound to deployment A is refused on B's endpoint and on REST and GraphQL", async () => {
+      const { access_token } = await tokensFor(endpointOf(depA).href);
+      expect((await rpc(depA, access_token)).status).toBe(200);
+      const onB = await rpc(depB, access_token);
+      expect(onB.status).toBe(401);
+      expect(onB.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+      expect(onB.body.error.message).toMatch(new RegExp(`issued for the tool endpoint of deployment '${depA}'`));
+      const rest = await t.call('GET', '/v1/deployments', { token: access_token });
+      expect(rest.status).toBe(403);
+      expect(rest.body.error.message).toMatch(/opens the tool endpoint of one deployment only/);
+      const gql = await t.graphql('{ me { id } }', {}, access_token);
+      expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    });
+
+    it('an expired access token is refused with invalid_token', async () => {
+      const { access_token } = await tokensFor(endpointOf(depA).href);
+      clock.offsetMs = 60 * 60 * 1000 + 1000;
+      try {
+        const res = await rpc(depA, access_token);
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+        expect(res.body.error.message).toMatch(/expired/);
+      } finally {
+        clock.offsetMs = 0;
+      }
+    });
+
+    it('reusing a rotated refresh token revokes the whole family', async () => {
+      const issued = await tokensFor(endpointOf(depA).href);
+      const refresh = (rt: string) => tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: rt, client_id: issued.clientId });
+      const rotated = await refresh(issued.refresh_token);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.refresh_token).not.toBe(issued.refresh_token);
+      const reuse = await refresh(issued.refresh_token);
+      expect(reuse.status).toBe(400);
+      expect(reuse.body).toMatchObject({ error: 'invalid_grant' });
+      // The family is gone: the newer refresh token and the access tokens no longer work.
+      expect((await refresh(rotated.body.refresh_token)).status).toBe(400);
+      expect((await rpc(depA, rotated.body.access_token)).status).toBe(401);
+    });
+
+    it('registration with a javascript: or a non-loopback http redirect URI is refused', async () => {
+      for (const [uri, message] of [
+        ['javascript:alert(1)', /scheme 'javascript:' is not allowed/],
+        ['http://ide.example.com/callback', /uses http on a host that is not loopback/],
+      ] as const) {
+        const res = await t.call('POST', '/oauth/register', { body: { client_name: 'Bad', redirect_uris: [uri], token_endpoint_auth_method: 'none' } });
+        expect(res.status, uri).toBe(400);
+        expect(res.body).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(message) });
+      }
+      for (const uri of ['http://127.0.0.1:33418/cb', 'http://[::1]:1/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'vscode://vscode.github-authentication/did-authenticate', 'https://ide.example.com/cb']) {
+        expect((await t.call('POST', '/oauth/register', { body: { client_name: 'Good', redirect_uris: [uri], token_endpoint_auth_method: 'none' } })).status, uri).toBe(201);
+      }
+    });
+
+    it('a denied consent sends the client access_denied, with its state, and issues nothing', async () => {
+      const clientId = await registerClient(t.app, ORIGIN);
+      const { challenge } = pkcePair();
+      const consent = await toConsent(browser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(depA).href, state: 'deny-state' }), OWNER);
+      const back = await answerConsent(browser, consent, 'deny');
+      const url = new URL(back.url);
+      expect(url.searchParams.get('error')).toBe('access_denied');
+      expect(url.searchParams.get('error_description')).toMatch(/denied/);
+      expect(url.searchParams.get('state')).toBe('deny-state');
+      expect(url.searchParams.get('code')).toBeNull();
+    });
+
+    it('state comes back exactly as sent, so a client detects a mismatch', async () => {
+      const { url } = await authorizeRaw(endpointOf(depA).href, { state: 'exact-state-value' });
+      expect(url.searchParams.get('state')).toBe('exact-state-value');
+      expect(url.searchParams.get('state')).not.toBe('another-state');
+    });
+
+    it('a resource that is not one of the tool endpoints is refused', async () => {
+      const clientId = await registerClient(t.app, ORIGIN);
+      const { challenge } = pkcePair();
+      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/workflows`, state: 's' }));
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('error')).toBe('invalid_target');
+    });
+  });
+
+  describe('connected apps', () => {
+    it('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async () => {
+      const issued = await tokensFor(endpointOf(depB).href);
+      const list = await t.call('GET', '/v1/connected-apps', { token });
+      expect(list.status).toBe(200);
+      const app = list.body.data.find((a: { clientId: string }) => a.clientId === issued.clientId);
+      expect(app).toMatchObject({ clientName: 'Raw client', deploymentIds: [depB], connectedAt: expect.any(String), expiresAt: expect.any(String) });
+      const gql = await t.graphql('{ connectedApps { connectedAppId clientName deploymentIds } }', {}, token);
+      expect(gql.body.data.connectedApps).toContainEqual({ connectedAppId: app.connectedAppId, clientName: 'Raw client', deploymentIds: [depB] });
+
+      // Another user sees none of them and cannot disconnect them.
+      const other = await t.token('other@example.com');
+      expect((await t.call('GET', '/v1/connected-apps', { token: other })).body.data).toEqual([]);
+      const foreign = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token: other });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.message).toMatch(/connected app/);
+      expect((await rpc(depB, issued.access_token)).status).toBe(200);
+
+      const gone = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token });
+      expect(gone.status).toBe(200);
+      expect(gone.body.data).toEqual({ connectedAppId: app.connectedAppId, deleted: true });
+      expect((await rpc(depB, issued.access_token)).status).toBe(401);
+      expect((await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: issued.clientId })).body.error).toBe('invalid_grant');
+      expect((await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId)).not.toContain(app.connectedAppId);
+      const again = await t.graphql('mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }', { id: app.connectedAppId }, token);
+      expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('deleting the account revokes every token of its connected clients', async () => {
+      const email = 'leaving@example.com';
+      const leaving = await t.token(email);
+      const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });
+      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data.deploymentId as string;
+      const ownBrowser = createBrowser(t.app, ORIGIN);
+      const clientId = await registerClient(t.app, ORIGIN);
+      const { verifier, challenge } = pkcePair();
+      const consent = await toConsent(ownBrowser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(dep).href, state: 's' }), email);
+      const code = new URL((await answerConsent(ownBrowser, consent, 'confirm')).url).searchParams.get('code')!;
+      const issued = (await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId })).body;
+      expect((await rpc(dep, issued.access_token)).status).toBe(200);
+      // Elsewhere the token is recognised (and refused as bound to another endpoint) ...
+      expect((await rpc(depA, issued.access_token)).body.error.message).toMatch(/issued for the tool endpoint of deployment/);
+      expect((await t.call('DELETE', '/v1/users/me', { token: leaving })).status).toBe(200);
+      // ... after the deletion it no longer exists (its deployment is gone too).
+      const after = await rpc(depA, issued.access_token);
+      expect(after.status).toBe(401);
+      expect(after.body.error.message).toMatch(/unknown, expired or revoked/);
+      const refreshed = await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: clientId });
+      expect(refreshed.status).toBe(400);
+      expect(refreshed.body.error).toBe('invalid_grant');
+    });
+  });
+});

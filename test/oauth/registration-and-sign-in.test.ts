@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { freePort, startProcess, stopProcess } from '../browser/service.js';
+import { answerConsent, authorizationUrl, createBrowser, MemoryOAuthProvider, pkcePair, REDIRECT_URI, toConsent, type TestBrowser } from './flow.js';
+
+/**
+ * The two other ways in: registration by a client ID metadata document (served on loopback, which
+ * the test-only setting permits), and signing the user in at a real OpenID provider running in its
+ * own process.
+ */
+const ORIGIN = 'http://127.0.0.1';
+const SECRET = 'a-test-session-secret-of-at-least-32-characters';
+
+async function connectWithOAuth(t: TestApp, endpoint: URL, provider: MemoryOAuthProvider, drive: (authorizationUrl: URL) => Promise<{ url: string; html: string }>) {
+  const fetchFn = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init));
+  const first = new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider });
+  await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+  const back = await drive(provider.authorizationUrl!);
+  const redirect = new URL(back.url);
+  expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
+  await first.finishAuth(redirect.searchParams.get('code')!);
+  const client = new Client({ name: 'claude-code', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider }));
+  return { client, html: back.html };
+}
+
+describe('client ID metadata documents', () => {
+  let t: TestApp;
+  let server: Server;
+  let port: number;
+  let dep: string;
+  let browser: TestBrowser;
+  /** What the loopback server answers per path: a body, a delay. */
+  const documents = new Map<string, { body: string; delayMs?: number }>();
+  const docUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
+  const metadataOf = (path: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ client_id: docUrl(path), client_name: 'Metadata IDE', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const doc = documents.get(req.url ?? '');
+      if (!doc) {
+        res.writeHead(404).end();
+        return;
+      }
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(doc.body), doc.delayMs ?? 0);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1`, OAUTH_CLIENT_METADATA_LOOPBACK: 'on' } });
+    const token = await t.token('owner@example.com');
+    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Feature pipeline' });
+    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'By document', workflowIds: [wf] } })).body.data.deploymentId;
+    browser = createBrowser(t.app, ORIGIN);
+  });
+  afterAll(async () => {
+    await t?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('the SDK client registers by its metadata document: sign-in, consent naming it, tools/list', async () => {
+    documents.set('/ide.json', { body: metadataOf('/ide.json') });
+    const provider = new MemoryOAuthProvider({}, docUrl('/ide.json'));
+    const { client, html } = await connectWithOAuth(t, new URL(`${ORIGIN}/v1/mcp/${dep}`), provider, async (auth) => {
+      expect(auth.searchParams.get('client_id')).toBe(docUrl('/ide.json'));
+      return answerConsent(browser, await toConsent(browser, auth.href, 'owner@example.com'), 'confirm');
+    });
+    expect(html).toContain('Connect Metadata IDE?');
+    expect(html).toContain('By document');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  async function authorizeWith(clientId: string) {
+    const { challenge } = pkcePair();
+    const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/mcp/${dep}`, state: 's' }));
+    return { status: res.status, body: (await res.json()) as { error: string; error_description: string } };
+  }
+
+  it('a client_id that is not an https URL is not fetched', async () => {
+    documents.set('/plain.json', { body: metadataOf('/plain.json') });
+    const res = await authorizeWith(`http://127.0.0.1:${port}/plain.json`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_client');
+  });
+
+  it('a document too large (over 5 KiB) is refused', async () => {
+    documents.set('/large.json', { body: metadataOf('/large.json', { padding: 'x'.repeat(6 * 1024) }) });
+    const res = await authorizeWith(docUrl('/large.json'));
+    expect(res.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/client_id metadata document fetch failed/) });
+  });
+
+  it('a document that takes too long (over 2.5 s) is refused', async () => {
+    documents.set('/slow.json', { body: metadataOf('/slow.json'), delayMs: 3500 });
+    const res = await authorizeWith(docUrl('/slow.json'));
+    expect(res.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/fetch failed/) });
+  });
+
+  it('a document naming another client_id is refused', async () => {
+    documents.set('/other.json', { body: JSON.stringify({ ...JSON.parse(metadataOf('/other.json')), client_id: docUrl('/someone-else.json') }) });
+    const res = await authorizeWith(docUrl('/other.json'));
+    expect(res.body).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/client_id does not match/) });
+  });
+
+  it('a document whose redirect URI breaks the registration rules is refused', async () => {
+    documents.set('/js.json', { body: metadataOf('/js.json', { redirect_uris: ['http://ide.example.com/cb'] }) });
+    const res = await authorizeWith(docUrl('/js.json'));
+    expect(res.body.error).toBe('invalid_client');
+  });
+});
+
+describe('client ID metadata documents outside tests', () => {
+  it('documents on private or loopback addresses are refused before any fetch', async () => {
+    const t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
+    try {
+      const browser = createBrowser(t.app, ORIGIN);
+      for (const clientId of ['https://127.0.0.1:9/ide.json', 'https://localhost/ide.json', 'https://10.1.2.3/ide.json', 'https://192.168.0.10/ide.json', 'https://[::1]/ide.json']) {
+        const { challenge } = pkcePair();
+        const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/mcp/dep_x`, state: 's' }));
+        expect(res.status, clientId).toBe(400);
+        expect(await res.json(), clientId).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/fetch not allowed/) });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('sign-in at a real OpenID provider in its own process', { timeout: 120_000 }, () => {
+  it('401 → registration → sign-in at the provider → consent → tools/list', async () => {
+    const providerPort = await freePort();
+    const issuer = `http://127.0.0.1:${providerPort}`;
+    const clientSecret = `secret-${Math.random().toString(36).slice(2)}${Date.now()}`;
+    const idp = await startProcess(['test/browser/oidc-provider.mjs', String(providerPort), 'mcp-service', clientSecret, `${ORIGIN}/sign-in/callback`], {}, /oidc provider ready/);
+    let t: TestApp | undefined;
+    try {
+      t = await startTestApp({
+        env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1`, OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'mcp-service', OIDC_JWKS_URL: `${issuer}/jwks`, OIDC_CLIENT_ID: 'mcp-service', OIDC_CLIENT_SECRET: clientSecret, DEV_AUTH: 'off' },
+      });
+      const app = t;
+      /** Signs in at the provider's own pages (any login, any password) and gives consent there. */
+      const signInAtProvider = async (browser: TestBrowser, start: string) => {
+        let page = await browser.follow(start);
+        expect(page.url.startsWith(issuer)).toBe(true);
+        const login = await page.response.text();
+        const loginAction = /<form[^>]*action="([^"]+)"/.exec(login)![1]!;
+        page = await browser.follow(new URL(loginAction, page.url).href, { form: { prompt: 'login', login: 'grace@example.com', password: 'any' } });
+        if (page.url.startsWith(issuer)) {
+          const consent = await page.response.text();
+          const consentAction = /<form[^>]*action="([^"]+)"/.exec(consent)![1]!;
+          page = await browser.follow(new URL(consentAction, page.url).href, { form: { prompt: 'consent' } });
+        }
+        return page;
+      };
+      // Grace signs in to the dashboard once and creates a private deployment there.
+      const dashboard = createBrowser(app.app, ORIGIN, [issuer]);
+      const home = await signInAtProvider(dashboard, '/sign-in?return=/v1/deployments');
+      expect(home.url).toBe(`${ORIGIN}/v1/deployments`);
+      const cookie = [...dashboard.jars.get(ORIGIN)!].map(([k, v]) => `${k}=${v}`).join('; ');
+      const gql = async (query: string, variables: Record<string, unknown> = {}) =>
+        (await app.app.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) }))).json() as Promise<any>;
+      const me = await gql('{ me { userId email } }');
+      expect(me.data.me.email).toBe('grace@example.com');
+      const wf = await seedWorkflow(app, me.data.me.userId, { name: 'Provider pipeline' });
+      const created = await gql('mutation($w: [String!]!) { createDeployment(name: "Grace tools", workflowIds: $w) { deploymentId } }', { w: [wf] });
+      const dep = created.data.createDeployment.deploymentId as string;
+
+      // The IDE, in a browser with no session yet: the authorization server sends it to the provider.
+      const ide = createBrowser(app.app, ORIGIN, [issuer]);
+      const { client, html } = await connectWithOAuth(app, new URL(`${ORIGIN}/v1/mcp/${dep}`), new MemoryOAuthProvider(), async (auth) => {
+        const consent = await signInAtProvider(ide, auth.href);
+        expect(consent.url).toMatch(new RegExp(`^${ORIGIN}/oauth/interaction/`));
+        return answerConsent(ide, consent, 'confirm');
+      });
+      expect(html).toContain('Grace tools');
+      expect(html).toContain('grace@example.com');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([expect.stringMatching(/^provider_pipeline/)]);
+      await client.close();
+
+      // The callback with a state that is not the one this browser started with is refused.
+      const forged = await ide.request(`/sign-in/callback?code=abc&state=forged&iss=${encodeURIComponent(issuer)}`);
+      expect(forged.status).toBe(400);
+      expect(await forged.text()).toMatch(/This sign-in has expired/);
+    } finally {
+      await t?.close();
+      await stopProcess(idp.child);
+    }
+  });
+});
