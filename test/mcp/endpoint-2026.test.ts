@@ -136,8 +136,8 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
 
     it('access: no token 401 (as for an unknown id), another user 404, a disabled adapter 403', async () => {
       const none = await send('tools/list', {}, { token: null });
-      expectRpcError(none, 401, -32001, /needs a token/, null);
-      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      expectRpcError(none, 401, -32001, /needs a credential/, null);
+      expect(none.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/v1\/mcp\/dep_\w+", scope="mcp"$/);
       const unknown = await send('tools/list', {}, { token: null, id: 'dep_unknown00000000000' });
       expect(unknown.status).toBe(401);
       expect(unknown.text).toBe(none.text);

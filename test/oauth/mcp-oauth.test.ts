@@ -106,7 +106,11 @@ describe('OAuth for MCP clients', () => {
     });
 
     it('discovery paths with nothing there answer JSON 404s, never HTML', async () => {
-      for (const path of ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource/v1/mcp/dep_unknown`, `/.well-known/oauth-protected-resource/v1/mcp/${anon}`, '/.well-known/anything-else']) {
+      // An unknown deployment's path is answered like a private one's (below), so it reveals nothing.
+      const unknown = await t.call('GET', '/.well-known/oauth-protected-resource/v1/mcp/dep_unknown', { headers: { accept: 'text/html' } });
+      expect(unknown.status).toBe(200);
+      expect(Object.keys(unknown.body).sort()).toEqual(Object.keys((await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`)).body).sort());
+      for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/v1/mcp/%E0%A4%A', `/.well-known/oauth-protected-resource/v1/mcp/${anon}`, '/.well-known/anything-else']) {
         const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
         expect(res.status, path).toBe(404);
         expect(res.headers.get('content-type'), path).toMatch(/application\/json/);
