@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeAtomically, writeFirst } from '../data-files.js';
 import path from 'node:path';
 
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
@@ -40,7 +40,7 @@ export async function loadOrCreateDevIssuerKey(dataDir: string): Promise<DevIssu
   await mkdir(dir, { recursive: true, mode: 0o700 });
 
   let privateJwk = await readPrivateJwk(privatePath);
-  if (!privateJwk) privateJwk = await createPrivateJwk(dir, privatePath);
+  if (!privateJwk) privateJwk = await createPrivateJwk(privatePath);
 
   const key = await toDevIssuerKey(privateJwk, privatePath);
   // The public file is derived data, so rewriting it on every start is safe and
@@ -91,29 +91,13 @@ async function readPrivateJwk(privatePath: string): Promise<JWK | undefined> {
   }
 }
 
-async function createPrivateJwk(dir: string, privatePath: string): Promise<JWK> {
+async function createPrivateJwk(privatePath: string): Promise<JWK> {
   const { privateKey } = await generateKeyPair(DEV_ALGORITHM, { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
   const full: JWK = { ...jwk, kid, alg: DEV_ALGORITHM, use: 'sig' };
 
-  const tmp = tempPath(dir, PRIVATE_FILE);
-  await writeFileSynced(tmp, `${JSON.stringify(full, null, 2)}\n`, 0o600);
-  try {
-    // link() refuses to replace an existing file, unlike rename(), which makes
-    // "first complete key wins" atomic across processes.
-    await link(tmp, privatePath);
-    return full;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') {
-      // Some file systems have no hard links; rename is still atomic, and
-      // re-reading below adopts whichever key landed last.
-      await rename(tmp, privatePath);
-    }
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
+  await writeFirst(privatePath, `${JSON.stringify(full, null, 2)}\n`);
   const winner = await readPrivateJwk(privatePath);
   if (!winner) throw corruptKeyError(privatePath);
   return winner;
@@ -141,29 +125,3 @@ function corruptKeyError(privatePath: string): Error {
   );
 }
 
-function tempPath(dir: string, name: string): string {
-  return path.join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-}
-
-async function writeFileSynced(file: string, data: string, mode: number): Promise<void> {
-  const handle = await open(file, 'wx', mode);
-  try {
-    await handle.writeFile(data, 'utf8');
-    // Flushed before it becomes visible under its final name, so a crash can
-    // never leave a half-written key behind.
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function writeAtomically(file: string, data: string, mode: number): Promise<void> {
-  const tmp = tempPath(path.dirname(file), path.basename(file));
-  try {
-    await writeFileSynced(tmp, data, mode);
-    await rename(tmp, file);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}

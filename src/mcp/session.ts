@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual, createSecretKey, type KeyObject } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFirst } from '../data-files.js';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
@@ -40,17 +41,7 @@ async function loadKey(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): Pr
     throw error;
   });
   if (existing?.trim()) return Buffer.from(existing.trim(), 'hex');
-  const tmp = path.join(dir, `.secret.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(tmp, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  try {
-    // link() refuses to replace a file, so two instances starting at once end up with one key.
-    await link(tmp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+  return Buffer.from((await writeFirst(file, randomBytes(32).toString('hex'))).trim(), 'hex');
 }
 
 export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'dataDir'>): SessionCodec {

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFirst } from '../data-files.js';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 
@@ -34,22 +35,7 @@ async function loadOrCreateDevKey(dataDir: string): Promise<JWK> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
   const full: JWK = { ...jwk, kid: await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }), alg: 'ES256', use: 'sig' };
-  const tmp = path.join(dir, `.${FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(tmp, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(full, null, 2)}\n`, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    // link() never replaces: the first instance's key wins and the others adopt it.
-    await link(tmp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
+  await writeFirst(file, `${JSON.stringify(full, null, 2)}\n`);
   return (await readKey(file))!;
 }
 
