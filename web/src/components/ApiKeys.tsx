@@ -112,7 +112,8 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
                     <td>{k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
                     <td>
                       <ConfirmButton
-                        label={`Revoke ${k.name}`}
+                        label="Revoke"
+                        accessibleName={`Revoke ${k.name}`}
                         title={`Revoke “${k.name}”?`}
                         confirmLabel="Revoke key"
                         pending={revoke.pending}
