@@ -264,6 +264,21 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     const refused = new Client({ name: 'claude-code', version: '2.0.0' });
     await expect(refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } }))).rejects.toThrow(/401|invalid_token|Unauthorized/i);
 
+    // The free plan holds 5 keys: with 4 more made through the API, one more on the page is refused in words, with the way to upgrade.
+    for (let i = 1; i <= 4; i++) {
+      const made = await page.evaluate(async (n) => {
+        const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `mutation { createApiKey(name: "extra ${n}") { keyId } }` }) });
+        return res.json();
+      }, i);
+      expect(made.data?.createApiKey.keyId, JSON.stringify(made)).toMatch(/^key_/);
+    }
+    await page.getByLabel('Key name').fill('One too many');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const capRefusal = page.getByRole('alert').filter({ hasText: 'Your plan’s limit is reached' });
+    await capRefusal.waitFor();
+    expect(await capRefusal.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/account');
+    expect(await page.getByLabel('Key name').inputValue()).toBe('One too many');
+
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByRole('link', { name: 'Morning upkeep' }).waitFor();
     await checkPage(page, 'deployments', 'deployments page');
@@ -289,7 +304,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(listed).toContain('0 workflows');
     expect(listed).toContain('1 deployment (their endpoints stop answering)');
     expect(listed).toContain('1 subscription in your library');
-    expect(listed).toContain('1 API key (IDEs using them are cut off)');
+    expect(listed).toContain('5 API keys (IDEs using them are cut off)');
     expect(await dialog.getByRole('button', { name: 'Delete my account' }).isDisabled()).toBe(true);
     await page.keyboard.type('delete my account');
     await page.keyboard.press('Tab');
