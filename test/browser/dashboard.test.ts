@@ -197,31 +197,87 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByLabel('Name', { exact: true }).fill('Morning upkeep');
     await page.locator('label.react-aria-Checkbox', { hasText: 'Nightly dependency upgrade' }).click();
-    await page.getByText('Anyone with the URL may connect (no token)').click();
+    // Private (the default): an IDE needs a key.
     await page.getByRole('button', { name: 'Create deployment' }).click();
     await page.waitForURL(/\/deployments\/dep_/);
     await page.getByRole('heading', { name: 'Morning upkeep', level: 1 }).waitFor();
 
+    // One press creates a key for this deployment and fills the setup with it.
+    await page.getByRole('button', { name: 'Set up an IDE' }).click();
+    await page.getByText('API key “Claude Code – Morning upkeep” created').waitFor();
+    await page.getByText(/It is shown only now/).waitFor();
+    await checkPage(page, 'deployment-ide-setup', 'deployment page with a key just created');
     await page.getByRole('button', { name: 'Copy Claude Code setup' }).click();
     await page.getByText('Copied.').waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toMatch(/^claude mcp add --transport http morning-upkeep http:\/\/127\.0\.0\.1:\d+\/v1\/mcp\/dep_\w+$/);
+    const setup = /^claude mcp add --transport http morning-upkeep (http:\/\/127\.0\.0\.1:\d+\/v1\/mcp\/dep_\w+) --header "(Authorization): (Bearer (wfk_[A-Za-z0-9]{40}))"$/.exec(copied);
+    expect(setup, copied).not.toBeNull();
+    const [, endpoint, headerName, headerValue, key] = setup as unknown as [string, string, string, string, string];
+    // The key is a key of its own, never the browser's session.
+    const session = (await bob.context.cookies()).find((c) => c.name === 'wf_session')!;
+    expect(session.value.length).toBeGreaterThan(10);
+    expect(copied).not.toContain(session.value);
+    expect(await page.content()).not.toContain(session.value);
+    // Without the header the endpoint refuses: what opens it is the copied key.
+    expect((await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })).status).toBe(401);
 
-    // An MCP client connects with exactly what was copied: the endpoint of the command.
-    const endpoint = copied.split(' ').at(-1)!;
+    // An MCP client connects with exactly what was copied: the endpoint and the header of the command.
     const client = new Client({ name: 'claude-code', version: '2.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } }));
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     await client.close();
 
+    // Shown only then: after a reload the page no longer holds the secret.
     await page.reload();
     await page.getByText(/^[1-9]\d* connections? of/).waitFor();
+    expect(await page.content()).not.toContain(key);
     await checkPage(page, 'deployment', 'deployment page');
 
-    await page.getByRole('link', { name: 'Account' }).click();
+    // The Account page lists the key (for this deployment, by its prefix), creates another and revokes the first.
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: /^Plan:/ }).waitFor();
+    const keyRow = page.getByRole('row', { name: /Claude Code – Morning upkeep/ });
+    await keyRow.waitFor();
+    const cells = keyRow.getByRole('cell');
+    expect(await cells.nth(0).innerText()).toBe('mcp');
+    expect(await cells.nth(1).innerText()).toBe('Morning upkeep');
+    expect(await cells.nth(2).innerText()).toBe(`${key.slice(0, 12)}…`);
+    expect(await page.content()).not.toContain(key);
+    await page.getByLabel('Key name').fill('Nightly script');
+    await page.getByText('api (also REST and GraphQL)').click();
+    await page.getByText('90 days').click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('API key “Nightly script” created').waitFor();
+    const scriptRow = page.getByRole('row', { name: /Nightly script/ });
+    await scriptRow.waitFor();
+    expect(await scriptRow.innerText()).toMatch(/api\s+all of yours/);
     await checkPage(page, 'account', 'account page');
+
+    await keyRow.getByRole('button', { name: 'Revoke Claude Code – Morning upkeep' }).click();
+    const revokeDialog = page.getByRole('alertdialog');
+    await revokeDialog.getByText('Every IDE or script using this key is refused').waitFor();
+    await revokeDialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Key “Claude Code – Morning upkeep” revoked.').waitFor();
+    await keyRow.waitFor({ state: 'detached' });
+    // The revoked key no longer opens the endpoint.
+    const refused = new Client({ name: 'claude-code', version: '2.0.0' });
+    await expect(refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } }))).rejects.toThrow(/401|invalid_token|Unauthorized/i);
+
+    // The free plan holds 5 keys: with 4 more made through the API, one more on the page is refused in words, with the way to upgrade.
+    for (let i = 1; i <= 4; i++) {
+      const made = await page.evaluate(async (n) => {
+        const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `mutation { createApiKey(name: "extra ${n}") { keyId } }` }) });
+        return res.json();
+      }, i);
+      expect(made.data?.createApiKey.keyId, JSON.stringify(made)).toMatch(/^key_/);
+    }
+    await page.getByLabel('Key name').fill('One too many');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const capRefusal = page.getByRole('alert').filter({ hasText: 'Your plan’s limit is reached' });
+    await capRefusal.waitFor();
+    expect(await capRefusal.getByRole('link', { name: 'See plans and upgrade' }).getAttribute('href')).toBe('/account');
+    expect(await page.getByLabel('Key name').inputValue()).toBe('One too many');
 
     await page.getByRole('link', { name: 'Deployments' }).first().click();
     await page.getByRole('link', { name: 'Morning upkeep' }).waitFor();
@@ -248,6 +304,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(listed).toContain('0 workflows');
     expect(listed).toContain('1 deployment (their endpoints stop answering)');
     expect(listed).toContain('1 subscription in your library');
+    expect(listed).toContain('5 API keys (IDEs using them are cut off)');
     expect(await dialog.getByRole('button', { name: 'Delete my account' }).isDisabled()).toBe(true);
     await page.keyboard.type('delete my account');
     await page.keyboard.press('Tab');

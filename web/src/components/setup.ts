@@ -1,7 +1,7 @@
 /**
- * Copy-ready IDE setup for a deployment's endpoint (docs/mcp.md, "Connecting"). A private
- * deployment needs the owner's token in a header, referenced from the environment so the copied
- * text holds no secret; an anonymous one needs nothing.
+ * Copy-ready IDE setup for a deployment's endpoint, in the formats of docs/api-keys.md
+ * ("Connecting an IDE with a key"). A private deployment needs a personal API key in the
+ * Authorization header; an anonymous one needs nothing.
  */
 export interface SetupSnippet {
   ide: string;
@@ -9,24 +9,45 @@ export interface SetupSnippet {
   text: string;
 }
 
-export function setupSnippets(name: string, endpoint: string, anonymous: boolean): SetupSnippet[] {
-  const id = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workflows';
-  const header = { Authorization: 'Bearer ${env:WORKFLOW_TOKEN}' };
+export const SETUP_IDES = ['Claude Code', 'Cursor', 'VS Code'] as const;
+
+/** The server's name in the IDE: the deployment's name as a slug. */
+export function serverId(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workflows';
+}
+
+/**
+ * `key` is the secret of a key just created (private deployments); null for an anonymous
+ * deployment. VS Code keeps the key in its secret storage: its file asks for it once instead of
+ * holding it, so a committed `.vscode/mcp.json` carries no secret.
+ */
+export function setupSnippets(name: string, endpoint: string, key: string | null): SetupSnippet[] {
+  const id = serverId(name);
+  const inputId = `${id}-key`;
   return [
     {
       ide: 'Claude Code',
       where: 'Run in a terminal:',
-      text: `claude mcp add --transport http ${id} ${endpoint}${anonymous ? '' : ' \\\n  --header "Authorization: Bearer $WORKFLOW_TOKEN"'}`,
+      text: `claude mcp add --transport http ${id} ${endpoint}${key ? ` --header "Authorization: Bearer ${key}"` : ''}`,
     },
     {
       ide: 'Cursor',
-      where: 'Put in .cursor/mcp.json (or ~/.cursor/mcp.json):',
-      text: JSON.stringify({ mcpServers: { [id]: anonymous ? { url: endpoint } : { url: endpoint, headers: header } } }, null, 2),
+      where: 'Put in ~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
+      text: JSON.stringify({ mcpServers: { [id]: key ? { url: endpoint, headers: { Authorization: `Bearer ${key}` } } : { url: endpoint } } }, null, 2),
     },
     {
       ide: 'VS Code',
-      where: 'Put in .vscode/mcp.json:',
-      text: JSON.stringify({ servers: { [id]: anonymous ? { type: 'http', url: endpoint } : { type: 'http', url: endpoint, headers: { Authorization: 'Bearer ${input:workflow-token}' } } }, ...(anonymous ? {} : { inputs: [{ id: 'workflow-token', type: 'promptString', description: 'Workflow service token', password: true }] }) }, null, 2),
+      where: key ? 'Put in .vscode/mcp.json; VS Code asks for the key once (paste the key shown above) and keeps it in its secret storage:' : 'Put in .vscode/mcp.json:',
+      text: JSON.stringify(
+        key
+          ? {
+              inputs: [{ type: 'promptString', id: inputId, description: 'Workflow service API key', password: true }],
+              servers: { [id]: { type: 'http', url: endpoint, headers: { Authorization: `Bearer \${input:${inputId}}` } } },
+            }
+          : { servers: { [id]: { type: 'http', url: endpoint } } },
+        null,
+        2,
+      ),
     },
   ];
 }

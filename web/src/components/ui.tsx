@@ -30,13 +30,15 @@ export function CopyBlock({ label, text }: { label: string; text: string }) {
  * A destructive action behind a dialog. With `typed`, the person must type that text first
  * (account deletion).
  */
-export function ConfirmButton(props: { label: string; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => Promise<unknown> | void; typed?: string; pending?: boolean }) {
+export function ConfirmButton(props: { label: string; /** A longer name for assistive technology, starting with the label. */ accessibleName?: string; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => Promise<unknown> | void; typed?: string; pending?: boolean }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const ready = !props.typed || typed === props.typed;
   return (
     <>
-      <Button className="danger" onPress={() => setOpen(true)}>{props.label}</Button>
+      <Button className="danger" aria-label={props.accessibleName} onPress={() => setOpen(true)}>
+        {props.label}
+      </Button>
       <ModalOverlay isOpen={open} onOpenChange={setOpen} isDismissable className="overlay">
         <Modal className="modal">
           <Dialog role="alertdialog" className="dialog">

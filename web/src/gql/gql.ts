@@ -16,9 +16,13 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": typeof types.CreateIdeKeyDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": typeof types.ComparedVersionsDocument,
-    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": typeof types.AccountDocument,
+    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n        apiKeys {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": typeof types.AccountDocument,
     "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": typeof types.CheckoutDocument,
     "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": typeof types.BillingPortalDocument,
     "\n  mutation DeleteAccount {\n    deleteMe {\n      deleted\n    }\n  }\n": typeof types.DeleteAccountDocument,
@@ -47,9 +51,13 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Viewer {\n    me {\n      userId\n      email\n      plan\n    }\n  }\n": types.ViewerDocument,
+    "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ApiKeysDocument,
+    "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": types.CreateIdeKeyDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": types.ComparedVersionsDocument,
-    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": types.AccountDocument,
+    "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n        apiKeys {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n": types.AccountDocument,
     "\n  mutation Checkout($priceId: BillingPrice!, $successUrl: String!, $cancelUrl: String!) {\n    createCheckoutSession(priceId: $priceId, successUrl: $successUrl, cancelUrl: $cancelUrl) {\n      checkoutUrl\n    }\n  }\n": types.CheckoutDocument,
     "\n  mutation BillingPortal($returnUrl: String) {\n    createBillingPortalSession(returnUrl: $returnUrl) {\n      portalUrl\n    }\n  }\n": types.BillingPortalDocument,
     "\n  mutation DeleteAccount {\n    deleteMe {\n      deleted\n    }\n  }\n": types.DeleteAccountDocument,
@@ -84,6 +92,22 @@ export function graphql(source: "\n  query Viewer {\n    me {\n      userId\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').ApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n"): typeof import('./graphql').CreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n"): typeof import('./graphql').RevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n"): typeof import('./graphql').CreateIdeKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n"): typeof import('./graphql').WorkflowVersionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -92,7 +116,7 @@ export function graphql(source: "\n  query ComparedVersions($workflowId: String!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
+export function graphql(source: "\n  query Account {\n    me {\n      userId\n      email\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n        apiKeys {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n  }\n"): typeof import('./graphql').AccountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

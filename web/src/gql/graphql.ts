@@ -9,6 +9,11 @@ export type Adapter =
   | 'adapter_three'
   | 'adapter_two';
 
+/** What a personal API key opens: `mcp` tool endpoints only; `api` REST, GraphQL and tool endpoints. */
+export type ApiKeyScope =
+  | 'api'
+  | 'mcp';
+
 /** What can be bought; each maps to a Stripe price by configuration. */
 export type BillingPrice =
   | 'pro_annual'
@@ -42,6 +47,36 @@ export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ViewerQuery = { me: { userId: string, email: string | null, plan: string } };
 
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: { data: Array<{ keyId: string, name: string, scope: ApiKeyScope, deploymentIds: Array<string>, prefix: string, createdAt: string, lastUsedAt: string | null, expiresAt: string | null }> }, deployments: { data: Array<{ deploymentId: string, name: string }> } };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  name: string;
+  scope?: string | null | undefined;
+  expiresAt?: string | null | undefined;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { keyId: string, name: string, secret: string } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  keyId: string;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { keyId: string, deleted: boolean } };
+
+export type CreateIdeKeyMutationVariables = Exact<{
+  name: string;
+  scope?: string | null | undefined;
+  deploymentIds?: Array<string> | string | null | undefined;
+}>;
+
+
+export type CreateIdeKeyMutation = { createApiKey: { keyId: string, name: string, prefix: string, secret: string } };
+
 export type WorkflowVersionsQueryVariables = Exact<{
   workflowId: string;
 }>;
@@ -61,7 +96,7 @@ export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifes
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { me: { userId: string, email: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+export type AccountQuery = { me: { userId: string, email: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
 
 export type CheckoutMutationVariables = Exact<{
   priceId: BillingPrice;
@@ -281,6 +316,55 @@ export const ViewerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys(limit: 100) {
+    data {
+      keyId
+      name
+      scope
+      deploymentIds
+      prefix
+      createdAt
+      lastUsedAt
+      expiresAt
+    }
+  }
+  deployments(limit: 100) {
+    data {
+      deploymentId
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {
+  createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {
+    keyId
+    name
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($keyId: String!) {
+  revokeApiKey(keyId: $keyId) {
+    keyId
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const CreateIdeKeyDocument = new TypedDocumentString(`
+    mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
+  createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
+    keyId
+    name
+    prefix
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<CreateIdeKeyMutation, CreateIdeKeyMutationVariables>;
 export const WorkflowVersionsDocument = new TypedDocumentString(`
     query WorkflowVersions($workflowId: String!) {
   workflowVersions(workflowId: $workflowId, limit: 100) {
@@ -329,6 +413,10 @@ export const AccountDocument = new TypedDocumentString(`
         limit
       }
       connections {
+        used
+        limit
+      }
+      apiKeys {
         used
         limit
       }

@@ -1,5 +1,6 @@
 import { Button } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
+import { ApiKeys } from '../components/ApiKeys';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton, formatDate, plural } from '../components/ui';
 import { graphql } from '../gql';
@@ -33,6 +34,10 @@ const AccountQuery = graphql(`
           limit
         }
         connections {
+          used
+          limit
+        }
+        apiKeys {
           used
           limit
         }
@@ -73,6 +78,7 @@ const QUOTAS = [
   ['deployments', 'Deployments'],
   ['subscriptions', 'Subscriptions'],
   ['connections', 'Connections this month'],
+  ['apiKeys', 'API keys'],
 ] as const;
 
 const UPGRADES: { price: BillingPrice; label: string }[] = [
@@ -158,6 +164,7 @@ export default function Account() {
           </p>
         )}
       </section>
+      <ApiKeys onChange={reload} />
       <section aria-labelledby="delete-account">
         <h2 id="delete-account">Delete account</h2>
         {remove.error && <ErrorNotice error={remove.error} />}
@@ -176,6 +183,7 @@ export default function Account() {
             <li>{plural(me.workflowCount, 'workflow')} with all their versions</li>
             <li>{plural(me.deploymentCount, 'deployment')} (their endpoints stop answering)</li>
             <li>{plural(me.subscriptionCount, 'subscription')} in your library</li>
+            <li>{plural(me.usage.apiKeys.used, 'API key')} (IDEs using them are cut off)</li>
             <li>your reviews, usage history and billing records{me.plan !== 'free' ? '; your paid subscription is cancelled first' : ''}</li>
           </ul>
         </ConfirmButton>

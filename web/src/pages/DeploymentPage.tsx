@@ -1,10 +1,10 @@
 import { Suspense, lazy } from 'react';
-import { Switch, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { Switch } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { setupSnippets } from '../components/setup';
-import { ADAPTER_LABELS, ADAPTERS, ConfirmButton, CopyBlock, formatDate } from '../components/ui';
+import { IdeSetup } from '../components/IdeSetup';
+import { ADAPTER_LABELS, ADAPTERS, ConfirmButton, formatDate } from '../components/ui';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
 
@@ -142,28 +142,8 @@ export default function DeploymentPage() {
         </ul>
       </section>
       <section aria-labelledby="connect">
-        <h2 id="connect">Connect your IDE</h2>
-        <p>
-          Endpoint: <code className="endpoint">{d.mcpEndpoint}</code>
-        </p>
-        {!d.allowAnonymous && (
-          <p className="hint">
-            This deployment is private: set <code>WORKFLOW_TOKEN</code> in your environment to a token of yours (your identity provider’s ID token; on a development service, <code>npm run token -- --email {'<you>'}</code>).
-          </p>
-        )}
-        <Tabs>
-          <TabList aria-label="IDE">
-            {setupSnippets(d.name, d.mcpEndpoint, d.allowAnonymous).map((s) => (
-              <Tab key={s.ide} id={s.ide}>{s.ide}</Tab>
-            ))}
-          </TabList>
-          {setupSnippets(d.name, d.mcpEndpoint, d.allowAnonymous).map((s) => (
-            <TabPanel key={s.ide} id={s.ide}>
-              <p>{s.where}</p>
-              <CopyBlock label={`${s.ide} setup`} text={s.text} />
-            </TabPanel>
-          ))}
-        </Tabs>
+        <h2 id="connect">Set up an IDE</h2>
+        <IdeSetup deploymentId={d.deploymentId} name={d.name} endpoint={d.mcpEndpoint} anonymous={d.allowAnonymous} />
       </section>
       <section aria-labelledby="usage">
         <h2 id="usage">Usage this month</h2>
