@@ -105,9 +105,11 @@ export function loadDashboardAssets(dir: string | null): DashboardAssets {
         if (file) return reply(request, file);
       }
       if (!PAGE_ROUTES.test(path)) return null;
+      // A service run from source without a build (npm run dev) has no page to serve: a 404 that
+      // says how to get one, not a 5xx, since nothing is wrong with the service.
       if (!page) {
         return new Response('The dashboard is not built: run `npm run build` (npm start does it for you).\n', {
-          status: 503,
+          status: 404,
           headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
         });
       }

@@ -78,7 +78,7 @@ describe('the dashboard before it is built', () => {
     const t = await startTestApp({ dashboardDir: null });
     try {
       const res = await t.call('GET', '/');
-      expect(res.status).toBe(503);
+      expect(res.status).toBe(404);
       expect(res.text).toContain('npm run build');
     } finally {
       await t.close();

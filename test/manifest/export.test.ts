@@ -120,6 +120,6 @@ describe('parseExportFormat', () => {
     expect(caught).toBeInstanceOf(AppError);
     expect((caught as AppError).code).toBe('VALIDATION_ERROR');
     expect((caught as AppError).message).toContain("format must be one of 'json', 'yaml'");
-    expect((caught as AppError).details).toMatchObject({ allowed: ['json', 'yaml'] });
+    expect((caught as AppError).details).toMatchObject({ allowed: ['json', 'yaml', 'skill'] });
   });
 });

@@ -46,7 +46,10 @@ describe('updates keep what they do not mention; subscribers keep their data', (
       const { resources } = await client.listResources();
       const { tools } = await client.listTools();
       expect(tools.length > 0).toBe(resources.length > 0);
-      return resources.map((r) => r.uri);
+      // Each offered workflow is served twice: its manifest, and the same plan as a skill.
+      const manifests = resources.map((r) => r.uri).filter((uri) => uri.startsWith('workflow://'));
+      expect(resources.filter((r) => r.uri.startsWith('skill://'))).toHaveLength(manifests.length);
+      return manifests;
     } finally {
       await client.close();
     }
