@@ -18,7 +18,18 @@ import { join } from 'node:path';
 import type { Workflow } from '@prisma/client';
 import pg from 'pg';
 import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
-import { BUNDLES_OF_DEPLOYMENTS, ENDPOINT_TARGET, ManifestCache, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type BundleRow, type EndpointRow, type ReadRows } from '../src/deployments/bundle.js';
+import {
+  BUNDLES_OF_DEPLOYMENTS,
+  ENDPOINT_TARGET,
+  ManifestCache,
+  renderable,
+  resolveBundle,
+  toWorkflowDto,
+  type BundledWorkflow,
+  type BundleRow,
+  type EndpointRow,
+  type ReadRows,
+} from '../src/deployments/bundle.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
@@ -58,7 +69,10 @@ class HttpError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Authentication: the dev issuer's ES256 tokens, verified by hand.
 
-const devKey: KeyObject = createPublicKey({ key: JSON.parse(readFileSync(join(devIssuerDir(dataDir), 'public.jwk.json'), 'utf8')), format: 'jwk' });
+const devKey: KeyObject = createPublicKey({
+  key: JSON.parse(readFileSync(join(devIssuerDir(dataDir), 'public.jwk.json'), 'utf8')),
+  format: 'jwk',
+});
 const CLOCK_TOLERANCE_S = 60;
 const TOKEN_CACHE_MS = 60_000;
 const VIEWER_CACHE_MS = 30_000;
@@ -96,7 +110,12 @@ function verifyToken(token: string): { identity: Identity; exp: number } {
     throw unauthorized('the token is not a well-formed JWT');
   }
   if (head.alg !== 'ES256') throw unauthorized('unsupported algorithm');
-  const valid = verifySignature('sha256', Buffer.from(`${header}.${payload}`), { key: devKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const valid = verifySignature(
+    'sha256',
+    Buffer.from(`${header}.${payload}`),
+    { key: devKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!valid) throw unauthorized('the token signature is invalid');
   const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (claims.iss !== DEV_ISSUER || !audience.includes(DEV_AUDIENCE)) throw unauthorized('wrong issuer or audience');
@@ -122,7 +141,11 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
   const cached = viewers.get(subject);
   if (cached && cached.until > now) return cached.viewer;
   // The service's own statement (src/users/service.ts).
-  const { rows } = await pool.query<{ id: string; email: string | null }>({ name: USER_BY_IDENTITY.name, text: USER_BY_IDENTITY.text, values: [DEV_ISSUER, subject, identityHash(DEV_ISSUER, subject)] });
+  const { rows } = await pool.query<{ id: string; email: string | null }>({
+    name: USER_BY_IDENTITY.name,
+    text: USER_BY_IDENTITY.text,
+    values: [DEV_ISSUER, subject, identityHash(DEV_ISSUER, subject)],
+  });
   // The benchmark only uses seeded users; first-sign-in creation is not part of the floor.
   if (!rows[0]?.id) throw unauthorized('unknown user');
   const viewer = { userId: rows[0].id, email: rows[0].email };
@@ -206,7 +229,9 @@ function workflowSummary(w: Workflow) {
     currentVersion: w.currentVersion,
     allowForks: w.allowForks,
     stats: workflowStats(w),
-    forkedFrom: w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null,
+    forkedFrom: w.forkedFromWorkflowId
+      ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' }
+      : null,
   };
 }
 
@@ -223,7 +248,10 @@ function page<R>(rows: R[], limit: number, kind: string, cursorOf: (row: R) => (
   const hasMore = rows.length > limit;
   const kept = hasMore ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];
-  return { kept, pagination: { nextCursor: hasMore && last !== undefined ? cursor(kind, cursorOf(last)) : null, hasMore, count: kept.length } };
+  return {
+    kept,
+    pagination: { nextCursor: hasMore && last !== undefined ? cursor(kind, cursorOf(last)) : null, hasMore, count: kept.length },
+  };
 }
 
 function limitOf(url: URL): number {
@@ -238,7 +266,8 @@ async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> 
   // The service's own statement (sent without Prisma, as a named prepared statement), access checked on the row.
   const { rows } = await pool.query<Workflow>({ name: WORKFLOW_BY_ID.name, text: WORKFLOW_BY_ID.text, values: [workflowId] });
   const w = rows[0];
-  if (!w || (w.ownerId !== viewer.userId && w.visibility !== 'public')) throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
+  if (!w || (w.ownerId !== viewer.userId && w.visibility !== 'public'))
+    throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
   return JSON.stringify({
     success: true,
     data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() },
@@ -247,7 +276,11 @@ async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> 
 
 async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
   const limit = limitOf(url);
-  const { rows } = await pool.query<Workflow>({ name: WORKFLOWS_OF_OWNER.name, text: WORKFLOWS_OF_OWNER.text, values: [viewer.userId, limit + 1] });
+  const { rows } = await pool.query<Workflow>({
+    name: WORKFLOWS_OF_OWNER.name,
+    text: WORKFLOWS_OF_OWNER.text,
+    values: [viewer.userId, limit + 1],
+  });
   const { kept, pagination } = page(rows, limit, 'workflows', (w) => [w.createdAt.toISOString(), w.id]);
   const data = kept.map((w) => ({ ...workflowSummary(w), createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() }));
   return JSON.stringify({ success: true, data, pagination });
@@ -290,7 +323,11 @@ async function search(url: URL): Promise<string> {
 /** The bundles of the owner's deployments: the service's own statement (src/deployments/bundle.ts). */
 async function loadBundles(deploymentIds: string[], ownerId: string): Promise<Map<string, BundledWorkflow[]>> {
   const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
-  const { rows } = await pool.query<BundleRow>({ name: BUNDLES_OF_DEPLOYMENTS.name, text: BUNDLES_OF_DEPLOYMENTS.text, values: [deploymentIds, ownerId] });
+  const { rows } = await pool.query<BundleRow>({
+    name: BUNDLES_OF_DEPLOYMENTS.name,
+    text: BUNDLES_OF_DEPLOYMENTS.text,
+    values: [deploymentIds, ownerId],
+  });
   for (const row of rows) rowsOf.get(row.deploymentId)?.push(row);
   return new Map([...rowsOf].map(([id, list]) => [id, resolveBundle(list, ownerId)]));
 }
@@ -306,7 +343,13 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
   }
   if (query !== DASHBOARD_QUERY) throw new HttpError(400, 'BAD_REQUEST', 'the baseline only answers the benchmark dashboard query');
 
-  const { rows } = await pool.query<{ id: string; email: string | null; workflowCount: number; deploymentCount: number; subscriptionCount: number }>({
+  const { rows } = await pool.query<{
+    id: string;
+    email: string | null;
+    workflowCount: number;
+    deploymentCount: number;
+    subscriptionCount: number;
+  }>({
     name: USER_WITH_COUNTS.name,
     text: USER_WITH_COUNTS.text,
     values: [viewer.userId],
@@ -317,15 +360,33 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
   // GraphQL resolves `workflows` and `deployments` side by side; so does the floor.
   const [workflows, deployments] = await Promise.all([
     (async () => {
-      const { rows: list } = await pool.query<Workflow>({ name: WORKFLOWS_OF_OWNER.name, text: WORKFLOWS_OF_OWNER.text, values: [viewer.userId, 21] });
+      const { rows: list } = await pool.query<Workflow>({
+        name: WORKFLOWS_OF_OWNER.name,
+        text: WORKFLOWS_OF_OWNER.text,
+        values: [viewer.userId, 21],
+      });
       const { kept, pagination } = page(list, 20, 'workflows', (w) => [w.createdAt.toISOString(), w.id]);
       return {
-        data: kept.map((w) => ({ workflowId: w.id, name: w.name, visibility: w.visibility, currentVersion: w.currentVersion, updatedAt: w.updatedAt.toISOString(), stats: workflowStats(w) })),
+        data: kept.map((w) => ({
+          workflowId: w.id,
+          name: w.name,
+          visibility: w.visibility,
+          currentVersion: w.currentVersion,
+          updatedAt: w.updatedAt.toISOString(),
+          stats: workflowStats(w),
+        })),
         pagination: { count: pagination.count, hasMore: pagination.hasMore, nextCursor: pagination.nextCursor },
       };
     })(),
     (async () => {
-      const { rows: list } = await pool.query<{ id: string; name: string; status: string; enabledAdapters: string[]; lastConnectedAt: Date | null; createdAt: Date }>({
+      const { rows: list } = await pool.query<{
+        id: string;
+        name: string;
+        status: string;
+        enabledAdapters: string[];
+        lastConnectedAt: Date | null;
+        createdAt: Date;
+      }>({
         name: DEPLOYMENTS_OF_OWNER.name,
         text: DEPLOYMENTS_OF_OWNER.text,
         values: [viewer.userId, 21],
@@ -338,7 +399,11 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
       );
       const now = new Date();
       const monthStart = `${now.toISOString().slice(0, 7)}-01`;
-      const { rows: sums } = await pool.query<{ deploymentId: string; total: string }>({ name: USAGE_SINCE.name, text: USAGE_SINCE.text, values: [kept.map((d) => d.id), monthStart] });
+      const { rows: sums } = await pool.query<{ deploymentId: string; total: string }>({
+        name: USAGE_SINCE.name,
+        text: USAGE_SINCE.text,
+        values: [kept.map((d) => d.id), monthStart],
+      });
       const sumById = new Map(sums.map((s) => [s.deploymentId, Number(s.total)]));
       return kept.map((d) => ({
         deploymentId: d.id,
@@ -382,25 +447,33 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   // The service's statement for the endpoint: the deployment with its bundle (manifests come from the same cache as the service's).
   const { rows } = await pool.query<EndpointRow>({ name: ENDPOINT_TARGET.name, text: ENDPOINT_TARGET.text, values: [deploymentId] });
   const deployment = rows[0];
-  if (!deployment || (!deployment.allowAnonymous && deployment.ownerId !== viewer.userId)) throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
+  if (!deployment || (!deployment.allowAnonymous && deployment.ownerId !== viewer.userId))
+    throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
   if (deployment.status !== 'active') throw new HttpError(403, 'FORBIDDEN', 'the deployment is inactive');
   const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
   const bundle = resolveBundle(bundled, deployment.ownerId);
 
-  let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> } };
+  let message: {
+    jsonrpc?: unknown;
+    id?: unknown;
+    method?: unknown;
+    params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> };
+  };
   try {
     message = JSON.parse(body);
   } catch {
     throw new HttpError(400, 'BAD_REQUEST', 'the body is not JSON');
   }
-  if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number')) throw new HttpError(400, 'BAD_REQUEST', 'not a JSON-RPC request');
+  if (message.jsonrpc !== '2.0' || (typeof message.id !== 'string' && typeof message.id !== 'number'))
+    throw new HttpError(400, 'BAD_REQUEST', 'not a JSON-RPC request');
   // 2026-07-28: no session, the revision and the client in _meta (the adapter from the client's name, as the service does).
   const meta = message.params?._meta;
   const sessionless = meta?.[MODERN_VERSION_KEY] === '2026-07-28';
   let protocolVersion: string;
   let adapter: Adapter;
   if (sessionless) {
-    if (req.headers['mcp-protocol-version'] !== '2026-07-28' || req.headers['mcp-method'] !== message.method) throw new HttpError(400, 'BAD_REQUEST', 'headers and body disagree');
+    if (req.headers['mcp-protocol-version'] !== '2026-07-28' || req.headers['mcp-method'] !== message.method)
+      throw new HttpError(400, 'BAD_REQUEST', 'headers and body disagree');
     protocolVersion = '2026-07-28';
     adapter = adapterForClient(String((meta?.[CLIENT_INFO_KEY] as { name?: unknown } | undefined)?.name ?? ''));
   } else {
@@ -440,7 +513,9 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
       ...(result as object),
       resultType: 'complete',
       ...(message.method === 'tools/list' ? { ttlMs: 0, cacheScope: 'private' } : {}),
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'workflow-service', title: deployment.name, version: '0.1.0', icons: SERVER_ICONS } },
+      _meta: {
+        'io.modelcontextprotocol/serverInfo': { name: 'workflow-service', title: deployment.name, version: '0.1.0', icons: SERVER_ICONS },
+      },
     };
   }
   return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
@@ -508,7 +583,12 @@ const server = createServer((req, res) => {
   route(req).then(
     (body) => send(res, 200, body),
     (error: unknown) => {
-      if (error instanceof HttpError) return send(res, error.status, JSON.stringify({ success: false, error: { code: error.code, message: error.message, details: {} } }));
+      if (error instanceof HttpError)
+        return send(
+          res,
+          error.status,
+          JSON.stringify({ success: false, error: { code: error.code, message: error.message, details: {} } }),
+        );
       console.error(`baseline: ${(error as Error).stack ?? String(error)}`);
       send(res, 500, JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'unexpected error', details: {} } }));
     },

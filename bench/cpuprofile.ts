@@ -67,7 +67,10 @@ export function packageOf(frame: CallFrame): string {
 
 function locationOf(frame: CallFrame): string {
   if (!frame.url) return '';
-  const short = frame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(dist\/src\/|src\/)/, '$1');
+  const short = frame.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(dist\/src\/|src\/)/, '$1');
   return `${short}:${frame.lineNumber + 1}`;
 }
 
@@ -183,16 +186,31 @@ export function summarise(profile: CpuProfile, top = 25): ProfileSummary {
     totalMs: Math.round(totalUs / 1000),
     samples: profile.samples.length,
     idlePercent: Math.round((idleUs / Math.max(1, totalUs)) * 1000) / 10,
-    topSelf: [...selfByFunction.values()].filter((e) => e.frame.functionName !== '(idle)').sort((a, b) => b.us - a.us).slice(0, top).map(toTime),
+    topSelf: [...selfByFunction.values()]
+      .filter((e) => e.frame.functionName !== '(idle)')
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map(toTime),
     byPackage: [...byPackage]
       .filter(([pkg]) => pkg !== '(idle)')
       .sort((a, b) => b[1] - a[1])
       .map(([pkg, us]) => ({ package: pkg, ms: Math.round(us / 1000), percent: Math.round((us / busyUs) * 1000) / 10 })),
-    byArea: [...[...byPackage].filter(([pkg]) => pkg !== '(idle)').reduce((areas, [pkg, us]) => areas.set(areaOf(pkg), (areas.get(areaOf(pkg)) ?? 0) + us), new Map<string, number>())]
+    byArea: [
+      ...[...byPackage]
+        .filter(([pkg]) => pkg !== '(idle)')
+        .reduce((areas, [pkg, us]) => areas.set(areaOf(pkg), (areas.get(areaOf(pkg)) ?? 0) + us), new Map<string, number>()),
+    ]
       .sort((a, b) => b[1] - a[1])
       .map(([area, us]) => ({ area, ms: Math.round(us / 1000), percent: Math.round((us / busyUs) * 1000) / 10 })),
-    topServiceInclusive: [...inclusive.values()].sort((a, b) => b.us - a.us).slice(0, top).map(toTime),
-    socketWrites: { sqlMs: Math.round(writes.sql / 1000), httpMs: Math.round(writes.http / 1000), otherMs: Math.round(writes.other / 1000) },
+    topServiceInclusive: [...inclusive.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map(toTime),
+    socketWrites: {
+      sqlMs: Math.round(writes.sql / 1000),
+      httpMs: Math.round(writes.http / 1000),
+      otherMs: Math.round(writes.other / 1000),
+    },
   };
 }
 
@@ -202,8 +220,13 @@ export function readProfile(path: string): CpuProfile {
 
 export function formatSummary(title: string, s: ProfileSummary, rows = 20): string {
   const pad = (v: string, n: number) => (v.length >= n ? v.slice(0, n) : v + ' '.repeat(n - v.length));
-  const lines = [`${title}: ${s.totalMs} ms profiled, ${s.samples} samples, idle ${s.idlePercent}% (percentages below are of the busy time)`, '', '  top self time'];
-  for (const f of s.topSelf.slice(0, rows)) lines.push(`  ${pad(`${f.percent}%`, 7)}${pad(`${f.ms} ms`, 11)}${pad(f.name, 36)} ${pad(f.package, 26)} ${f.location}`);
+  const lines = [
+    `${title}: ${s.totalMs} ms profiled, ${s.samples} samples, idle ${s.idlePercent}% (percentages below are of the busy time)`,
+    '',
+    '  top self time',
+  ];
+  for (const f of s.topSelf.slice(0, rows))
+    lines.push(`  ${pad(`${f.percent}%`, 7)}${pad(`${f.ms} ms`, 11)}${pad(f.name, 36)} ${pad(f.package, 26)} ${f.location}`);
   lines.push(
     '',
     `  socket writes (native writev and friends): ${s.socketWrites.sqlMs} ms sending SQL to PostgreSQL, ${s.socketWrites.httpMs} ms sending HTTP answers, ${s.socketWrites.otherMs} ms other`,
@@ -213,6 +236,7 @@ export function formatSummary(title: string, s: ProfileSummary, rows = 20): stri
   lines.push('', '  self time by package');
   for (const p of s.byPackage.slice(0, rows)) lines.push(`  ${pad(`${p.percent}%`, 7)}${pad(`${p.ms} ms`, 11)}${p.package}`);
   lines.push('', "  the service's own functions, inclusive time");
-  for (const f of s.topServiceInclusive.slice(0, Math.min(rows, 15))) lines.push(`  ${pad(`${f.percent}%`, 7)}${pad(`${f.ms} ms`, 11)}${pad(f.name, 36)} ${f.location}`);
+  for (const f of s.topServiceInclusive.slice(0, Math.min(rows, 15)))
+    lines.push(`  ${pad(`${f.percent}%`, 7)}${pad(`${f.ms} ms`, 11)}${pad(f.name, 36)} ${f.location}`);
   return lines.join('\n');
 }

@@ -9,7 +9,16 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { initializeBody, MCP_CLIENTS, mcpHeaders, toolsListBody, type BenchRequest, type McpTarget, type Scenario, type Workload } from './scenarios.js';
+import {
+  initializeBody,
+  MCP_CLIENTS,
+  mcpHeaders,
+  toolsListBody,
+  type BenchRequest,
+  type McpTarget,
+  type Scenario,
+  type Workload,
+} from './scenarios.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -26,8 +35,15 @@ export function log(line: string): void {
 /** Compiles the service as `npm run build` does; the benchmark runs dist/, as production would. */
 export function buildService(): void {
   const started = performance.now();
-  const result = spawnSync(nodeBinary(), [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit', timeout: 300_000 });
-  if (result.status !== 0) throw new Error(`the service did not build (tsc -p tsconfig.build.json exited with ${result.status ?? result.signal}); fix the build or pass --no-build to use the existing dist/`);
+  const result = spawnSync(nodeBinary(), [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    timeout: 300_000,
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `the service did not build (tsc -p tsconfig.build.json exited with ${result.status ?? result.signal}); fix the build or pass --no-build to use the existing dist/`,
+    );
   log(`built the service in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -73,12 +89,19 @@ function prefixLines(name: string, stream: NodeJS.ReadableStream | null): void {
 
 /** `--import` arguments that make a child count its SQL statements (bench/count-statements.mjs). */
 export async function statementCounter(): Promise<{ args: string[]; env: Record<string, string> }> {
-  return { args: ['--import', pathToFileURL(resolve(ROOT, 'bench/count-statements.mjs')).href], env: { BENCH_STATEMENTS_PORT: String(await freePort()) } };
+  return {
+    args: ['--import', pathToFileURL(resolve(ROOT, 'bench/count-statements.mjs')).href],
+    env: { BENCH_STATEMENTS_PORT: String(await freePort()) },
+  };
 }
 
 /** Starts `args` under the pinned Node with `env`, listening on `port`, and waits until /healthz answers. */
 export async function startChild(name: string, args: string[], env: Record<string, string>, port: number): Promise<Child> {
-  const child = spawn(nodeBinary(), args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nodeBinary(), args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   prefixLines(name, child.stdout);
   prefixLines(name, child.stderr);
   running.add(child);
@@ -92,7 +115,8 @@ export async function startChild(name: string, args: string[], env: Record<strin
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited during start-up (${child.exitCode ?? child.signalCode})`);
     try {
       const res = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
@@ -210,7 +234,11 @@ export function shareOf<T>(list: readonly T[], i: number, connections: number): 
  * moment the connections send different users' requests, and every request buffer is built once
  * before the clock starts.
  */
-export async function runLoad(origin: string, scenario: Scenario, options: { connections: number; seconds: number; pid?: number }): Promise<LoadResult> {
+export async function runLoad(
+  origin: string,
+  scenario: Scenario,
+  options: { connections: number; seconds: number; pid?: number },
+): Promise<LoadResult> {
   const list = scenario.requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body }));
   let nextConnection = 0;
   const latencies = new Float64Array(MAX_SAMPLES);
@@ -275,7 +303,13 @@ export async function runLoad(origin: string, scenario: Scenario, options: { con
 
 export function loadFailures(r: LoadResult): string[] {
   const out: string[] = [];
-  if (r.non2xx) out.push(`${r.non2xx} non-2xx answers (${Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}×${n}`).join(', ')})`);
+  if (r.non2xx)
+    out.push(
+      `${r.non2xx} non-2xx answers (${Object.entries(r.statusCodes)
+        .filter(([c]) => !c.startsWith('2'))
+        .map(([c, n]) => `${c}×${n}`)
+        .join(', ')})`,
+    );
   if (r.errors) out.push(`${r.errors} connection errors`);
   if (r.timeouts) out.push(`${r.timeouts} timeouts`);
   if (r.mismatches) out.push(`${r.mismatches} answers reporting an error with a 2xx status`);
@@ -284,7 +318,12 @@ export function loadFailures(r: LoadResult): string[] {
 }
 
 export async function send(origin: string, request: BenchRequest): Promise<{ status: number; text: string; headers: Headers }> {
-  const res = await fetch(`${origin}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(`${origin}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: AbortSignal.timeout(15_000),
+  });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
@@ -318,7 +357,11 @@ export function firstDifference(a: unknown, b: unknown, path = '$'): string | nu
   }
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of keys) {
-    const d = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], Array.isArray(a) ? `${path}[${key}]` : `${path}.${key}`);
+    const d = firstDifference(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      Array.isArray(a) ? `${path}[${key}]` : `${path}.${key}`,
+    );
     if (d) return d;
   }
   return `${path}: differ`;
@@ -339,12 +382,15 @@ export async function compareAnswers(serviceOrigin: string, baselineOrigin: stri
       continue;
     }
     if (b.status !== a.status) {
-      problems.push(`${request.method} ${request.path}: the service answered ${a.status}, the baseline ${b.status}: ${b.text.slice(0, 300)}`);
+      problems.push(
+        `${request.method} ${request.path}: the service answered ${a.status}, the baseline ${b.status}: ${b.text.slice(0, 300)}`,
+      );
       continue;
     }
     const difference = firstDifference(scenario.comparable(JSON.parse(a.text)), scenario.comparable(JSON.parse(b.text)));
     if (difference) problems.push(`${request.method} ${request.path}: ${difference}`);
-    else if (scenario.verifyBody && !scenario.verifyBody(a.text)) problems.push(`${request.method} ${request.path}: the service reported an error: ${a.text.slice(0, 300)}`);
+    else if (scenario.verifyBody && !scenario.verifyBody(a.text))
+      problems.push(`${request.method} ${request.path}: the service reported an error: ${a.text.slice(0, 300)}`);
   }
   return problems;
 }
@@ -361,7 +407,8 @@ export async function openMcpSessions(origin: string, workload: Workload): Promi
     const clientName = MCP_CLIENTS[i % MCP_CLIENTS.length]!;
     const init = await send(origin, { method: 'POST', path, headers: mcpHeaders(owner.token), body: initializeBody(clientName) });
     const sessionId = init.headers.get('mcp-session-id');
-    if (init.status !== 200 || !sessionId) throw new Error(`initialize on ${path} answered ${init.status} without a session: ${init.text.slice(0, 300)}`);
+    if (init.status !== 200 || !sessionId)
+      throw new Error(`initialize on ${path} answered ${init.status} without a session: ${init.text.slice(0, 300)}`);
     const listed = await send(origin, { method: 'POST', path, headers: mcpHeaders(owner.token, sessionId), body: toolsListBody() });
     const tools = (JSON.parse(listed.text) as { result?: { tools?: { name: string }[] } }).result?.tools ?? [];
     // A deployment whose workflows are all switched off for this adapter offers nothing to call.

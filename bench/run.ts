@@ -114,7 +114,12 @@ function parseOptions(): Options {
     if (!Number.isInteger(n) || n < min || n > max) fail(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
     return n;
   };
-  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const only = values.only
+    ? values.only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
   const unknown = (only ?? []).filter((n) => !(SCENARIO_NAMES as readonly string[]).includes(n));
   if (unknown.length) fail(`unknown scenario ${unknown.join(', ')}`);
   return {
@@ -159,14 +164,24 @@ function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string)
 
 async function startService(env: Record<string, string>, options: { countStatements: boolean; nodeArgs?: string[] }): Promise<Child> {
   const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
-  const child = await startChild('service', [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'], { ...env, ...counter.env }, await freePort());
+  const child = await startChild(
+    'service',
+    [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
+    { ...env, ...counter.env },
+    await freePort(),
+  );
   cleanups.push(() => stopChild(child));
   return child;
 }
 
 async function startBaseline(env: Record<string, string>): Promise<Child> {
   const counter = await statementCounter();
-  const child = await startChild('baseline', [...counter.args, '--import', 'tsx', 'bench/baseline.ts'], { ...env, ...counter.env }, await freePort());
+  const child = await startChild(
+    'baseline',
+    [...counter.args, '--import', 'tsx', 'bench/baseline.ts'],
+    { ...env, ...counter.env },
+    await freePort(),
+  );
   cleanups.push(() => stopChild(child));
   return child;
 }
@@ -219,7 +234,19 @@ interface ScenarioResult {
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
 
 function table(results: ScenarioResult[]): string {
-  const head = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'p50 ms', 'p99 ms', 'ratio', 'CPU ms/req', 'SQL/req', 'check'];
+  const head = [
+    'scenario',
+    'service req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio',
+    'CPU ms/req',
+    'SQL/req',
+    'check',
+  ];
   const rows = results.map((r) => [
     r.title,
     String(r.service.rps),
@@ -230,7 +257,9 @@ function table(results: ScenarioResult[]): string {
     fmt(r.baseline.p99),
     fmt(r.ratio, 2),
     `${fmt(r.service.cpuMsPerRequest, 3)}/${fmt(r.baseline.cpuMsPerRequest, 3)}`,
-    r.statements.service === r.statements.baseline ? fmt(r.statements.service) : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
+    r.statements.service === r.statements.baseline
+      ? fmt(r.statements.service)
+      : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
     r.problems.length ? 'FAILED' : 'ok',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -249,7 +278,11 @@ function targets(results: ScenarioResult[], idleRssMb: number | null): Target[] 
   const out: Target[] = [];
   const get = byName.get('workflow-get');
   if (get) {
-    out.push({ target: 'GET /v1/workflows/:id ≥ 50% of the baseline requests/s', value: `${fmt(get.ratio * 100, 0)}%`, met: get.ratio >= 0.5 });
+    out.push({
+      target: 'GET /v1/workflows/:id ≥ 50% of the baseline requests/s',
+      value: `${fmt(get.ratio * 100, 0)}%`,
+      met: get.ratio >= 0.5,
+    });
     out.push({ target: 'GET /v1/workflows/:id p99 < 15 ms', value: `${fmt(get.service.p99)} ms`, met: get.service.p99 < 15 });
   }
   const call = byName.get('mcp-tools-call');
@@ -268,14 +301,22 @@ function writeResults(name: string, document: unknown): string {
   return file;
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
 
 async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDir: string; sessionSecret: string; workload: Workload }> {
   if (options.build) buildService();
-  log(`preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`);
+  log(
+    `preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`,
+  );
   const db = await prepareBenchDatabase(options.adminUrl, options.dbName, options.size, { reuse: options.keep, log });
   if (!options.keep) cleanups.unshift(() => dropBenchDatabase(options.adminUrl, options.dbName));
-  log(`database ready in ${db.seconds.toFixed(1)} s: ${db.counts.users} users, ${db.counts.workflows} workflows, ${db.counts.versions} versions, ${db.counts.libraryEntries} library entries, ${db.counts.deployments} deployments`);
+  log(
+    `database ready in ${db.seconds.toFixed(1)} s: ${db.counts.users} users, ${db.counts.workflows} workflows, ${db.counts.versions} versions, ${db.counts.libraryEntries} library entries, ${db.counts.deployments} deployments`,
+  );
 
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-bench-'));
   cleanups.unshift(async () => rmSync(dataDir, { recursive: true, force: true }));
@@ -304,7 +345,9 @@ async function compareRun(options: Options): Promise<number> {
   await new Promise((r) => setTimeout(r, 2000));
   const idleRssMb = rssMb(service.pid);
   const baseline = await startBaseline(env);
-  log(`service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}`);
+  log(
+    `service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}`,
+  );
 
   const mcp = await openMcpSessions(service.origin, workload);
   const scenarios = selectScenarios(buildScenarios(workload, mcp), options.only);
@@ -316,20 +359,39 @@ async function compareRun(options: Options): Promise<number> {
     const statements = { service: await statementsPerRequest(service, scenario), baseline: await statementsPerRequest(baseline, scenario) };
     const warnings =
       statements.service !== statements.baseline
-        ? [`the service sends ${statements.service} SQL statements per request, the baseline ${statements.baseline}: bench/baseline.ts no longer mirrors the service's SQL`]
+        ? [
+            `the service sends ${statements.service} SQL statements per request, the baseline ${statements.baseline}: bench/baseline.ts no longer mirrors the service's SQL`,
+          ]
         : [];
     for (const w of warnings) log(`  ${scenario.name}: ${w}`);
     const measure = async (target: Child) => {
       if (options.warmup > 0) await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.warmup });
-      const result = await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.duration, pid: target.pid });
+      const result = await runLoad(target.origin, scenario, {
+        connections: options.connections,
+        seconds: options.duration,
+        pid: target.pid,
+      });
       problems.push(...loadFailures(result).map((f) => `${target.name}: ${f}`));
       return result;
     };
     const s = await measure(service);
     const b = await measure(baseline);
     const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
-    results.push({ name: scenario.name, title: scenario.title, requestsInRotation: scenario.requests.length, service: s, baseline: b, ratio, sameAnswers, statements, problems, warnings });
-    log(`${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms ${fmt(s.cpuMsPerRequest, 3)} CPU ms/req at ${s.cpuPercent ?? '—'}% CPU, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms ${fmt(b.cpuMsPerRequest, 3)} CPU ms/req at ${b.cpuPercent ?? '—'}% CPU${problems.length ? `  — ${problems.length} problem(s)` : ''}`);
+    results.push({
+      name: scenario.name,
+      title: scenario.title,
+      requestsInRotation: scenario.requests.length,
+      service: s,
+      baseline: b,
+      ratio,
+      sameAnswers,
+      statements,
+      problems,
+      warnings,
+    });
+    log(
+      `${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms ${fmt(s.cpuMsPerRequest, 3)} CPU ms/req at ${s.cpuPercent ?? '—'}% CPU, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms ${fmt(b.cpuMsPerRequest, 3)} CPU ms/req at ${b.cpuPercent ?? '—'}% CPU${problems.length ? `  — ${problems.length} problem(s)` : ''}`,
+    );
   }
   await new Promise((r) => setTimeout(r, 3000));
   const idleAfterRssMb = rssMb(service.pid);
@@ -342,7 +404,14 @@ async function compareRun(options: Options): Promise<number> {
     finishedAt: finished.toISOString(),
     totalSeconds: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
     machine: { ...info, loadAverageAtEnd: loadavg().map((n) => Math.round(n * 100) / 100) },
-    settings: { durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections, rateLimitMode: 'report', logLevel: 'warn', serviceNodeArgs: options.nodeArgs },
+    settings: {
+      durationSeconds: options.duration,
+      warmupSeconds: options.warmup,
+      connections: options.connections,
+      rateLimitMode: 'report',
+      logLevel: 'warn',
+      serviceNodeArgs: options.nodeArgs,
+    },
     dataset: { ...db.counts, reused: db.reused },
     memory: {
       serviceIdleRssMb: idleRssMb,
@@ -382,10 +451,17 @@ async function profileRun(options: Options): Promise<number> {
   const names = selectScenarios(buildScenarios(workload, []), options.only, ['workflow-get', 'mcp-tools-call']).map((s) => s.name);
   for (const name of names) {
     const dir = join(profileDir, name);
-    const service = await startService(env, { countStatements: false, nodeArgs: [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir] });
+    const service = await startService(env, {
+      countStatements: false,
+      nodeArgs: [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir],
+    });
     const mcp = name.startsWith('mcp') ? await openMcpSessions(service.origin, workload) : [];
     const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
-    const load = await runLoad(service.origin, scenario, { connections: options.connections, seconds: options.warmup + options.duration, pid: service.pid });
+    const load = await runLoad(service.origin, scenario, {
+      connections: options.connections,
+      seconds: options.warmup + options.duration,
+      pid: service.pid,
+    });
     // Requests cut off when autocannon stopped are still being answered; let them finish first.
     await new Promise((r) => setTimeout(r, 2000));
     await stopChild(service);
@@ -395,12 +471,18 @@ async function profileRun(options: Options): Promise<number> {
     const summary = summarise(readProfile(profile));
     // The results file keeps the profile's name only: its temporary directory is gone by the next run.
     summaries.push({ scenario: name, load, profile: files[0]!, summary });
-    process.stdout.write(`\n${formatSummary(`${scenario.title} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`);
+    process.stdout.write(
+      `\n${formatSummary(`${scenario.title} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`,
+    );
     const failures = loadFailures(load);
     if (failures.length) process.stdout.write(`FAILED ${name}: ${failures.join('; ')}\n`);
   }
   await cleanUp();
-  const file = writeResults(`profile-${stamp(started)}.json`, { startedAt: started.toISOString(), settings: { seconds: options.warmup + options.duration, connections: options.connections }, profiles: summaries });
+  const file = writeResults(`profile-${stamp(started)}.json`, {
+    startedAt: started.toISOString(),
+    settings: { seconds: options.warmup + options.duration, connections: options.connections },
+    profiles: summaries,
+  });
   process.stdout.write(`\nsummaries: ${file}; profiles kept under ${profileDir}\n`);
   return summaries.some((s) => loadFailures(s.load).length > 0) ? 1 : 0;
 }

@@ -74,10 +74,46 @@ export const MCP_CLIENTS = ['claude-code', 'cursor-vscode', 'bench-agent'] as co
 
 /** Whole words, several words and partly typed prefixes, as people type them into a search box. */
 export const SEARCH_TERMS = [
-  'review', 'pull request', 'revi', 'test', 'flaky', 'coverage', 'docker', 'react component', 'django', 'fastapi',
-  'rust', 'spring', 'security audit', 'secret', 'dependency', 'migration', 'postgres', 'query', 'memory leak', 'profil',
-  'release notes', 'changelog', 'incident', 'logs', 'refactor', 'legacy', 'docs', 'readme', 'api', 'caching',
-  'github actions', 'kubernetes', 'terraform', 'accessibility', 'typescript', 'python', 'go', 'plan', 'onboard', 'architecture',
+  'review',
+  'pull request',
+  'revi',
+  'test',
+  'flaky',
+  'coverage',
+  'docker',
+  'react component',
+  'django',
+  'fastapi',
+  'rust',
+  'spring',
+  'security audit',
+  'secret',
+  'dependency',
+  'migration',
+  'postgres',
+  'query',
+  'memory leak',
+  'profil',
+  'release notes',
+  'changelog',
+  'incident',
+  'logs',
+  'refactor',
+  'legacy',
+  'docs',
+  'readme',
+  'api',
+  'caching',
+  'github actions',
+  'kubernetes',
+  'terraform',
+  'accessibility',
+  'typescript',
+  'python',
+  'go',
+  'plan',
+  'onboard',
+  'architecture',
 ];
 
 const TOOL_TASK = 'Add a health check endpoint that reports the database status';
@@ -113,7 +149,9 @@ export interface Workload {
  * for every seeded user (with the key under `dataDir`, the one the service and baseline trust).
  */
 export async function loadWorkload(client: pg.Client, dataDir: string, options: { mcpDeployments: number }): Promise<Workload> {
-  const { rows: userRows } = await client.query<{ id: string; subject: string; email: string }>(`SELECT id, subject, email FROM users ORDER BY subject`);
+  const { rows: userRows } = await client.query<{ id: string; subject: string; email: string }>(
+    `SELECT id, subject, email FROM users ORDER BY subject`,
+  );
   const users: BenchUser[] = [];
   for (const u of userRows) users.push({ ...u, token: await signDevToken(dataDir, { email: u.email, sub: u.subject }) });
   const byId = new Map(users.map((u) => [u.id, u]));
@@ -211,7 +249,11 @@ export function buildScenarios(workload: Workload, mcp: McpTarget[]): Scenario[]
     {
       name: 'workflow-get',
       title: 'GET /v1/workflows/:id',
-      requests: readable.map(({ user, workflowId }) => ({ method: 'GET', path: `/v1/workflows/${workflowId}`, headers: bearer(user.token) })),
+      requests: readable.map(({ user, workflowId }) => ({
+        method: 'GET',
+        path: `/v1/workflows/${workflowId}`,
+        headers: bearer(user.token),
+      })),
       comparable: whole,
     },
     {
@@ -245,7 +287,12 @@ export function buildScenarios(workload: Workload, mcp: McpTarget[]): Scenario[]
     {
       name: 'mcp-tools-list',
       title: 'MCP tools/list',
-      requests: mcp.map((m) => ({ method: 'POST', path: `/v1/mcp/${m.deploymentId}`, headers: mcpHeaders(m.token, m.sessionId), body: toolsListBody() })),
+      requests: mcp.map((m) => ({
+        method: 'POST',
+        path: `/v1/mcp/${m.deploymentId}`,
+        headers: mcpHeaders(m.token, m.sessionId),
+        body: toolsListBody(),
+      })),
       comparable: rpcResult,
       verifyBody: (body) => body.startsWith('{"result":'),
     },
@@ -256,7 +303,12 @@ export function buildScenarios(workload: Workload, mcp: McpTarget[]): Scenario[]
         method: 'POST',
         path: `/v1/mcp/${m.deploymentId}`,
         headers: mcpHeaders(m.token, m.sessionId),
-        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } },
+        }),
       })),
       comparable: rpcResult,
       verifyBody: (body) => body.startsWith('{"result":'),
@@ -271,7 +323,9 @@ export function buildScenarios(workload: Workload, mcp: McpTarget[]): Scenario[]
     {
       name: 'mcp2026-tools-call',
       title: 'MCP 2026-07-28 tools/call',
-      requests: mcp.map((m) => modernRequest(m, 3, 'tools/call', { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } }, m.toolName)),
+      requests: mcp.map((m) =>
+        modernRequest(m, 3, 'tools/call', { name: m.toolName, arguments: { task: TOOL_TASK, context: { repo: 'acme/shop' } } }, m.toolName),
+      ),
       comparable: rpcResult,
       verifyBody: (body) => body.startsWith('{"result":'),
     },

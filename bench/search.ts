@@ -31,12 +31,66 @@ import { createLogger } from '../src/logger.js';
 const BENCH_DB = 'wf_bench_search';
 
 const QUERIES = [
-  'review', 'pull request', 'revi', 'test', 'flaky tests', 'coverage', 'docker', 'dockerfile optimizer', 'react', 'react component',
-  'django', 'fastapi', 'rust', 'spring boot', 'security audit', 'secret', 'dependency', 'migration', 'schema migration', 'postgres',
-  'query optimizer', 'n+1', 'memory leak', 'profil', 'release notes', 'changelog', 'hotfix', 'incident', 'postmortem', 'logs',
-  'refactor', 'legacy', 'dead code', 'docs', 'readme', 'api', 'api docs', 'endpoint', 'caching', 'ci', 'github actions', 'kubernetes',
-  'terraform', 'accessibility', 'css', 'bundle', 'typescript', 'python', 'go', 'plan', 'de', 'sec', 'onboard', 'architecture',
-  'research library', 'feature flags', 'background jobs', 'rate limiter', 'etl', 'data quality',
+  'review',
+  'pull request',
+  'revi',
+  'test',
+  'flaky tests',
+  'coverage',
+  'docker',
+  'dockerfile optimizer',
+  'react',
+  'react component',
+  'django',
+  'fastapi',
+  'rust',
+  'spring boot',
+  'security audit',
+  'secret',
+  'dependency',
+  'migration',
+  'schema migration',
+  'postgres',
+  'query optimizer',
+  'n+1',
+  'memory leak',
+  'profil',
+  'release notes',
+  'changelog',
+  'hotfix',
+  'incident',
+  'postmortem',
+  'logs',
+  'refactor',
+  'legacy',
+  'dead code',
+  'docs',
+  'readme',
+  'api',
+  'api docs',
+  'endpoint',
+  'caching',
+  'ci',
+  'github actions',
+  'kubernetes',
+  'terraform',
+  'accessibility',
+  'css',
+  'bundle',
+  'typescript',
+  'python',
+  'go',
+  'plan',
+  'de',
+  'sec',
+  'onboard',
+  'architecture',
+  'research library',
+  'feature flags',
+  'background jobs',
+  'rate limiter',
+  'etl',
+  'data quality',
 ];
 
 const searchPath = (i: number) => `/v1/marketplace/search?q=${encodeURIComponent(QUERIES[i % QUERIES.length]!)}`;
@@ -77,7 +131,13 @@ async function run(origin: string, token: string, requests: number, concurrency:
 
 /** The child process: the service on PostgreSQL, as `npm start` runs it, reporting its origin. */
 async function serve(databaseUrl: string, dataDir: string): Promise<void> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'development', RATE_LIMIT_MODE: 'report' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'development',
+    RATE_LIMIT_MODE: 'report',
+  });
   const app = await createApp(config, { logger: createLogger('silent') });
   const server = createNodeServer((request) => app.handle(request, { remoteAddress: '127.0.0.1' }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -100,7 +160,8 @@ async function main(): Promise<void> {
     },
   });
   const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl || !/^postgres(ql)?:/.test(adminUrl)) throw new Error('DATABASE_URL must point at a PostgreSQL server (postgres://…); the benchmark creates its own database there');
+  if (!adminUrl || !/^postgres(ql)?:/.test(adminUrl))
+    throw new Error('DATABASE_URL must point at a PostgreSQL server (postgres://…); the benchmark creates its own database there');
   const benchUrl = new URL(adminUrl);
   benchUrl.pathname = `/${BENCH_DB}`;
   const workflows = Number(values.workflows);
@@ -117,7 +178,12 @@ async function main(): Promise<void> {
     await withClient(benchUrl.toString(), (c) => applyMigrations(pgRunner(c)));
     const seeding = await openDatabase({ databaseUrl: benchUrl.toString(), dataDir });
     const seedStarted = performance.now();
-    const counts = await seedDatabase(seeding.prisma, { workflows, users: Math.max(2, Math.round(workflows / 10)), seed: 1, now: new Date() });
+    const counts = await seedDatabase(seeding.prisma, {
+      workflows,
+      users: Math.max(2, Math.round(workflows / 10)),
+      seed: 1,
+      now: new Date(),
+    });
     await seeding.close();
     await withClient(benchUrl.toString(), (c) => c.query('VACUUM ANALYZE'));
     console.log(
@@ -125,14 +191,19 @@ async function main(): Promise<void> {
         `in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
     );
 
-    const child = fork(fileURLToPath(import.meta.url), ['--serve', benchUrl.toString(), dataDir], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    const child = fork(fileURLToPath(import.meta.url), ['--serve', benchUrl.toString(), dataDir], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    });
     stopService = () => child.connected && child.disconnect();
     const origin = await new Promise<string>((resolve, reject) => {
       child.once('message', (m: { origin: string }) => resolve(m.origin));
       child.once('exit', (code) => reject(new Error(`the service exited with ${code} before listening`)));
     });
     const token = await signDevToken(dataDir, { email: 'bench@example.com' });
-    const sample = await (await fetch(`${origin}/v1/marketplace/search?q=review`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const sample = await (
+      await fetch(`${origin}/v1/marketplace/search?q=review`, { headers: { authorization: `Bearer ${token}` } })
+    ).json();
     console.log(`'review': ${sample.pagination.count} results on the first page, more: ${sample.pagination.hasMore}`);
     await run(origin, token, 100, 4); // warm-up: connections, query plans, caches
 
@@ -145,7 +216,11 @@ async function main(): Promise<void> {
     for (const concurrency of levels) {
       const started = performance.now();
       const times = await run(origin, token, requests, concurrency);
-      report(`search, ${workflows} public workflows, ${requests} requests, concurrency ${concurrency}`, times, (performance.now() - started) / 1000);
+      report(
+        `search, ${workflows} public workflows, ${requests} requests, concurrency ${concurrency}`,
+        times,
+        (performance.now() - started) / 1000,
+      );
       if (values.baseline) {
         const at = performance.now();
         const base = await run(origin, token, requests, concurrency, () => '/v1/users/me');

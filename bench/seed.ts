@@ -40,7 +40,14 @@ const DAY_MS = 86_400_000;
  * sized or outdated one (a migration edited since would leave the old schema in place).
  */
 export function seedMark(size: BenchSize): string {
-  const schema = createHash('sha256').update(listMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n')).digest('hex').slice(0, 16);
+  const schema = createHash('sha256')
+    .update(
+      listMigrations()
+        .map((m) => `${m.name}:${m.checksum}`)
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 16);
   return `workflow-service bench v1 users=${size.users} workflows=${size.workflows} deployments=${size.deployments} seed=${size.seed} schema=${schema}`;
 }
 
@@ -168,7 +175,18 @@ async function seedDeployments(client: pg.Client, target: number, seed: number, 
   await insertRows(
     client,
     'deployments',
-    ['id', 'owner_id', 'name', 'description', 'enabled_adapters', 'status', 'allow_anonymous', 'last_connected_at', 'created_at', 'updated_at'],
+    [
+      'id',
+      'owner_id',
+      'name',
+      'description',
+      'enabled_adapters',
+      'status',
+      'allow_anonymous',
+      'last_connected_at',
+      'created_at',
+      'updated_at',
+    ],
     deployments,
   );
   await insertRows(client, 'deployment_workflows', ['deployment_id', 'workflow_id', 'position'], bundled);
@@ -204,13 +222,22 @@ async function countRows(url: string): Promise<PreparedDatabase['counts']> {
  * Creates (or, with `reuse`, keeps a complete earlier copy of) the benchmark database `name` on
  * the server of `adminUrl`, migrated and seeded.
  */
-export async function prepareBenchDatabase(adminUrl: string, name: string, size: BenchSize, options: { reuse: boolean; log: (line: string) => void }): Promise<PreparedDatabase> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`the benchmark database name must be a plain lower-case identifier (got '${name}')`);
+export async function prepareBenchDatabase(
+  adminUrl: string,
+  name: string,
+  size: BenchSize,
+  options: { reuse: boolean; log: (line: string) => void },
+): Promise<PreparedDatabase> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`the benchmark database name must be a plain lower-case identifier (got '${name}')`);
   const url = databaseUrl(adminUrl, name);
   const started = performance.now();
   if (options.reuse) {
     const mark = await withClient(adminUrl, async (c) => {
-      const { rows } = await c.query<{ mark: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS mark FROM pg_database WHERE datname = $1`, [name]);
+      const { rows } = await c.query<{ mark: string | null }>(
+        `SELECT shobj_description(oid, 'pg_database') AS mark FROM pg_database WHERE datname = $1`,
+        [name],
+      );
       return rows[0]?.mark ?? null;
     });
     if (mark === seedMark(size)) {

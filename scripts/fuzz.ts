@@ -14,7 +14,9 @@ const require = createRequire(import.meta.url);
 const vitest = require.resolve('vitest/vitest.mjs');
 
 const env: NodeJS.ProcessEnv = { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20000' };
-process.stdout.write(`fuzzing with FUZZ_RUNS=${env.FUZZ_RUNS}${env.FUZZ_SEED ? ` FUZZ_SEED=${env.FUZZ_SEED}` : ''}${env.FUZZ_SECONDS ? ` FUZZ_SECONDS=${env.FUZZ_SECONDS}` : ''}\n`);
+process.stdout.write(
+  `fuzzing with FUZZ_RUNS=${env.FUZZ_RUNS}${env.FUZZ_SEED ? ` FUZZ_SEED=${env.FUZZ_SEED}` : ''}${env.FUZZ_SECONDS ? ` FUZZ_SECONDS=${env.FUZZ_SECONDS}` : ''}\n`,
+);
 
 const child = spawn(process.execPath, [vitest, 'run', 'test/hardening/fuzz.test.ts', ...process.argv.slice(2)], { env, stdio: 'inherit' });
 // Ctrl-C reaches the child through the terminal; the exit code is passed on for CI.

@@ -34,7 +34,12 @@ const cli = join(root, 'node_modules', 'prisma', 'build', 'index.js');
 const migrationsDir = join(root, 'prisma', 'migrations');
 
 function prisma(args, options = {}) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, env, stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: root,
+    env,
+    stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+  });
   if (result.error) throw result.error;
   return result;
 }
@@ -63,7 +68,8 @@ if (command === 'migration-new') {
     process.exit(0);
   }
   const lock = join(migrationsDir, 'migration_lock.toml');
-  if (!existsSync(lock)) writeFileSync(lock, '# Written by scripts/prisma.mjs; prisma migrate reads the provider from it.\nprovider = "postgresql"\n');
+  if (!existsSync(lock))
+    writeFileSync(lock, '# Written by scripts/prisma.mjs; prisma migrate reads the provider from it.\nprovider = "postgresql"\n');
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
   const dir = join(migrationsDir, `${stamp}_${name}`);
   mkdirSync(dir, { recursive: true });

@@ -37,7 +37,12 @@ async function main(): Promise<void> {
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2),
-      options: { workflows: { type: 'string' }, users: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        workflows: { type: 'string' },
+        users: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -53,7 +58,9 @@ async function main(): Promise<void> {
   const seed = count(values.seed, 'seed', 1, 0, 2 ** 32 - 1);
 
   const config = loadConfig(process.env);
-  const where = config.databaseUrl ? `PostgreSQL (${new URL(config.databaseUrl).pathname.slice(1) || 'default database'})` : `the embedded database under ${config.dataDir}`;
+  const where = config.databaseUrl
+    ? `PostgreSQL (${new URL(config.databaseUrl).pathname.slice(1) || 'default database'})`
+    : `the embedded database under ${config.dataDir}`;
   const started = performance.now();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

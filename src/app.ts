@@ -93,11 +93,26 @@ export interface App {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const authenticator: Authenticator = await createAuthenticator({ ...config.oidc, devAuth: config.devAuth, dataDir: config.dataDir, production: config.production });
-  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, queryTimeoutMs: config.queryTimeoutMs }));
+  const authenticator: Authenticator = await createAuthenticator({
+    ...config.oidc,
+    devAuth: config.devAuth,
+    dataDir: config.dataDir,
+    production: config.production,
+  });
+  const db =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      queryTimeoutMs: config.queryTimeoutMs,
+    }));
   const services = createServices({ db, config, clock });
   const metrics = createMetricsRegistry();
-  const limiter = countingRefusals(await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }), metrics);
+  const limiter = countingRefusals(
+    await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),
+    metrics,
+  );
   const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken, production: config.production });
   const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
   const schema = getSchema();
@@ -203,7 +218,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     if (path === MANIFEST_SCHEMA_PATH) {
       scope.route = `GET ${MANIFEST_SCHEMA_PATH}`;
-      return textResponse(manifestSchemaJson, { headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' } });
+      return textResponse(manifestSchemaJson, {
+        headers: { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+      });
     }
     if (path === '/v1/reference' || path === '/v1/docs') {
       scope.route = 'GET /v1/reference';
@@ -229,7 +246,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     browser.assertSameOrigin(request);
     scope.identify = async () => {
       const found = await browser.lookUp(request);
-      if (!found) throw new AppError('UNAUTHORIZED', 'your session has ended (7 days without activity, or you signed out): sign in again', { reason: 'session' });
+      if (!found)
+        throw new AppError('UNAUTHORIZED', 'your session has ended (7 days without activity, or you signed out): sign in again', {
+          reason: 'session',
+        });
       if (found.setCookie) scope.headers['set-cookie'] = found.setCookie;
       return found.viewer;
     };
@@ -275,7 +295,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const out = withHeaders(response, requestId, scope.headers);
     const elapsedMs = performance.now() - started;
     metrics.observeRequest(scope.route, out.status, elapsedMs / 1000);
-    if (logsRequests) log.info({ requestId, method: request.method, route: scope.route, status: out.status, durationMs: Math.round(elapsedMs * 100) / 100, userId: scope.userId }, 'request');
+    if (logsRequests)
+      log.info(
+        {
+          requestId,
+          method: request.method,
+          route: scope.route,
+          status: out.status,
+          durationMs: Math.round(elapsedMs * 100) / 100,
+          userId: scope.userId,
+        },
+        'request',
+      );
     return out;
   }
 
@@ -292,4 +323,3 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
   };
 }
-

@@ -104,7 +104,10 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   const origins = (name: string): string[] => {
-    const list = (str(name) ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+    const list = (str(name) ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
     for (const o of list) {
       if (o === '*') continue;
       let origin: string | null = null;
@@ -113,7 +116,8 @@ export function loadConfig(env: Env = process.env): Config {
       } catch {
         // reported below
       }
-      if (origin === null || origin === 'null') problems.push(`${name} must list origins as scheme://host[:port], or *, separated by commas (got '${o}')`);
+      if (origin === null || origin === 'null')
+        problems.push(`${name} must list origins as scheme://host[:port], or *, separated by commas (got '${o}')`);
     }
     return list;
   };
@@ -129,7 +133,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']) ?? null;
   const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']) ?? null;
   const rateLimitMode = str('RATE_LIMIT_MODE') ?? 'enforce';
-  if (rateLimitMode !== 'enforce' && rateLimitMode !== 'report') problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
+  if (rateLimitMode !== 'enforce' && rateLimitMode !== 'report')
+    problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
 
   const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
   const devAuthRaw = str('DEV_AUTH');
@@ -141,24 +146,33 @@ export function loadConfig(env: Env = process.env): Config {
     if (!oidc.jwksUrl) problems.push('OIDC_JWKS_URL must be set when OIDC_ISSUER is set');
   } else if (production || !devAuth) {
     const missing = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL'].filter((n) => !str(n));
-    problems.push(`${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`);
+    problems.push(
+      `${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`,
+    );
   }
 
   const oidcClientId = str('OIDC_CLIENT_ID');
   const oidcClientSecret = str('OIDC_CLIENT_SECRET') ?? null;
-  if (oidcClientId && !oidc.issuer) problems.push('OIDC_CLIENT_ID is set but OIDC_ISSUER is not: browser sign-in needs the provider it is a client of');
+  if (oidcClientId && !oidc.issuer)
+    problems.push('OIDC_CLIENT_ID is set but OIDC_ISSUER is not: browser sign-in needs the provider it is a client of');
   if (oidcClientSecret && !oidcClientId) problems.push('OIDC_CLIENT_SECRET is set but OIDC_CLIENT_ID is not');
 
   const mcpSessionSecret = str('MCP_SESSION_SECRET') ?? null;
   if (mcpSessionSecret !== null && mcpSessionSecret.length < 32) problems.push('MCP_SESSION_SECRET must be at least 32 characters');
-  if (mcpSessionSecret === null && production) problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
+  if (mcpSessionSecret === null && production)
+    problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
 
   let oauthJwks: Config['oauthJwks'] = null;
   const jwksRaw = str('OAUTH_JWKS');
   if (jwksRaw !== undefined) {
     try {
       const parsed = JSON.parse(jwksRaw) as { keys?: unknown };
-      if (!Array.isArray(parsed.keys) || parsed.keys.length === 0 || !parsed.keys.every((k) => typeof k === 'object' && k !== null && 'd' in k)) throw new Error('no private keys');
+      if (
+        !Array.isArray(parsed.keys) ||
+        parsed.keys.length === 0 ||
+        !parsed.keys.every((k) => typeof k === 'object' && k !== null && 'd' in k)
+      )
+        throw new Error('no private keys');
       oauthJwks = parsed as { keys: Record<string, unknown>[] };
     } catch {
       problems.push('OAUTH_JWKS must be a JSON Web Key Set ({"keys":[...]}) of private keys (each with its "d")');
@@ -167,8 +181,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('OAUTH_JWKS must be set in production: every instance must sign with the same OAuth keys');
   }
   const loopbackMetadata = str('OAUTH_CLIENT_METADATA_LOOPBACK');
-  if (loopbackMetadata !== undefined && !['on', 'off'].includes(loopbackMetadata)) problems.push(`OAUTH_CLIENT_METADATA_LOOPBACK must be on or off (got '${loopbackMetadata}')`);
-  if (loopbackMetadata === 'on' && production) problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
+  if (loopbackMetadata !== undefined && !['on', 'off'].includes(loopbackMetadata))
+    problems.push(`OAUTH_CLIENT_METADATA_LOOPBACK must be on or off (got '${loopbackMetadata}')`);
+  if (loopbackMetadata === 'on' && production)
+    problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
 
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);

@@ -20,7 +20,9 @@ export function encodeCursor(kind: string, values: CursorValue[]): string {
 }
 
 export const badCursor = () =>
-  new AppError('VALIDATION_ERROR', 'cursor is not valid for this list: pass the nextCursor of a previous page unchanged', { field: 'cursor' });
+  new AppError('VALIDATION_ERROR', 'cursor is not valid for this list: pass the nextCursor of a previous page unchanged', {
+    field: 'cursor',
+  });
 
 export function decodeCursor(cursor: string, kind: string, shape: readonly ('string' | 'number')[]): CursorValue[] {
   if (cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();

@@ -20,6 +20,11 @@ export default defineConfig({
   },
   server: {
     // `npx vite web` for working on the pages: API calls go to a service on the default port.
-    proxy: { '/graphql': 'http://127.0.0.1:4000', '/sign-in': 'http://127.0.0.1:4000', '/sign-out': 'http://127.0.0.1:4000', '/v1': 'http://127.0.0.1:4000' },
+    proxy: {
+      '/graphql': 'http://127.0.0.1:4000',
+      '/sign-in': 'http://127.0.0.1:4000',
+      '/sign-out': 'http://127.0.0.1:4000',
+      '/v1': 'http://127.0.0.1:4000',
+    },
   },
 });

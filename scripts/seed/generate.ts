@@ -6,7 +6,21 @@
 import type { Prisma } from '@prisma/client';
 import { ADAPTERS, OUTPUT_TYPES, type StepAction, type WorkflowManifest } from '../../src/manifest/types.js';
 import { validateManifest } from '../../src/manifest/validate.js';
-import { BENEFITS, CATEGORIES, CLOSING, FIRST_NAMES, LAST_NAMES, NAME_PREFIXES, OPENING, REVIEW_DETAILS, REVIEW_OPENERS, STACKS, STEP_LIBRARY, WORK, type Stack } from './words.js';
+import {
+  BENEFITS,
+  CATEGORIES,
+  CLOSING,
+  FIRST_NAMES,
+  LAST_NAMES,
+  NAME_PREFIXES,
+  OPENING,
+  REVIEW_DETAILS,
+  REVIEW_OPENERS,
+  STACKS,
+  STEP_LIBRARY,
+  WORK,
+  type Stack,
+} from './words.js';
 
 export const SEED_ISSUER = 'urn:workflow-service:seed';
 
@@ -74,13 +88,23 @@ function manifestFor(r: Rng, name: string, intent: string, stack: Stack): Workfl
     manifest_version: '1.0',
     name,
     intent,
-    context: { language: stack.language, ...(stack.framework ? { framework: stack.framework } : {}), ...(stack.test_framework ? { test_framework: stack.test_framework } : {}) },
+    context: {
+      language: stack.language,
+      ...(stack.framework ? { framework: stack.framework } : {}),
+      ...(stack.test_framework ? { test_framework: stack.test_framework } : {}),
+    },
     steps: steps.map((s) => ({
       id: s.id,
       name: s.name,
       action: s.action,
       // Each step follows one earlier step, sometimes two: a DAG with some parallel branches.
-      ...(s.index > 0 ? { depends_on: [...new Set([steps[Math.max(0, s.index - 1 - r.int(2))]!.id, ...(r.next() < 0.2 ? [steps[0]!.id] : [])])].filter((d) => d !== s.id) } : {}),
+      ...(s.index > 0
+        ? {
+            depends_on: [...new Set([steps[Math.max(0, s.index - 1 - r.int(2))]!.id, ...(r.next() < 0.2 ? [steps[0]!.id] : [])])].filter(
+              (d) => d !== s.id,
+            ),
+          }
+        : {}),
       ...(s.action === 'condition' ? { condition: 'previous.success == true' } : {}),
       ...(r.next() < 0.15 ? { retry: { max_attempts: 2 + r.int(3), backoff: r.pick(['exponential', 'linear']) } } : {}),
     })),
@@ -116,8 +140,27 @@ export function generateDataset(options: SeedOptions): Dataset {
     return user;
   });
   const owned = new Map<string, number>();
-  const addEntry = (userId: string, workflowId: string, sourceType: 'owned' | 'forked' | 'subscribed', sourceUserId: string, version: string, at: Date) =>
-    data.library.push({ id: id('lib'), userId, workflowId, sourceType, sourceUserId, isActive: r.next() < 0.9, enabledAdapters: [...ADAPTERS], workflowVersion: version, autoUpdate: r.next() < 0.85, addedAt: at, updatedAt: at });
+  const addEntry = (
+    userId: string,
+    workflowId: string,
+    sourceType: 'owned' | 'forked' | 'subscribed',
+    sourceUserId: string,
+    version: string,
+    at: Date,
+  ) =>
+    data.library.push({
+      id: id('lib'),
+      userId,
+      workflowId,
+      sourceType,
+      sourceUserId,
+      isActive: r.next() < 0.9,
+      enabledAdapters: [...ADAPTERS],
+      workflowVersion: version,
+      autoUpdate: r.next() < 0.85,
+      addedAt: at,
+      updatedAt: at,
+    });
 
   interface Listed {
     row: Prisma.WorkflowCreateManyInput & { ratingSum: number; ratingCount: number; subscribersCount: number; forksCount: number };
@@ -137,7 +180,9 @@ export function generateDataset(options: SeedOptions): Dataset {
     const name = `${prefix}${prefix ? subject : capitalize(subject)}${r.next() < 0.5 ? ` for ${stack.label}` : ''}`;
     const goal = r.pick(category.goals);
     const description = `${capitalize(goal)} in ${stack.label} projects, ${r.pick(BENEFITS)}.`;
-    const tags = [...new Set([r.pick(category.tags), r.pick(category.tags), stack.tag, stack.language, ...(r.next() < 0.3 ? ['ai-agents'] : [])])].slice(0, 5);
+    const tags = [
+      ...new Set([r.pick(category.tags), r.pick(category.tags), stack.tag, stack.language, ...(r.next() < 0.3 ? ['ai-agents'] : [])]),
+    ].slice(0, 5);
     const manifest = manifestFor(r, name, `${capitalize(goal)}, ${r.pick(BENEFITS)}`, stack);
     const createdAt = now - (5 + r.int(360)) * DAY - r.int(DAY);
     const publishedAt = createdAt + r.int(3 * DAY);
@@ -145,7 +190,14 @@ export function generateDataset(options: SeedOptions): Dataset {
     const updatedAt = Math.min(now, publishedAt + (releases.length - 1) * r.int(30 * DAY));
     const wfId = id('wf');
     for (const [n, version] of releases.entries()) {
-      data.versions.push({ id: id('wfv'), workflowId: wfId, version, manifest: n === releases.length - 1 ? (manifest as never) : ({ ...manifest, intent: `${manifest.intent} (earlier version)` } as never), createdAt: new Date(n === 0 ? createdAt : Math.max(createdAt, updatedAt - (releases.length - 1 - n) * DAY)) });
+      data.versions.push({
+        id: id('wfv'),
+        workflowId: wfId,
+        version,
+        manifest:
+          n === releases.length - 1 ? (manifest as never) : ({ ...manifest, intent: `${manifest.intent} (earlier version)` } as never),
+        createdAt: new Date(n === 0 ? createdAt : Math.max(createdAt, updatedAt - (releases.length - 1 - n) * DAY)),
+      });
     }
     const row = {
       id: wfId,
@@ -175,7 +227,15 @@ export function generateDataset(options: SeedOptions): Dataset {
     if (r.next() >= 0.35) return;
     const rating = Math.max(1, Math.min(5, Math.round(w.quality + (r.next() - 0.5) * 2)));
     const when = new Date(Math.min(now, at + r.int(20 * DAY)));
-    data.reviews.push({ id: id('rev'), workflowId: w.row.id, userId, rating, text: `${r.pick(REVIEW_OPENERS)} ${r.pick(REVIEW_DETAILS)}`, createdAt: when, updatedAt: when });
+    data.reviews.push({
+      id: id('rev'),
+      workflowId: w.row.id,
+      userId,
+      rating,
+      text: `${r.pick(REVIEW_OPENERS)} ${r.pick(REVIEW_DETAILS)}`,
+      createdAt: when,
+      updatedAt: when,
+    });
     w.row.ratingSum += rating;
     w.row.ratingCount += 1;
   };

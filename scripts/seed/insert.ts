@@ -19,7 +19,9 @@ type Tx = Prisma.TransactionClient;
 
 /** The rows as one JSON document with the tables' column names (the models' fields in snake_case). */
 function asJson(rows: object[]): string {
-  return JSON.stringify(rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]))));
+  return JSON.stringify(
+    rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]))),
+  );
 }
 
 async function inBatches<T extends object>(rows: T[], insert: (json: string) => Promise<unknown>): Promise<void> {
@@ -32,30 +34,48 @@ async function inBatches<T extends object>(rows: T[], insert: (json: string) => 
  * and PGlite alike. Columns are listed so that defaults and the generated search document apply.
  */
 async function insertAll(tx: Tx, data: ReturnType<typeof generateDataset>): Promise<void> {
-  await inBatches(data.users, (json) => tx.$executeRaw`
+  await inBatches(
+    data.users,
+    (json) => tx.$executeRaw`
     INSERT INTO users (id, issuer, subject, email, display_name, created_at, updated_at)
-    SELECT id, issuer, subject, email, display_name, created_at, updated_at FROM json_populate_recordset(NULL::users, ${json}::json)`);
-  await inBatches(data.plans, (json) => tx.$executeRaw`
+    SELECT id, issuer, subject, email, display_name, created_at, updated_at FROM json_populate_recordset(NULL::users, ${json}::json)`,
+  );
+  await inBatches(
+    data.plans,
+    (json) => tx.$executeRaw`
     INSERT INTO billing_subscriptions (user_id, plan, status, created_at, updated_at)
-    SELECT user_id, plan, status, created_at, updated_at FROM json_populate_recordset(NULL::billing_subscriptions, ${json}::json)`);
-  await inBatches(data.workflows, (json) => tx.$executeRaw`
+    SELECT user_id, plan, status, created_at, updated_at FROM json_populate_recordset(NULL::billing_subscriptions, ${json}::json)`,
+  );
+  await inBatches(
+    data.workflows,
+    (json) => tx.$executeRaw`
     INSERT INTO workflows (id, owner_id, name, description, visibility, category, tags, allow_forks, current_version, manifest,
       forked_from_workflow_id, forked_from_user_id, forked_from_version, forks_count, subscribers_count, rating_sum, rating_count,
       published_at, created_at, updated_at)
     SELECT id, owner_id, name, description, visibility, category, tags, allow_forks, current_version, manifest,
       forked_from_workflow_id, forked_from_user_id, forked_from_version, forks_count, subscribers_count, rating_sum, rating_count,
       published_at, created_at, updated_at
-    FROM json_populate_recordset(NULL::workflows, ${json}::json)`);
-  await inBatches(data.versions, (json) => tx.$executeRaw`
+    FROM json_populate_recordset(NULL::workflows, ${json}::json)`,
+  );
+  await inBatches(
+    data.versions,
+    (json) => tx.$executeRaw`
     INSERT INTO workflow_versions (id, workflow_id, version, manifest, created_at)
-    SELECT id, workflow_id, version, manifest, created_at FROM json_populate_recordset(NULL::workflow_versions, ${json}::json)`);
-  await inBatches(data.library, (json) => tx.$executeRaw`
+    SELECT id, workflow_id, version, manifest, created_at FROM json_populate_recordset(NULL::workflow_versions, ${json}::json)`,
+  );
+  await inBatches(
+    data.library,
+    (json) => tx.$executeRaw`
     INSERT INTO library_entries (id, user_id, workflow_id, source_type, source_user_id, is_active, enabled_adapters, workflow_version, auto_update, added_at, updated_at)
     SELECT id, user_id, workflow_id, source_type, source_user_id, is_active, enabled_adapters, workflow_version, auto_update, added_at, updated_at
-    FROM json_populate_recordset(NULL::library_entries, ${json}::json)`);
-  await inBatches(data.reviews, (json) => tx.$executeRaw`
+    FROM json_populate_recordset(NULL::library_entries, ${json}::json)`,
+  );
+  await inBatches(
+    data.reviews,
+    (json) => tx.$executeRaw`
     INSERT INTO reviews (id, workflow_id, user_id, rating, text, created_at, updated_at)
-    SELECT id, workflow_id, user_id, rating, text, created_at, updated_at FROM json_populate_recordset(NULL::reviews, ${json}::json)`);
+    SELECT id, workflow_id, user_id, rating, text, created_at, updated_at FROM json_populate_recordset(NULL::reviews, ${json}::json)`,
+  );
 }
 
 /**

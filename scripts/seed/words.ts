@@ -44,19 +44,51 @@ export interface Category {
 export const CATEGORIES: Category[] = [
   {
     name: 'testing',
-    subjects: ['unit test generator', 'flaky test hunter', 'coverage booster', 'snapshot refresher', 'property-based test writer', 'end-to-end test scaffold', 'regression test builder', 'mutation testing run'],
+    subjects: [
+      'unit test generator',
+      'flaky test hunter',
+      'coverage booster',
+      'snapshot refresher',
+      'property-based test writer',
+      'end-to-end test scaffold',
+      'regression test builder',
+      'mutation testing run',
+    ],
     tags: ['tests', 'coverage', 'tdd', 'qa', 'ci'],
-    goals: ['raise test coverage on changed files', 'find and fix flaky tests', 'write missing tests for a module', 'turn a bug report into a failing test first'],
+    goals: [
+      'raise test coverage on changed files',
+      'find and fix flaky tests',
+      'write missing tests for a module',
+      'turn a bug report into a failing test first',
+    ],
   },
   {
     name: 'review',
-    subjects: ['pull request reviewer', 'code review checklist', 'review summarizer', 'style guide enforcer', 'second-opinion reviewer', 'diff explainer'],
+    subjects: [
+      'pull request reviewer',
+      'code review checklist',
+      'review summarizer',
+      'style guide enforcer',
+      'second-opinion reviewer',
+      'diff explainer',
+    ],
     tags: ['code-review', 'pull-requests', 'quality', 'lint'],
-    goals: ['review a pull request for bugs and style', 'summarize a large diff for reviewers', 'check a change against the team style guide'],
+    goals: [
+      'review a pull request for bugs and style',
+      'summarize a large diff for reviewers',
+      'check a change against the team style guide',
+    ],
   },
   {
     name: 'refactoring',
-    subjects: ['dead code remover', 'module splitter', 'rename assistant', 'legacy modernizer', 'type tightening pass', 'dependency untangler'],
+    subjects: [
+      'dead code remover',
+      'module splitter',
+      'rename assistant',
+      'legacy modernizer',
+      'type tightening pass',
+      'dependency untangler',
+    ],
     tags: ['refactor', 'cleanup', 'tech-debt', 'types'],
     goals: ['split a large module into smaller ones', 'remove dead code safely', 'modernize a legacy component without changing behaviour'],
   },
@@ -74,31 +106,66 @@ export const CATEGORIES: Category[] = [
   },
   {
     name: 'devops',
-    subjects: ['CI pipeline fixer', 'Dockerfile optimizer', 'deploy checklist', 'Helm chart updater', 'GitHub Actions tuner', 'infra drift detector'],
+    subjects: [
+      'CI pipeline fixer',
+      'Dockerfile optimizer',
+      'deploy checklist',
+      'Helm chart updater',
+      'GitHub Actions tuner',
+      'infra drift detector',
+    ],
     tags: ['ci', 'docker', 'kubernetes', 'deploy', 'github-actions'],
     goals: ['fix a failing CI pipeline', 'shrink and harden a Docker image', 'prepare a safe production deploy'],
   },
   {
     name: 'data',
-    subjects: ['schema migration planner', 'query optimizer', 'ETL job builder', 'data quality checker', 'notebook cleaner', 'index advisor'],
+    subjects: [
+      'schema migration planner',
+      'query optimizer',
+      'ETL job builder',
+      'data quality checker',
+      'notebook cleaner',
+      'index advisor',
+    ],
     tags: ['database', 'sql', 'etl', 'analytics', 'migrations'],
     goals: ['plan a zero-downtime schema migration', 'speed up slow queries', 'add data quality checks to a pipeline'],
   },
   {
     name: 'frontend',
-    subjects: ['component builder', 'accessibility fixer', 'bundle size trimmer', 'design system sync', 'form validation helper', 'CSS cleanup'],
+    subjects: [
+      'component builder',
+      'accessibility fixer',
+      'bundle size trimmer',
+      'design system sync',
+      'form validation helper',
+      'CSS cleanup',
+    ],
     tags: ['ui', 'accessibility', 'css', 'components'],
     goals: ['build a component from a design', 'fix accessibility issues on a page', 'trim the bundle size of an app'],
   },
   {
     name: 'backend',
-    subjects: ['endpoint scaffolder', 'API versioning helper', 'caching layer', 'background job builder', 'rate limiter', 'error handling pass'],
+    subjects: [
+      'endpoint scaffolder',
+      'API versioning helper',
+      'caching layer',
+      'background job builder',
+      'rate limiter',
+      'error handling pass',
+    ],
     tags: ['api', 'rest', 'graphql', 'caching', 'queues'],
     goals: ['add a new REST endpoint with tests', 'introduce caching for a slow endpoint', 'move slow work to background jobs'],
   },
   {
     name: 'performance',
-    subjects: ['profiling session', 'memory leak finder', 'hot path optimizer', 'benchmark harness', 'N+1 query fixer', 'startup time reducer'],
+    subjects: [
+      'profiling session',
+      'memory leak finder',
+      'hot path optimizer',
+      'benchmark harness',
+      'N+1 query fixer',
+      'startup time reducer',
+    ],
     tags: ['performance', 'profiling', 'benchmarks', 'latency'],
     goals: ['find and fix a memory leak', 'remove N+1 queries', 'measure and shorten startup time'],
   },
@@ -122,13 +189,35 @@ export const CATEGORIES: Category[] = [
   },
   {
     name: 'research',
-    subjects: ['codebase explorer', 'library comparison', 'spike planner', 'feasibility study', 'prior art search', 'architecture decision record'],
+    subjects: [
+      'codebase explorer',
+      'library comparison',
+      'spike planner',
+      'feasibility study',
+      'prior art search',
+      'architecture decision record',
+    ],
     tags: ['research', 'architecture', 'adr', 'exploration'],
     goals: ['compare libraries for a new feature', 'explore an unfamiliar codebase', 'write an architecture decision record'],
   },
 ];
 
-export const NAME_PREFIXES = ['', '', '', 'Quick ', 'Safe ', 'Nightly ', 'Guided ', 'Team ', 'Automated ', 'Incremental ', 'Strict ', 'Lightweight ', 'Full ', 'Smart '];
+export const NAME_PREFIXES = [
+  '',
+  '',
+  '',
+  'Quick ',
+  'Safe ',
+  'Nightly ',
+  'Guided ',
+  'Team ',
+  'Automated ',
+  'Incremental ',
+  'Strict ',
+  'Lightweight ',
+  'Full ',
+  'Smart ',
+];
 
 export const BENEFITS = [
   'so reviewers see a smaller, clearer change',
@@ -183,14 +272,108 @@ export const STEP_LIBRARY: Record<StepAction, StepTemplate> = {
 };
 
 /** Where an action usually sits in a workflow: opening, doing the work, or closing. */
-export const OPENING: StepAction[] = ['analyze_code', 'research_agent', 'planning_agent', 'search_codebase', 'file_read', 'design_architecture', 'search_references', 'database_integration', 'api_integration'];
-export const WORK: StepAction[] = ['code_agent', 'edit_file', 'edit_files', 'generate_code', 'generate_tests', 'test_agent', 'execute_command', 'shell_execute', 'custom_agent', 'condition', 'loop', 'parallel', 'file_write', 'docs_agent'];
-export const CLOSING: StepAction[] = ['review_agent', 'review_and_commit', 'human_input', 'github_integration', 'slack_integration', 'notion_integration', 'jira_integration', 'linear_integration', 'webhook_integration'];
+export const OPENING: StepAction[] = [
+  'analyze_code',
+  'research_agent',
+  'planning_agent',
+  'search_codebase',
+  'file_read',
+  'design_architecture',
+  'search_references',
+  'database_integration',
+  'api_integration',
+];
+export const WORK: StepAction[] = [
+  'code_agent',
+  'edit_file',
+  'edit_files',
+  'generate_code',
+  'generate_tests',
+  'test_agent',
+  'execute_command',
+  'shell_execute',
+  'custom_agent',
+  'condition',
+  'loop',
+  'parallel',
+  'file_write',
+  'docs_agent',
+];
+export const CLOSING: StepAction[] = [
+  'review_agent',
+  'review_and_commit',
+  'human_input',
+  'github_integration',
+  'slack_integration',
+  'notion_integration',
+  'jira_integration',
+  'linear_integration',
+  'webhook_integration',
+];
 
-export const FIRST_NAMES = ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Guido', 'Radia', 'Yukihiro', 'Anders', 'Hedy', 'Tim', 'Sophie', 'Bjarne', 'Katherine', 'Rasmus', 'Jean', 'Alan', 'Mary', 'Brendan', 'Adele', 'James'];
-export const LAST_NAMES = ['Hopper', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'van Rossum', 'Perlman', 'Matsumoto', 'Hejlsberg', 'Lamarr', 'Wilson', 'Stroustrup', 'Johnson', 'Lerdorf', 'Sammet', 'Turing', 'Keller', 'Eich', 'Goldberg', 'Gosling'];
+export const FIRST_NAMES = [
+  'Ada',
+  'Grace',
+  'Linus',
+  'Margaret',
+  'Ken',
+  'Barbara',
+  'Dennis',
+  'Frances',
+  'Guido',
+  'Radia',
+  'Yukihiro',
+  'Anders',
+  'Hedy',
+  'Tim',
+  'Sophie',
+  'Bjarne',
+  'Katherine',
+  'Rasmus',
+  'Jean',
+  'Alan',
+  'Mary',
+  'Brendan',
+  'Adele',
+  'James',
+];
+export const LAST_NAMES = [
+  'Hopper',
+  'Torvalds',
+  'Hamilton',
+  'Thompson',
+  'Liskov',
+  'Ritchie',
+  'Allen',
+  'van Rossum',
+  'Perlman',
+  'Matsumoto',
+  'Hejlsberg',
+  'Lamarr',
+  'Wilson',
+  'Stroustrup',
+  'Johnson',
+  'Lerdorf',
+  'Sammet',
+  'Turing',
+  'Keller',
+  'Eich',
+  'Goldberg',
+  'Gosling',
+];
 
-export const REVIEW_OPENERS = ['Works well', 'Solid workflow', 'Saved me time', 'Useful, with caveats', 'Not for my setup', 'Great starting point', 'Does what it says', 'A bit slow', 'Excellent', 'Needed tweaks'];
+export const REVIEW_OPENERS = [
+  'Works well',
+  'Solid workflow',
+  'Saved me time',
+  'Useful, with caveats',
+  'Not for my setup',
+  'Great starting point',
+  'Does what it says',
+  'A bit slow',
+  'Excellent',
+  'Needed tweaks',
+];
 export const REVIEW_DETAILS = [
   'on a medium-sized repository.',
   'after I adjusted the test command.',

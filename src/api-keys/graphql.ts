@@ -14,11 +14,22 @@ const apiKeyFields = <K extends ApiKeyView>(t: PothosSchemaTypes.ObjectFieldBuil
   keyId: t.string({ resolve: (k) => k.id }),
   name: t.string({ resolve: (k) => k.name }),
   scope: t.field({ type: ApiKeyScopeEnum, resolve: (k) => k.scope as 'mcp' | 'api' }),
-  deploymentIds: t.stringList({ description: 'Deployments whose tool endpoints the key may open; empty: all of yours.', resolve: (k) => k.deploymentIds }),
+  deploymentIds: t.stringList({
+    description: 'Deployments whose tool endpoints the key may open; empty: all of yours.',
+    resolve: (k) => k.deploymentIds,
+  }),
   prefix: t.string({ description: 'The first characters of the secret, to tell keys apart.', resolve: (k) => k.prefix }),
   createdAt: t.string({ resolve: (k) => k.createdAt.toISOString() }),
-  lastUsedAt: t.string({ nullable: true, description: 'Within a minute of the last request made with the key; null while unused.', resolve: (k) => k.lastUsedAt?.toISOString() ?? null }),
-  expiresAt: t.string({ nullable: true, description: 'null: the key does not expire.', resolve: (k) => k.expiresAt?.toISOString() ?? null }),
+  lastUsedAt: t.string({
+    nullable: true,
+    description: 'Within a minute of the last request made with the key; null while unused.',
+    resolve: (k) => k.lastUsedAt?.toISOString() ?? null,
+  }),
+  expiresAt: t.string({
+    nullable: true,
+    description: 'null: the key does not expire.',
+    resolve: (k) => k.expiresAt?.toISOString() ?? null,
+  }),
 });
 
 const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({

@@ -28,7 +28,12 @@ export interface CreateApiKeyInput {
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 function unauthorized(message: string, reason: string): AppError {
-  return new AppError('UNAUTHORIZED', message, { reason }, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"` });
+  return new AppError(
+    'UNAUTHORIZED',
+    message,
+    { reason },
+    { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"` },
+  );
 }
 
 function viewOf(key: ApiKey): ApiKeyView {
@@ -45,17 +50,32 @@ export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void
   const credential = viewer.credential;
   if (!credential) return;
   if (credential.kind === 'oauth') {
-    if (use.face === 'api') throw new AppError('FORBIDDEN', 'this OAuth access token opens the tool endpoint of one deployment only, not REST or GraphQL: use an ID token or an API key of scope "api"', { reason: 'oauth_token_scope' });
+    if (use.face === 'api')
+      throw new AppError(
+        'FORBIDDEN',
+        'this OAuth access token opens the tool endpoint of one deployment only, not REST or GraphQL: use an ID token or an API key of scope "api"',
+        { reason: 'oauth_token_scope' },
+      );
     if (use.deploymentId !== credential.deploymentId) {
-      throw new AppError('UNAUTHORIZED', `this access token was issued for the tool endpoint of deployment '${credential.deploymentId}', not this one: connect to this endpoint to get a token for it`, { reason: 'wrong_resource' });
+      throw new AppError(
+        'UNAUTHORIZED',
+        `this access token was issued for the tool endpoint of deployment '${credential.deploymentId}', not this one: connect to this endpoint to get a token for it`,
+        { reason: 'wrong_resource' },
+      );
     }
     return;
   }
   if (use.face === 'api' && credential.scope !== 'api') {
-    throw new AppError('FORBIDDEN', 'this API key has scope "mcp": it opens tool endpoints only; create a key with scope "api" for REST and GraphQL', { scope: credential.scope });
+    throw new AppError(
+      'FORBIDDEN',
+      'this API key has scope "mcp": it opens tool endpoints only; create a key with scope "api" for REST and GraphQL',
+      { scope: credential.scope },
+    );
   }
   if (use.face === 'mcp' && credential.deploymentIds.length > 0 && !credential.deploymentIds.includes(use.deploymentId)) {
-    throw new AppError('FORBIDDEN', `this API key is limited to the tool endpoints of ${credential.deploymentIds.join(', ')}`, { deploymentIds: [...credential.deploymentIds] });
+    throw new AppError('FORBIDDEN', `this API key is limited to the tool endpoints of ${credential.deploymentIds.join(', ')}`, {
+      deploymentIds: [...credential.deploymentIds],
+    });
   }
 }
 
@@ -66,13 +86,22 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     const problems: FieldProblem[] = [];
     const name = input.name.trim();
     if (!name) problems.push({ field: 'name', message: 'name must not be empty' });
-    else if ([...name].length > API_KEY_LIMITS.name) problems.push({ field: 'name', message: `name must be at most ${API_KEY_LIMITS.name} characters` });
+    else if ([...name].length > API_KEY_LIMITS.name)
+      problems.push({ field: 'name', message: `name must be at most ${API_KEY_LIMITS.name} characters` });
     const scope = input.scope ?? 'mcp';
-    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) problems.push({ field: 'scope', message: `scope must be "mcp" (tool endpoints only) or "api" (REST, GraphQL and tool endpoints), got "${scope}"` });
+    if (!(API_KEY_SCOPES as readonly string[]).includes(scope))
+      problems.push({
+        field: 'scope',
+        message: `scope must be "mcp" (tool endpoints only) or "api" (REST, GraphQL and tool endpoints), got "${scope}"`,
+      });
     const deploymentIds = [...new Set(input.deploymentIds ?? [])];
-    if (deploymentIds.length > API_KEY_LIMITS.deployments) problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
+    if (deploymentIds.length > API_KEY_LIMITS.deployments)
+      problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
     else if (deploymentIds.length) {
-      const owned = await prisma.deployment.findMany({ where: { id: { in: deploymentIds }, ownerId: viewer.userId }, select: { id: true } });
+      const owned = await prisma.deployment.findMany({
+        where: { id: { in: deploymentIds }, ownerId: viewer.userId },
+        select: { id: true },
+      });
       const ownedIds = new Set(owned.map((d) => d.id));
       deploymentIds.forEach((id, i) => {
         if (!ownedIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
@@ -81,7 +110,8 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     let expiresAt: Date | null = null;
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
       const parsed = new Date(input.expiresAt);
-      if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(parsed.getTime())) problems.push({ field: 'expiresAt', message: 'expiresAt must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z' });
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(parsed.getTime()))
+        problems.push({ field: 'expiresAt', message: 'expiresAt must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z' });
       else if (parsed.getTime() <= clock.now().getTime()) problems.push({ field: 'expiresAt', message: 'expiresAt must be in the future' });
       else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
       else expiresAt = parsed;
@@ -138,14 +168,23 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
    */
   async function authenticateApiKey(secret: string): Promise<Viewer> {
     if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
-    const key = await prisma.apiKey.findUnique({ where: { secretHash: hashApiKeySecret(secret) }, include: { user: { select: { email: true, issuer: true, subject: true } } } });
+    const key = await prisma.apiKey.findUnique({
+      where: { secretHash: hashApiKeySecret(secret) },
+      include: { user: { select: { email: true, issuer: true, subject: true } } },
+    });
     if (!key) throw unauthorized('unknown or revoked API key', 'revoked');
     const now = clock.now();
-    if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthorized(`this API key expired at ${key.expiresAt.toISOString()}`, 'expired');
+    if (key.expiresAt && key.expiresAt.getTime() <= now.getTime())
+      throw unauthorized(`this API key expired at ${key.expiresAt.toISOString()}`, 'expired');
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await prisma.apiKey.updateMany({ where: { id: key.id }, data: { lastUsedAt: now } });
     }
-    const credential: ApiKeyCredential = { kind: 'api_key', keyId: key.id, scope: key.scope as ApiKeyScope, deploymentIds: key.deploymentIds };
+    const credential: ApiKeyCredential = {
+      kind: 'api_key',
+      keyId: key.id,
+      scope: key.scope as ApiKeyScope,
+      deploymentIds: key.deploymentIds,
+    };
     return { userId: key.userId, email: key.user.email, issuer: key.user.issuer, subject: key.user.subject, credential };
   }
 

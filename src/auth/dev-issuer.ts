@@ -124,4 +124,3 @@ function corruptKeyError(privatePath: string): Error {
       `delete the ${path.dirname(privatePath)} directory to create a new key (tokens signed with the old key stop working)`,
   );
 }
-

@@ -41,7 +41,8 @@ const MAX_TOKEN_LENGTH = 16 * 1024;
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const JOSE_ERROR_CODE = /^ERR_(JOSE|JWT|JWS|JWK|JWKS|JWE)_/;
 
-export type AuthFailureReason = 'missing' | 'malformed' | 'expired' | 'not_yet_valid' | 'issuer' | 'audience' | 'signature' | 'algorithm' | 'claims';
+export type AuthFailureReason =
+  'missing' | 'malformed' | 'expired' | 'not_yet_valid' | 'issuer' | 'audience' | 'signature' | 'algorithm' | 'claims';
 
 export async function createAuthenticator(config: AuthConfig): Promise<Authenticator> {
   const source = await resolveKeySource(config);
@@ -77,7 +78,12 @@ export async function createAuthenticator(config: AuthConfig): Promise<Authentic
 export function parseAuthorizationHeader(header: string | null | undefined): string {
   const value = header?.trim();
   if (!value) {
-    throw new AppError('UNAUTHORIZED', 'missing Authorization header: send Authorization: Bearer <ID token>', {}, { 'WWW-Authenticate': 'Bearer' });
+    throw new AppError(
+      'UNAUTHORIZED',
+      'missing Authorization header: send Authorization: Bearer <ID token>',
+      {},
+      { 'WWW-Authenticate': 'Bearer' },
+    );
   }
   if (value.length > MAX_TOKEN_LENGTH + 'Bearer '.length) {
     throw invalidToken('malformed', 'malformed Authorization header: the token is too long');
@@ -107,7 +113,9 @@ async function resolveKeySource(config: AuthConfig): Promise<KeySource> {
   }
 
   if (config.production) {
-    const missing = ['OIDC_ISSUER', audience ? null : 'OIDC_AUDIENCE', jwksUrl ? null : 'OIDC_JWKS_URL'].filter((v): v is string => v !== null);
+    const missing = ['OIDC_ISSUER', audience ? null : 'OIDC_AUDIENCE', jwksUrl ? null : 'OIDC_JWKS_URL'].filter(
+      (v): v is string => v !== null,
+    );
     throw new Error(`${listNames(missing)} must be set in production`);
   }
   if (!config.devAuth) {
@@ -208,11 +216,9 @@ function toAppError(err: unknown, source: KeySource): AppError {
   if (err instanceof KeySetUnavailable) {
     // An outage at the identity provider says nothing about the token; a 401
     // would send clients off to sign in again for no reason.
-    const unavailable = new AppError(
-      'SERVICE_UNAVAILABLE',
-      'the identity provider signing keys could not be loaded; try again shortly',
-      { reason: 'jwks_unavailable' },
-    );
+    const unavailable = new AppError('SERVICE_UNAVAILABLE', 'the identity provider signing keys could not be loaded; try again shortly', {
+      reason: 'jwks_unavailable',
+    });
     unavailable.cause = err.cause;
     return unavailable;
   }

@@ -9,7 +9,9 @@ export const BillingSubscriptionRef = builder.objectRef<BillingSubscriptionDto>(
   description: 'The plan and its subscription at the payment provider (spec 2.7). A user who never paid is on free, active.',
   fields: (t) => ({
     plan: t.exposeString('plan', { description: 'The plan in force: free, pro, team or enterprise.' }),
-    status: t.exposeString('status', { description: 'active, trialing, past_due, unpaid, incomplete, incomplete_expired, paused or canceled (docs/plans.md).' }),
+    status: t.exposeString('status', {
+      description: 'active, trialing, past_due, unpaid, incomplete, incomplete_expired, paused or canceled (docs/plans.md).',
+    }),
     customerId: t.exposeString('customerId', { nullable: true }),
     subscriptionId: t.exposeString('subscriptionId', { nullable: true }),
     currentPeriodStart: t.exposeString('currentPeriodStart', { nullable: true }),
@@ -29,7 +31,9 @@ const PlanLimitsRef = builder.objectRef<PlanLimits>('PlanLimits').implement({
     subscriptions: t.exposeInt('subscriptions'),
     connectionsPerMonth: t.exposeInt('connectionsPerMonth'),
     apiKeys: t.exposeInt('apiKeys', { description: 'Personal API keys held at once.' }),
-    versionsPerWorkflow: t.exposeInt('versionsPerWorkflow', { description: 'Recorded versions kept per workflow; an update that would record more is refused (402).' }),
+    versionsPerWorkflow: t.exposeInt('versionsPerWorkflow', {
+      description: 'Recorded versions kept per workflow; an update that would record more is refused (402).',
+    }),
   }),
 });
 
@@ -53,16 +57,33 @@ const QuotaUsageRef = builder.objectRef<Record<QuotaName, QuotaUse>>('QuotaUsage
 });
 
 builder.objectField(UserRef, 'plan', (t) =>
-  t.string({ extensions: graphqlOnly, description: 'The plan in force.', resolve: (user, _args, ctx) => ctx.services.billing.currentPlan(user.userId) }),
+  t.string({
+    extensions: graphqlOnly,
+    description: 'The plan in force.',
+    resolve: (user, _args, ctx) => ctx.services.billing.currentPlan(user.userId),
+  }),
 );
 builder.objectField(UserRef, 'limits', (t) =>
-  t.field({ type: PlanLimitsRef, extensions: graphqlOnly, resolve: async (user, _args, ctx) => planLimits(await ctx.services.billing.currentPlan(user.userId)) }),
+  t.field({
+    type: PlanLimitsRef,
+    extensions: graphqlOnly,
+    resolve: async (user, _args, ctx) => planLimits(await ctx.services.billing.currentPlan(user.userId)),
+  }),
 );
 builder.objectField(UserRef, 'usage', (t) =>
-  t.field({ type: QuotaUsageRef, extensions: graphqlOnly, resolve: (user, _args, ctx) => quotaUsage(ctx.services.db.prisma, user.userId, ctx.services.clock.now()) }),
+  t.field({
+    type: QuotaUsageRef,
+    extensions: graphqlOnly,
+    resolve: (user, _args, ctx) => quotaUsage(ctx.services.db.prisma, user.userId, ctx.services.clock.now()),
+  }),
 );
 builder.objectField(UserRef, 'billing', (t) =>
-  t.field({ type: BillingSubscriptionRef, extensions: graphqlOnly, description: 'The billing subscription (spec 2.7).', resolve: (user, _args, ctx) => ctx.services.billing.getSubscription({ userId: user.userId }) }),
+  t.field({
+    type: BillingSubscriptionRef,
+    extensions: graphqlOnly,
+    description: 'The billing subscription (spec 2.7).',
+    resolve: (user, _args, ctx) => ctx.services.billing.getSubscription({ userId: user.userId }),
+  }),
 );
 
 builder.queryField('billingSubscription', (t) =>
@@ -74,14 +95,19 @@ builder.queryField('billingSubscription', (t) =>
   }),
 );
 
-const BillingPriceRef = builder.enumType('BillingPrice', { values: PRICE_KEYS, description: 'What can be bought; each maps to a Stripe price by configuration.' });
+const BillingPriceRef = builder.enumType('BillingPrice', {
+  values: PRICE_KEYS,
+  description: 'What can be bought; each maps to a Stripe price by configuration.',
+});
 
 const CheckoutRef = builder.objectRef<{ checkoutUrl: string }>('BillingCheckout').implement({
   fields: (t) => ({ checkoutUrl: t.exposeString('checkoutUrl', { description: 'Send the user here to pay (Stripe Checkout).' }) }),
 });
 
 const PortalRef = builder.objectRef<{ portalUrl: string }>('BillingPortal').implement({
-  fields: (t) => ({ portalUrl: t.exposeString('portalUrl', { description: 'Send the user here to manage the subscription (Stripe billing portal).' }) }),
+  fields: (t) => ({
+    portalUrl: t.exposeString('portalUrl', { description: 'Send the user here to manage the subscription (Stripe billing portal).' }),
+  }),
 });
 
 builder.mutationField('createCheckoutSession', (t) =>
@@ -103,7 +129,12 @@ builder.mutationField('createBillingPortalSession', (t) =>
     type: PortalRef,
     description: 'Opens the billing portal for the caller. REST: POST /v1/billing/portal.',
     authScopes: { authenticated: true },
-    args: { returnUrl: t.arg.string({ required: false, description: "Absolute http(s) URL the portal links back to; Stripe's default when absent." }) },
+    args: {
+      returnUrl: t.arg.string({
+        required: false,
+        description: "Absolute http(s) URL the portal links back to; Stripe's default when absent.",
+      }),
+    },
     resolve: (_root, args, ctx) => ctx.services.billing.createPortal(ctx.viewer!, args),
   }),
 );

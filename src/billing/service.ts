@@ -6,7 +6,15 @@ import type { Viewer } from '../auth/viewer.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
 import { readPlan } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { createStripeClient, isMissingResource, notConfigured, planOfPriceKey, providerUnavailable, stripePriceOf, type PriceKey } from './stripe.js';
+import {
+  createStripeClient,
+  isMissingResource,
+  notConfigured,
+  planOfPriceKey,
+  providerUnavailable,
+  stripePriceOf,
+  type PriceKey,
+} from './stripe.js';
 
 /** The billing subscription of spec 2.7. */
 export interface BillingSubscriptionDto {
@@ -101,7 +109,11 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
       throw providerUnavailable('create the customer', error);
     }
     try {
-      await prisma.billingSubscription.upsert({ where: { userId: viewer.userId }, create: { userId: viewer.userId, customerId: customer.id, createdAt: clock.now() }, update: {} });
+      await prisma.billingSubscription.upsert({
+        where: { userId: viewer.userId },
+        create: { userId: viewer.userId, customerId: customer.id, createdAt: clock.now() },
+        update: {},
+      });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -110,18 +122,28 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     return stored.customerId ?? customer.id;
   }
 
-  async function createCheckout(viewer: Viewer, input: { priceId: PriceKey; successUrl: string; cancelUrl: string }): Promise<{ checkoutUrl: string }> {
+  async function createCheckout(
+    viewer: Viewer,
+    input: { priceId: PriceKey; successUrl: string; cancelUrl: string },
+  ): Promise<{ checkoutUrl: string }> {
     const successUrl = checkRedirectUrl('successUrl', input.successUrl);
     const cancelUrl = checkRedirectUrl('cancelUrl', input.cancelUrl);
     const client = requireStripe();
     const price = stripePriceOf(config.stripe.prices, input.priceId);
-    const current = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId }, select: { subscriptionId: true, status: true, plan: true } });
+    const current = await prisma.billingSubscription.findUnique({
+      where: { userId: viewer.userId },
+      select: { subscriptionId: true, status: true, plan: true },
+    });
     if (current?.subscriptionId && LIVE_STATUSES.has(current.status)) {
       // A second checkout would start a second subscription and charge twice.
-      throw new AppError('CONFLICT', `you already have a ${current.plan} subscription (${current.status}); change or cancel it in the billing portal (POST /v1/billing/portal)`, {
-        subscriptionId: current.subscriptionId,
-        status: current.status,
-      });
+      throw new AppError(
+        'CONFLICT',
+        `you already have a ${current.plan} subscription (${current.status}); change or cancel it in the billing portal (POST /v1/billing/portal)`,
+        {
+          subscriptionId: current.subscriptionId,
+          status: current.status,
+        },
+      );
     }
     const customer = await ensureCustomer(client, viewer);
     let session: Stripe.Checkout.Session;
@@ -144,14 +166,20 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
   }
 
   async function createPortal(viewer: Viewer, input: { returnUrl?: string | null }): Promise<{ portalUrl: string }> {
-    const returnUrl = input.returnUrl === undefined || input.returnUrl === null ? undefined : checkRedirectUrl('returnUrl', input.returnUrl);
+    const returnUrl =
+      input.returnUrl === undefined || input.returnUrl === null ? undefined : checkRedirectUrl('returnUrl', input.returnUrl);
     const client = requireStripe();
     const row = await prisma.billingSubscription.findUnique({ where: { userId: viewer.userId }, select: { customerId: true } });
     if (!row?.customerId) {
-      throw new AppError('NOT_FOUND', 'you have no billing account yet: subscribe to a plan first (POST /v1/billing/checkout)', { resource: 'billing customer' });
+      throw new AppError('NOT_FOUND', 'you have no billing account yet: subscribe to a plan first (POST /v1/billing/checkout)', {
+        resource: 'billing customer',
+      });
     }
     try {
-      const session = await client.billingPortal.sessions.create({ customer: row.customerId, ...(returnUrl ? { return_url: returnUrl } : {}) });
+      const session = await client.billingPortal.sessions.create({
+        customer: row.customerId,
+        ...(returnUrl ? { return_url: returnUrl } : {}),
+      });
       return { portalUrl: session.url };
     } catch (error) {
       throw providerUnavailable('open the billing portal', error);
@@ -166,7 +194,8 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
   async function cancelForDeletion(userId: string): Promise<void> {
     const row = await prisma.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
     if (!row?.subscriptionId || !LIVE_STATUSES.has(row.status)) return;
-    if (!stripe) throw notConfigured('STRIPE_SECRET_KEY is not set, so the paid subscription of this account cannot be cancelled before deleting it');
+    if (!stripe)
+      throw notConfigured('STRIPE_SECRET_KEY is not set, so the paid subscription of this account cannot be cancelled before deleting it');
     try {
       await stripe.subscriptions.cancel(row.subscriptionId);
     } catch (error) {
@@ -174,7 +203,16 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     }
   }
 
-  return { stripe, planOf, forgetPlan, currentPlan: (userId: string) => readPlan(prisma, userId), getSubscription, createCheckout, createPortal, cancelForDeletion };
+  return {
+    stripe,
+    planOf,
+    forgetPlan,
+    currentPlan: (userId: string) => readPlan(prisma, userId),
+    getSubscription,
+    createCheckout,
+    createPortal,
+    cancelForDeletion,
+  };
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;

@@ -67,7 +67,12 @@ export function isMissingResource(error: unknown): boolean {
 }
 
 export function providerUnavailable(action: string, cause: unknown): AppError {
-  const error = new AppError('SERVICE_UNAVAILABLE', `the payment provider could not ${action}; try again shortly`, { provider: 'stripe' }, { 'Retry-After': '5' });
+  const error = new AppError(
+    'SERVICE_UNAVAILABLE',
+    `the payment provider could not ${action}; try again shortly`,
+    { provider: 'stripe' },
+    { 'Retry-After': '5' },
+  );
   error.cause = cause;
   return error;
 }

@@ -60,7 +60,12 @@ export function createWebhookHandler(deps: WebhookDeps) {
 
   return async function handle(request: Incoming): Promise<TextReply> {
     if (request.method !== 'POST') {
-      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${WEBHOOK_PATH}; use POST`, { allowed: ['POST'] }, { Allow: 'POST' });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${WEBHOOK_PATH}; use POST`,
+        { allowed: ['POST'] },
+        { Allow: 'POST' },
+      );
     }
     // The signature covers the exact bytes sent, so the body is read raw, never re-serialised.
     const payload = await readBodyText(request, config.bodyLimitBytes);
@@ -70,7 +75,10 @@ export function createWebhookHandler(deps: WebhookDeps) {
     let duplicate = false;
     let outcome: WebhookOutcome = { userId: null, applied: false, reason: 'event type not handled' };
     await db.prisma.$transaction(async (tx) => {
-      const claimed = await tx.processedEvent.createMany({ data: [{ id: event.id, type: event.type, processedAt: now }], skipDuplicates: true });
+      const claimed = await tx.processedEvent.createMany({
+        data: [{ id: event.id, type: event.type, processedAt: now }],
+        skipDuplicates: true,
+      });
       if (claimed.count === 0) {
         duplicate = true;
         return;
@@ -79,6 +87,13 @@ export function createWebhookHandler(deps: WebhookDeps) {
     });
     if (outcome.applied && outcome.userId) deps.onPlanChanged(outcome.userId);
     log.info({ eventId: event.id, type: event.type, duplicate, applied: outcome.applied, reason: outcome.reason }, 'billing webhook');
-    return successResponse({ received: true, eventId: event.id, type: event.type, duplicate, applied: outcome.applied, ...(outcome.reason && !duplicate ? { reason: outcome.reason } : {}) });
+    return successResponse({
+      received: true,
+      eventId: event.id,
+      type: event.type,
+      duplicate,
+      applied: outcome.applied,
+      ...(outcome.reason && !duplicate ? { reason: outcome.reason } : {}),
+    });
   };
 }

@@ -9,7 +9,11 @@ const ConnectedAppRef = builder.objectRef<ConnectedApp>('ConnectedApp').implemen
     clientName: t.exposeString('clientName', { description: 'The name it registered with.' }),
     deploymentIds: t.exposeStringList('deploymentIds', { description: 'The deployments whose tool endpoints it may use.' }),
     connectedAt: t.string({ resolve: (a) => a.connectedAt.toISOString() }),
-    expiresAt: t.string({ nullable: true, description: 'When the connection lapses if it is not used.', resolve: (a) => a.expiresAt?.toISOString() ?? null }),
+    expiresAt: t.string({
+      nullable: true,
+      description: 'When the connection lapses if it is not used.',
+      resolve: (a) => a.expiresAt?.toISOString() ?? null,
+    }),
   }),
 });
 
@@ -29,7 +33,8 @@ builder.queryField('connectedApps', (t) =>
 builder.mutationField('disconnectApp', (t) =>
   t.field({
     type: DisconnectedAppRef,
-    description: 'Disconnects an application: its access and refresh tokens stop working at once, on every instance. REST: DELETE /v1/connected-apps/:connectedAppId.',
+    description:
+      'Disconnects an application: its access and refresh tokens stop working at once, on every instance. REST: DELETE /v1/connected-apps/:connectedAppId.',
     authScopes: { authenticated: true },
     args: { connectedAppId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.connectedApps.disconnectApp(ctx.viewer!, args.connectedAppId),

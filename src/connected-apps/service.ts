@@ -53,7 +53,9 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
     });
     const clientIds = [...new Set(grants.map((g) => (g.payload as GrantPayload).clientId).filter((c): c is string => !!c))];
     // Registered clients in one query; clients known by a metadata document are named by their host.
-    const clients = clientIds.length ? await prisma.oAuthRecord.findMany({ where: { id: { in: clientIds.map((c) => `Client:${c}`) } }, select: { payload: true } }) : [];
+    const clients = clientIds.length
+      ? await prisma.oAuthRecord.findMany({ where: { id: { in: clientIds.map((c) => `Client:${c}`) } }, select: { payload: true } })
+      : [];
     const names = new Map(clients.map((c) => [(c.payload as ClientPayload).client_id, (c.payload as ClientPayload).client_name]));
     return grants
       .map((g) => {
@@ -64,7 +66,9 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
           connectedAppId: g.id.slice('Grant:'.length),
           clientId,
           clientName: names.get(clientId) ?? documentHost ?? clientId,
-          deploymentIds: Object.keys(payload.resources ?? {}).map(deploymentOf).filter((d): d is string => d !== null),
+          deploymentIds: Object.keys(payload.resources ?? {})
+            .map(deploymentOf)
+            .filter((d): d is string => d !== null),
           connectedAt: new Date((payload.iat ?? 0) * 1000),
           expiresAt: g.expiresAt,
         };

@@ -15,7 +15,12 @@ export function isUniqueViolation(error: unknown): boolean {
 function hasPgCode(error: unknown, code: string): boolean {
   let e: unknown = error;
   for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth += 1) {
-    const rec = e as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+    const rec = e as {
+      code?: unknown;
+      originalCode?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    };
     // pg's own error, Prisma's wrapped one, or the adapter's raw DriverAdapterError (its cause holds the code).
     if (rec.code === code || rec.originalCode === code || rec.meta?.driverAdapterError?.cause?.originalCode === code) return true;
     e = rec.cause;
@@ -23,7 +28,8 @@ function hasPgCode(error: unknown, code: string): boolean {
   return false;
 }
 
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|timeout exceeded when trying to connect|terminating connection|database did not answer|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error|DatabaseNotReachable|57P01|57P03/i;
+const UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|timeout exceeded when trying to connect|terminating connection|database did not answer|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error|DatabaseNotReachable|57P01|57P03/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   let e: unknown = error;
@@ -41,12 +47,18 @@ export function translateDbError(error: unknown): AppError | null {
   if (isUniqueViolation(error)) return new AppError('CONFLICT', 'this resource already exists');
   // PostgreSQL text and jsonb cannot hold U+0000; the value came from the client, so it is a bad input.
   if (hasPgCode(error, '22021') || hasPgCode(error, '22P05')) {
-    return new AppError('VALIDATION_ERROR', 'a text value contains the NUL character (\\u0000), which cannot be stored', { reason: 'nul_character' });
+    return new AppError('VALIDATION_ERROR', 'a text value contains the NUL character (\\u0000), which cannot be stored', {
+      reason: 'nul_character',
+    });
   }
   // Prisma cannot even serialise a string holding an unpaired UTF-16 surrogate (a JSON escape such
   // as \ud800 that GraphQL accepted); nothing was sent to the database.
   if (error instanceof Error && /unexpected end of hex escape|lone (leading|trailing) surrogate|unpaired surrogate/i.test(error.message)) {
-    return new AppError('VALIDATION_ERROR', 'a text value contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text', { reason: 'unpaired_surrogate' });
+    return new AppError(
+      'VALIDATION_ERROR',
+      'a text value contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text',
+      { reason: 'unpaired_surrogate' },
+    );
   }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2025') return new AppError('NOT_FOUND', 'the resource was not found');

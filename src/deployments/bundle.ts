@@ -154,7 +154,11 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
 }
 
 /** The usable bundle of each of the owner's deployments, in one statement. */
-export async function loadBundles(db: Database, deploymentIds: readonly string[], ownerId: string): Promise<Map<string, BundledWorkflow[]>> {
+export async function loadBundles(
+  db: Database,
+  deploymentIds: readonly string[],
+  ownerId: string,
+): Promise<Map<string, BundledWorkflow[]>> {
   if (deploymentIds.length === 0) return new Map();
   const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
   for (const row of await db.read<BundleRow>(BUNDLES_OF_DEPLOYMENTS, [deploymentIds, ownerId])) rowsOf.get(row.deploymentId)?.push(row);
@@ -162,7 +166,15 @@ export async function loadBundles(db: Database, deploymentIds: readonly string[]
 }
 
 export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
-  return { workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, available: w.available, unavailableReason: w.unavailableReason, stats: w.stats };
+  return {
+    workflowId: w.workflowId,
+    name: w.name,
+    version: w.version,
+    isOwned: w.isOwned,
+    available: w.available,
+    unavailableReason: w.unavailableReason,
+    stats: w.stats,
+  };
 }
 
 /**
@@ -208,7 +220,12 @@ export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T
  * at the versions in use: from `cache`, and the missing ones with one statement. A workflow whose
  * version is gone is left out.
  */
-export async function renderable(bundle: readonly BundledWorkflow[], adapter: Adapter, cache: ManifestCache, read: ReadRows): Promise<EndpointWorkflow[]> {
+export async function renderable(
+  bundle: readonly BundledWorkflow[],
+  adapter: Adapter,
+  cache: ManifestCache,
+  read: ReadRows,
+): Promise<EndpointWorkflow[]> {
   const offered = bundle.filter((w) => w.available && w.isActive && w.adapters.includes(adapter));
   const missing = offered.filter((w) => cache.get(w.workflowId, w.manifestKey) === undefined);
   // Read here, and used from here too: the cache may drop an entry before it is used.

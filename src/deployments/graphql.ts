@@ -32,15 +32,23 @@ const WorkflowRef = builder.objectRef<DeploymentWorkflowDto>('DeploymentWorkflow
     name: t.exposeString('name'),
     version: t.exposeString('version'),
     isOwned: t.exposeBoolean('isOwned'),
-    available: t.exposeBoolean('available', { description: 'False while the author keeps this subscribed workflow private: it stays in the deployment but the endpoint does not offer it.' }),
-    unavailableReason: t.exposeString('unavailableReason', { nullable: true, description: 'Why the workflow is unavailable; null while available.' }),
+    available: t.exposeBoolean('available', {
+      description:
+        'False while the author keeps this subscribed workflow private: it stays in the deployment but the endpoint does not offer it.',
+    }),
+    unavailableReason: t.exposeString('unavailableReason', {
+      nullable: true,
+      description: 'Why the workflow is unavailable; null while available.',
+    }),
     stats: t.field({ type: StatsRef, extensions: graphqlOnly, resolve: (w) => w.stats }),
   }),
 });
 
 const UsageSummaryRef = builder.objectRef<DeploymentUsageSummary>('DeploymentUsageSummary').implement({
   fields: (t) => ({
-    connectionsThisMonth: t.exposeInt('connectionsThisMonth', { description: 'Connections (MCP initialize requests) this UTC calendar month.' }),
+    connectionsThisMonth: t.exposeInt('connectionsThisMonth', {
+      description: 'Connections (MCP initialize requests) this UTC calendar month.',
+    }),
     lastConnectedAt: t.exposeString('lastConnectedAt', { nullable: true }),
   }),
 });
@@ -68,7 +76,7 @@ const ConnectionsRef = builder.objectRef<UsageReport['connections']>('Deployment
   fields: (t) => ({
     total: t.exposeInt('total', { description: "This deployment's connections in the period." }),
     limit: t.exposeInt('limit', { description: "The owner's monthly connection quota." }),
-    remaining: t.exposeInt('remaining', { description: 'What is left of the quota this month, across all of the owner\'s deployments.' }),
+    remaining: t.exposeInt('remaining', { description: "What is left of the quota this month, across all of the owner's deployments." }),
   }),
 });
 
@@ -165,7 +173,11 @@ builder.mutationFields((t) => ({
     type: AdaptersResultRef,
     description: 'Enables or disables one adapter on a deployment. REST: POST /v1/deployments/:deploymentId/adapters.',
     authScopes: auth,
-    args: { deploymentId: t.arg.string({ required: true }), adapter: t.arg({ type: AdapterRef, required: true }), enabled: t.arg.boolean({ required: true }) },
+    args: {
+      deploymentId: t.arg.string({ required: true }),
+      adapter: t.arg({ type: AdapterRef, required: true }),
+      enabled: t.arg.boolean({ required: true }),
+    },
     resolve: (_root, args, ctx) => ctx.services.deployments.setAdapter(ctx.viewer!, args),
   }),
   activateDeployment: t.field({
@@ -194,7 +206,8 @@ builder.mutationFields((t) => ({
 builder.objectField(UserRef, 'deployments', (t) =>
   t.field({
     type: [DeploymentRef],
-    description: "The user's deployments with workflows and usage, newest first (dashboard; for pages use Query.deployments). Empty for any user but the viewer.",
+    description:
+      "The user's deployments with workflows and usage, newest first (dashboard; for pages use Query.deployments). Empty for any user but the viewer.",
     extensions: graphqlOnly,
     args: { status: t.arg({ type: StatusRef }), limit: t.arg.int() },
     resolve: async (user, args, ctx) =>

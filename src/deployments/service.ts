@@ -5,7 +5,17 @@ import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { ENDPOINT_TARGET, loadBundles, ManifestCache, renderable, resolveBundle, toWorkflowDto, type BundledWorkflow, type EndpointRow, type ReadRows } from './bundle.js';
+import {
+  ENDPOINT_TARGET,
+  loadBundles,
+  ManifestCache,
+  renderable,
+  resolveBundle,
+  toWorkflowDto,
+  type BundledWorkflow,
+  type EndpointRow,
+  type ReadRows,
+} from './bundle.js';
 import {
   DESCRIPTION_MAX,
   type EndpointWorkflow,
@@ -78,7 +88,9 @@ export function checkAdapters(adapters: readonly string[]): Adapter[] {
 }
 
 function notNull(field: string): AppError {
-  return validation(`${field} cannot be null; leave it out to keep the current value`, { fields: [{ field, message: `${field} cannot be null` }] });
+  return validation(`${field} cannot be null; leave it out to keep the current value`, {
+    fields: [{ field, message: `${field} cannot be null` }],
+  });
 }
 
 export interface DeploymentHooks {
@@ -109,7 +121,8 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     if (workflowIds.length === 0) throw fail('workflowIds must name at least one workflow');
     if (workflowIds.length > WORKFLOWS_MAX) throw fail(`workflowIds may name at most ${WORKFLOWS_MAX} workflows`);
     const duplicates = [...new Set(workflowIds.filter((id, i) => workflowIds.indexOf(id) !== i))];
-    if (duplicates.length) throw fail(`workflowIds names a workflow more than once: ${duplicates.join(', ')}`, { duplicateIds: duplicates });
+    if (duplicates.length)
+      throw fail(`workflowIds names a workflow more than once: ${duplicates.join(', ')}`, { duplicateIds: duplicates });
     const usable = await prisma.workflow.findMany({
       where: {
         id: { in: [...workflowIds] },
@@ -122,7 +135,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const ok = new Set(usable.map((w) => w.id));
     const invalid = workflowIds.filter((id) => !ok.has(id));
     if (invalid.length) {
-      throw fail(`workflowIds must name workflows you own or have subscribed to in your library; these are not: ${invalid.join(', ')}`, { invalidIds: invalid });
+      throw fail(`workflowIds must name workflows you own or have subscribed to in your library; these are not: ${invalid.join(', ')}`, {
+        invalidIds: invalid,
+      });
     }
     return [...workflowIds];
   }
@@ -150,7 +165,11 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
 
   /** The owner's deployments with their bundles: one more statement for any number of them. */
   async function withBundles(rows: Deployment[], ownerId: string): Promise<DeploymentRow[]> {
-    const bundles = await loadBundles(db, rows.map((r) => r.id), ownerId);
+    const bundles = await loadBundles(
+      db,
+      rows.map((r) => r.id),
+      ownerId,
+    );
     return rows.map((row) => ({ ...row, bundle: bundles.get(row.id) ?? [] }));
   }
 
@@ -175,14 +194,21 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     }
     values.push(limit + 1);
     const rows = await db.read<Deployment>(deploymentsOfOwner(Boolean(input.status), Boolean(input.cursor)), values);
-    const page = toPage(rows, limit, CURSOR_KIND, (r) => [r.createdAt.getTime(), r.id], (r) => r);
+    const page = toPage(
+      rows,
+      limit,
+      CURSOR_KIND,
+      (r) => [r.createdAt.getTime(), r.id],
+      (r) => r,
+    );
     return { data: await withUsage(await withBundles(page.data, viewer.userId)), pagination: page.pagination };
   }
 
   async function createDeployment(viewer: Viewer, input: CreateDeploymentInput): Promise<DeploymentDto> {
     const name = checkName(input.name);
     const description = checkDescription(input.description) ?? null;
-    const enabledAdapters = input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : checkAdapters(input.enabledAdapters);
+    const enabledAdapters =
+      input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : checkAdapters(input.enabledAdapters);
     const workflowIds = await checkWorkflowIds(viewer, input.workflowIds);
     const now = clock.now();
     const row = await prisma.$transaction(async (tx) => {
@@ -237,7 +263,10 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     }
   }
 
-  async function setAdapter(viewer: Viewer, input: { deploymentId: string; adapter: string; enabled: boolean }): Promise<{ deploymentId: string; enabledAdapters: Adapter[] }> {
+  async function setAdapter(
+    viewer: Viewer,
+    input: { deploymentId: string; adapter: string; enabled: boolean },
+  ): Promise<{ deploymentId: string; enabledAdapters: Adapter[] }> {
     const [adapter] = checkAdapters([input.adapter]);
     const current = await findOwned(viewer, input.deploymentId);
     const enabled = new Set(checkAdapters(current.enabledAdapters));
@@ -279,17 +308,26 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const row = rows[0];
     // Without a credential an unknown deployment answers as a private one: existence never leaks.
     const tokenRequired = () =>
-      new AppError('UNAUTHORIZED', "this endpoint needs a credential unless its deployment allows anonymous use: connect with OAuth (see WWW-Authenticate), or send the owner's ID token or API key as Authorization: Bearer <token>", {}, { 'WWW-Authenticate': 'Bearer' });
+      new AppError(
+        'UNAUTHORIZED',
+        "this endpoint needs a credential unless its deployment allows anonymous use: connect with OAuth (see WWW-Authenticate), or send the owner's ID token or API key as Authorization: Bearer <token>",
+        {},
+        { 'WWW-Authenticate': 'Bearer' },
+      );
     if (!row) throw viewer ? notFound('deployment', deploymentId) : tokenRequired();
     if (!row.allowAnonymous) {
       if (!viewer) throw tokenRequired();
       if (viewer.userId !== row.ownerId) throw notFound('deployment', deploymentId);
     }
     if (row.status !== 'active') {
-      throw new AppError('FORBIDDEN', `deployment '${deploymentId}' is inactive; its owner can activate it with POST /v1/deployments/${deploymentId}/activate`, {
-        reason: 'deployment_inactive',
-        deploymentId,
-      });
+      throw new AppError(
+        'FORBIDDEN',
+        `deployment '${deploymentId}' is inactive; its owner can activate it with POST /v1/deployments/${deploymentId}/activate`,
+        {
+          reason: 'deployment_inactive',
+          deploymentId,
+        },
+      );
     }
     const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
     return {

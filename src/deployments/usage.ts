@@ -79,7 +79,11 @@ export const USAGE_SINCE: Statement = {
     WHERE deployment_id = ANY($1::text[]) AND day >= $2::date GROUP BY deployment_id`,
 };
 
-export function createUsageStore(db: Database, countConnection: CountConnection = incrementMonthlyCounter, countAnonymousConnection?: CountConnection) {
+export function createUsageStore(
+  db: Database,
+  countConnection: CountConnection = incrementMonthlyCounter,
+  countAnonymousConnection?: CountConnection,
+) {
   const prisma = db.prisma;
   const admitted = new Set<string>();
 
@@ -88,7 +92,13 @@ export function createUsageStore(db: Database, countConnection: CountConnection 
    * already counted passes; the first one of a connection counts it, or is refused with the
    * quota's error (PLAN_LIMIT_EXCEEDED) and counts nothing. Returns whether it counted one.
    */
-  async function admitConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; caller: ConnectionCaller; at: Date }): Promise<boolean> {
+  async function admitConnection(input: {
+    deploymentId: string;
+    ownerId: string;
+    adapter: Adapter;
+    caller: ConnectionCaller;
+    at: Date;
+  }): Promise<boolean> {
     const { deploymentId, adapter, caller, at } = input;
     const day = utcDay(at);
     const cacheKey = `${day}\u0000${deploymentId}\u0000${adapter}\u0000${caller.key}`;
@@ -106,7 +116,13 @@ export function createUsageStore(db: Database, countConnection: CountConnection 
    * first, so a deployment deleted in the meantime fails the whole transaction (NOT_FOUND)
    * instead of counting for nobody.
    */
-  async function recordConnection(input: { deploymentId: string; ownerId: string; adapter: Adapter; caller: ConnectionCaller; at: Date }): Promise<boolean> {
+  async function recordConnection(input: {
+    deploymentId: string;
+    ownerId: string;
+    adapter: Adapter;
+    caller: ConnectionCaller;
+    at: Date;
+  }): Promise<boolean> {
     const { deploymentId, ownerId, adapter, caller, at } = input;
     const day = utcDay(at);
     return prisma.$transaction(async (tx) => {
@@ -128,13 +144,19 @@ export function createUsageStore(db: Database, countConnection: CountConnection 
   }
 
   /** `usage` of each deployment in a list: one statement for the whole page. */
-  async function summaries(deployments: readonly { id: string; lastConnectedAt: Date | null }[], now: Date): Promise<Map<string, DeploymentUsageSummary>> {
+  async function summaries(
+    deployments: readonly { id: string; lastConnectedAt: Date | null }[],
+    now: Date,
+  ): Promise<Map<string, DeploymentUsageSummary>> {
     const sums = deployments.length
       ? await db.read<{ deploymentId: string; total: string }>(USAGE_SINCE, [deployments.map((d) => d.id), utcDay(startOfUtcMonth(now))])
       : [];
     const byId = new Map(sums.map((s) => [s.deploymentId, Number(s.total)]));
     return new Map(
-      deployments.map((d) => [d.id, { connectionsThisMonth: byId.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null }]),
+      deployments.map((d) => [
+        d.id,
+        { connectionsThisMonth: byId.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null },
+      ]),
     );
   }
 

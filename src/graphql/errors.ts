@@ -18,7 +18,11 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
 
 /** A GraphQL-over-HTTP answer carrying one error, for refusals made before an operation runs. */
 export function graphqlErrorReply(error: AppError): TextReply {
-  return jsonResponse(JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }] }), error.status, error.headers);
+  return jsonResponse(
+    JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }] }),
+    error.status,
+    error.headers,
+  );
 }
 
 /**
@@ -26,5 +30,7 @@ export function graphqlErrorReply(error: AppError): TextReply {
  * headers of `extensions.http` and leaves them out of the body.
  */
 export function toGraphQLError(error: AppError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: { code: error.code, details: error.details, http: { status: error.status, headers: error.headers } } });
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, details: error.details, http: { status: error.status, headers: error.headers } },
+  });
 }

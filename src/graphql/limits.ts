@@ -99,7 +99,18 @@ function walk(
       const type = fieldDef?.type ?? null;
       const childMultiplier = visit({ depth, multiplier, field: sel, parent }, type, pageSize);
       if (sel.selectionSet) {
-        walk(schema, type ? getNamedType(type) : null, sel.selectionSet, fragments, visit, pageSizeOfField, depth + 1, childMultiplier, pageSizeOfField(sel), seen);
+        walk(
+          schema,
+          type ? getNamedType(type) : null,
+          sel.selectionSet,
+          fragments,
+          visit,
+          pageSizeOfField,
+          depth + 1,
+          childMultiplier,
+          pageSizeOfField(sel),
+          seen,
+        );
       }
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
@@ -107,7 +118,18 @@ function walk(
     } else {
       const frag = fragments[sel.name.value];
       if (frag && !seen.has(frag.name.value)) {
-        walk(schema, schema.getType(frag.typeCondition.name.value), frag.selectionSet, fragments, visit, pageSizeOfField, depth, multiplier, pageSize, new Set([...seen, frag.name.value]));
+        walk(
+          schema,
+          schema.getType(frag.typeCondition.name.value),
+          frag.selectionSet,
+          fragments,
+          visit,
+          pageSizeOfField,
+          depth,
+          multiplier,
+          pageSize,
+          new Set([...seen, frag.name.value]),
+        );
       }
     }
   }
@@ -120,7 +142,11 @@ function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionN
 }
 
 function rootTypeOf(schema: GraphQLSchema, op: OperationDefinitionNode) {
-  return op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  return op.operation === 'mutation'
+    ? schema.getMutationType()
+    : op.operation === 'subscription'
+      ? schema.getSubscriptionType()
+      : schema.getQueryType();
 }
 
 /** Depth and aliases depend on the document only, so they are checked with the other validation rules. */
@@ -148,8 +174,10 @@ export function operationLimitRule(limits: OperationLimits = defaultOperationLim
           null,
           new Set(),
         );
-        if (maxDepth > limits.maxDepth) context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${limits.maxDepth} are allowed`, 'depth'));
-        if (aliases > limits.maxAliases) context.reportError(limitError(`the operation uses ${aliases} aliases; at most ${limits.maxAliases} are allowed`, 'aliases'));
+        if (maxDepth > limits.maxDepth)
+          context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${limits.maxDepth} are allowed`, 'depth'));
+        if (aliases > limits.maxAliases)
+          context.reportError(limitError(`the operation uses ${aliases} aliases; at most ${limits.maxAliases} are allowed`, 'aliases'));
       },
     };
   };
@@ -167,7 +195,12 @@ export interface OperationMeasure {
  * so the operation exists and its variables have their declared types; a variable the request
  * left out takes the default its definition gives.
  */
-export function measureOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variableValues: Readonly<Record<string, unknown>> | null | undefined): OperationMeasure {
+export function measureOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variableValues: Readonly<Record<string, unknown>> | null | undefined,
+): OperationMeasure {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!op) return { cost: 0, rootFields: 1 };
@@ -204,5 +237,8 @@ export function measureOperation(schema: GraphQLSchema, document: DocumentNode, 
 /** The refusal of an operation whose estimated cost is over the limit, or null. */
 export function costRefusal(measure: OperationMeasure, limits: OperationLimits = defaultOperationLimits): GraphQLError | null {
   if (measure.cost <= limits.maxCost) return null;
-  return limitError(`the operation's estimated cost is ${measure.cost}; at most ${limits.maxCost} is allowed (ask for smaller pages or fewer manifests)`, 'cost');
+  return limitError(
+    `the operation's estimated cost is ${measure.cost}; at most ${limits.maxCost} is allowed (ask for smaller pages or fewer manifests)`,
+    'cost',
+  );
 }

@@ -3,7 +3,7 @@ import type { Page } from '../pagination.js';
 import { builder, PaginationRef } from './builder.js';
 
 /** A page type `{ data: [Item!]!, pagination: Pagination! }` for a list field. */
- 
+
 export function pageRef<T>(name: string, item: ObjectRef<any, T, any>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({

@@ -29,7 +29,11 @@ export async function boundedAnswer(response: Response): Promise<Reply> {
   const bytes = text.length * 3 > MAX_ANSWER_BYTES ? Buffer.byteLength(text, 'utf8') : text.length;
   if (bytes > MAX_ANSWER_BYTES) {
     return graphqlErrorReply(
-      new AppError('VALIDATION_ERROR', `the answer would be ${bytes} bytes; at most ${MAX_ANSWER_BYTES} are sent: ask for fewer fields or smaller pages`, { limit: 'answerSize', bytes, max: MAX_ANSWER_BYTES }),
+      new AppError(
+        'VALIDATION_ERROR',
+        `the answer would be ${bytes} bytes; at most ${MAX_ANSWER_BYTES} are sent: ask for fewer fields or smaller pages`,
+        { limit: 'answerSize', bytes, max: MAX_ANSWER_BYTES },
+      ),
     );
   }
   const headers: Record<string, string> = {};
@@ -50,7 +54,13 @@ function isInputRefusal(error: GraphQLError): boolean {
 
 function withoutSuggestion(error: GraphQLError): GraphQLError {
   if (!SUGGESTION.test(error.message)) return error;
-  return new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions });
+  return new GraphQLError(error.message.replace(SUGGESTION, ''), {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: error.extensions,
+  });
 }
 
 /** The /graphql face: Yoga over the shared schema, with operation limits and error masking. */
@@ -107,7 +117,11 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
         // graphql-js's own refusal of an input (a variable of the wrong type, an unknown enum
         // value) wraps the GraphQLError its coercion threw: the caller's mistake, not ours.
         if (error instanceof GraphQLError && isInputRefusal(error)) {
-          const refused = new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code: 'VALIDATION_ERROR', details: {} } });
+          const refused = new GraphQLError(error.message, {
+            nodes: error.nodes,
+            path: error.path,
+            extensions: { code: 'VALIDATION_ERROR', details: {} },
+          });
           return production ? withoutSuggestion(refused) : refused;
         }
         const { appError, unexpected } = toAppError(error);

@@ -61,7 +61,9 @@ export function jsonNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boole
 /** Refuses (400) JSON text nested deeper than MAX_JSON_DEPTH. */
 export function assertJsonDepth(text: string, what = 'the request body'): void {
   if (jsonNestsDeeperThan(text)) {
-    throw new AppError('VALIDATION_ERROR', `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`, { maxDepth: MAX_JSON_DEPTH });
+    throw new AppError('VALIDATION_ERROR', `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`, {
+      maxDepth: MAX_JSON_DEPTH,
+    });
   }
 }
 
@@ -81,7 +83,11 @@ export async function readJsonObject(request: Incoming, limit: number): Promise<
     throw new AppError('VALIDATION_ERROR', `the request body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new AppError('VALIDATION_ERROR', `the request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { field: 'body' });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `the request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`,
+      { field: 'body' },
+    );
   }
   return parsed as Record<string, unknown>;
 }

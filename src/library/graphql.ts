@@ -11,7 +11,7 @@ const SourceTypeEnum = builder.enumType('LibrarySourceType', {
 });
 
 export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
-  description: 'A workflow in a user\'s library (spec 2.5).',
+  description: "A workflow in a user's library (spec 2.5).",
   fields: (t) => ({
     libraryId: t.exposeString('id'),
     workflowId: t.exposeString('workflowId'),
@@ -26,7 +26,8 @@ export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
     addedAt: t.string({ resolve: (e) => e.addedAt.toISOString() }),
     updatedAt: t.string({ resolve: (e) => e.updatedAt.toISOString() }),
     available: t.boolean({
-      description: 'Whether the workflow can be used: false while its author keeps it private (the entry is kept and comes back when it is public again).',
+      description:
+        'Whether the workflow can be used: false while its author keeps it private (the entry is kept and comes back when it is public again).',
       select: { workflow: { select: { ownerId: true, visibility: true } } },
       resolve: (e) => unavailableReason(e.userId, e.workflow) === null,
     }),
@@ -67,7 +68,8 @@ builder.queryField('library', (t) =>
     description: "The caller's library, most recently added first. REST: GET /v1/library.",
     authScopes: { authenticated: true },
     args: libraryListArgs(t),
-    resolve: (_root, args, ctx, info) => ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
+    resolve: (_root, args, ctx, info) =>
+      ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
   }),
 );
 
@@ -77,7 +79,8 @@ builder.objectField(UserRef, 'library', (t) =>
     description: "The user's library (the dashboard's nested read).",
     extensions: graphqlOnly,
     args: { limit: t.arg.int(), cursor: t.arg.string(), activeOnly: t.arg.boolean() },
-    resolve: (_user, args, ctx, info) => ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
+    resolve: (_user, args, ctx, info) =>
+      ctx.services.library.listLibrary(ctx.viewer!, args, pageItemQuery(ctx, info, 'LibraryEntry') as LibraryQuery),
   }),
 );
 
@@ -98,7 +101,8 @@ builder.mutationFields((t) => ({
     description: 'Activates or deactivates a library entry or changes its adapters. REST: PATCH /v1/library/:workflowId.',
     authScopes: { authenticated: true },
     args: { workflowId: t.arg.string({ required: true }), isActive: t.arg.boolean(), enabledAdapters: t.arg.stringList() },
-    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.library.updateLibraryEntry(ctx.viewer!, workflowId, input, query),
+    resolve: (query, _root, { workflowId, ...input }, ctx) =>
+      ctx.services.library.updateLibraryEntry(ctx.viewer!, workflowId, input, query),
   }),
   removeFromLibrary: t.field({
     type: RemovedEntryRef,

@@ -13,13 +13,13 @@ export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Pris
 
 type Tx = Prisma.TransactionClient;
 
-
 /** A list of adapters: each one of the three, no repeats (order kept). */
 export function cleanAdapters(adapters: readonly string[], field: string): string[] {
   const problems: FieldProblem[] = [];
   const out: string[] = [];
   adapters.forEach((a, i) => {
-    if (!(ADAPTERS as readonly string[]).includes(a)) problems.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be one of ${ADAPTERS.join(', ')} (got '${a}')` });
+    if (!(ADAPTERS as readonly string[]).includes(a))
+      problems.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be one of ${ADAPTERS.join(', ')} (got '${a}')` });
     else if (!out.includes(a)) out.push(a);
   });
   if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
@@ -29,12 +29,22 @@ export function cleanAdapters(adapters: readonly string[], field: string): strin
 export function createLibraryService({ db, clock }: ServiceDeps) {
   const prisma = db.prisma;
 
-  async function listLibrary(viewer: Viewer, input: { limit?: number | null; cursor?: string | null; activeOnly?: boolean | null }, query: LibraryQuery = {}): Promise<Page<LibraryEntry>> {
+  async function listLibrary(
+    viewer: Viewer,
+    input: { limit?: number | null; cursor?: string | null; activeOnly?: boolean | null },
+    query: LibraryQuery = {},
+  ): Promise<Page<LibraryEntry>> {
     const limit = pageLimit(input.limit);
     const where: Prisma.LibraryEntryWhereInput = { userId: viewer.userId, ...(input.activeOnly ? { isActive: true } : {}) };
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, 'library', 'addedAt');
     const rows = await prisma.libraryEntry.findMany({ where, orderBy: [{ addedAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
-    return toPage(rows as LibraryEntry[], limit, 'library', (e) => timeCursorOf(e.addedAt, e.id), (e) => e);
+    return toPage(
+      rows as LibraryEntry[],
+      limit,
+      'library',
+      (e) => timeCursorOf(e.addedAt, e.id),
+      (e) => e,
+    );
   }
 
   async function findEntry(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma): Promise<LibraryEntry> {
@@ -47,7 +57,12 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
    * Adds a workflow to the caller's library: another user's public workflow as a subscription,
    * or one of the caller's own workflows whose entry they removed earlier.
    */
-  async function addToLibrary(viewer: Viewer, workflowId: string, input: { enabledAdapters?: string[] | null; autoUpdate?: boolean | null }, query: LibraryQuery = {}) {
+  async function addToLibrary(
+    viewer: Viewer,
+    workflowId: string,
+    input: { enabledAdapters?: string[] | null; autoUpdate?: boolean | null },
+    query: LibraryQuery = {},
+  ) {
     const enabledAdapters = input.enabledAdapters ? cleanAdapters(input.enabledAdapters, 'enabledAdapters') : [...ADAPTERS];
     const now = clock.now();
     let entryId = '';
@@ -58,7 +73,10 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR NO KEY UPDATE`;
         const workflow = await tx.workflow.findUnique({ where: { id: workflowId } });
         if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
-        const existing = await tx.libraryEntry.findUnique({ where: { userId_workflowId: { userId: viewer.userId, workflowId } }, select: { id: true } });
+        const existing = await tx.libraryEntry.findUnique({
+          where: { userId_workflowId: { userId: viewer.userId, workflowId } },
+          select: { id: true },
+        });
         if (existing) throw alreadyInLibrary(workflowId);
         const own = workflow.ownerId === viewer.userId;
         if (!own) await enforceQuota(tx, viewer.userId, 'subscriptions');
@@ -82,15 +100,26 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
     return prisma.libraryEntry.findUniqueOrThrow({ where: { id: entryId }, ...query });
   }
 
-  async function updateLibraryEntry(viewer: Viewer, workflowId: string, input: { isActive?: boolean | null; enabledAdapters?: string[] | null }, query: LibraryQuery = {}) {
+  async function updateLibraryEntry(
+    viewer: Viewer,
+    workflowId: string,
+    input: { isActive?: boolean | null; enabledAdapters?: string[] | null },
+    query: LibraryQuery = {},
+  ) {
     if ((input.isActive === undefined || input.isActive === null) && !input.enabledAdapters) {
-      throw new AppError('VALIDATION_ERROR', 'nothing to change: send isActive and/or enabledAdapters', { fields: [{ field: 'isActive', message: 'isActive or enabledAdapters is required' }] });
+      throw new AppError('VALIDATION_ERROR', 'nothing to change: send isActive and/or enabledAdapters', {
+        fields: [{ field: 'isActive', message: 'isActive or enabledAdapters is required' }],
+      });
     }
     const enabledAdapters = input.enabledAdapters ? cleanAdapters(input.enabledAdapters, 'enabledAdapters') : undefined;
     const entry = await findEntry(viewer, workflowId);
     return prisma.libraryEntry.update({
       where: { id: entry.id },
-      data: { ...(typeof input.isActive === 'boolean' ? { isActive: input.isActive } : {}), ...(enabledAdapters ? { enabledAdapters } : {}), updatedAt: clock.now() },
+      data: {
+        ...(typeof input.isActive === 'boolean' ? { isActive: input.isActive } : {}),
+        ...(enabledAdapters ? { enabledAdapters } : {}),
+        updatedAt: clock.now(),
+      },
       ...query,
     });
   }
@@ -106,7 +135,10 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
       await tx.libraryEntry.delete({ where: { id: entry.id } });
       if (entry.sourceType === 'subscribed') {
         await tx.deploymentWorkflow.deleteMany({ where: { workflowId, deployment: { ownerId: viewer.userId } } });
-        await tx.workflow.updateMany({ where: { id: workflowId, subscribersCount: { gt: 0 } }, data: { subscribersCount: { decrement: 1 } } });
+        await tx.workflow.updateMany({
+          where: { id: workflowId, subscribersCount: { gt: 0 } },
+          data: { subscribersCount: { decrement: 1 } },
+        });
       }
     });
     return { workflowId, deleted: true as const };

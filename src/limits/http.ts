@@ -34,7 +34,10 @@ export function addressKey(clientIp: string): string {
  */
 export function clientAddress(request: Incoming, remoteAddress: string | undefined, trustedProxyHops: number): string {
   if (trustedProxyHops > 0) {
-    const chain = (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const chain = (request.headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const candidate = chain[chain.length - trustedProxyHops];
     if (candidate) return candidate;
   }
@@ -45,7 +48,12 @@ export function clientAddress(request: Incoming, remoteAddress: string | undefin
  * Gives the response of a request nothing else counted its rate-limit headers, and turns it into
  * a 429 when its address is over the limit.
  */
-export async function limitUnidentified(limiter: RateLimiter, scope: { headers: RateLimitHeaders; clientIp: string }, path: string, response: Reply): Promise<Reply> {
+export async function limitUnidentified(
+  limiter: RateLimiter,
+  scope: { headers: RateLimitHeaders; clientIp: string },
+  path: string,
+  response: Reply,
+): Promise<Reply> {
   if (hasRateLimitHeaders(scope.headers)) return response;
   const key = addressKey(scope.clientIp);
   if (isUncountedPath(path)) {

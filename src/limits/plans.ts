@@ -38,10 +38,54 @@ export interface PlanLimits {
  * exhaust the service by accident. A contract that needs more changes this table.
  */
 const PLANS: Record<PlanName, PlanLimits> = {
-  free: { plan: 'free', requestsPerMinute: 30, requestsPerHour: 500, workflows: 5, deployments: 1, subscriptions: 20, connectionsPerMonth: 500, versionsPerWorkflow: 100, apiKeys: 5, anonymousConnectionsPerMonth: 250 },
-  pro: { plan: 'pro', requestsPerMinute: 100, requestsPerHour: 5_000, workflows: 100, deployments: 10, subscriptions: 200, connectionsPerMonth: 50_000, versionsPerWorkflow: 1_000, apiKeys: 25, anonymousConnectionsPerMonth: 25_000 },
-  team: { plan: 'team', requestsPerMinute: 300, requestsPerHour: 20_000, workflows: 500, deployments: 50, subscriptions: 1_000, connectionsPerMonth: 250_000, versionsPerWorkflow: 1_000, apiKeys: 100, anonymousConnectionsPerMonth: 125_000 },
-  enterprise: { plan: 'enterprise', requestsPerMinute: 1_000, requestsPerHour: 100_000, workflows: 10_000, deployments: 1_000, subscriptions: 10_000, connectionsPerMonth: 5_000_000, versionsPerWorkflow: 5_000, apiKeys: 500, anonymousConnectionsPerMonth: 2_500_000 },
+  free: {
+    plan: 'free',
+    requestsPerMinute: 30,
+    requestsPerHour: 500,
+    workflows: 5,
+    deployments: 1,
+    subscriptions: 20,
+    connectionsPerMonth: 500,
+    versionsPerWorkflow: 100,
+    apiKeys: 5,
+    anonymousConnectionsPerMonth: 250,
+  },
+  pro: {
+    plan: 'pro',
+    requestsPerMinute: 100,
+    requestsPerHour: 5_000,
+    workflows: 100,
+    deployments: 10,
+    subscriptions: 200,
+    connectionsPerMonth: 50_000,
+    versionsPerWorkflow: 1_000,
+    apiKeys: 25,
+    anonymousConnectionsPerMonth: 25_000,
+  },
+  team: {
+    plan: 'team',
+    requestsPerMinute: 300,
+    requestsPerHour: 20_000,
+    workflows: 500,
+    deployments: 50,
+    subscriptions: 1_000,
+    connectionsPerMonth: 250_000,
+    versionsPerWorkflow: 1_000,
+    apiKeys: 100,
+    anonymousConnectionsPerMonth: 125_000,
+  },
+  enterprise: {
+    plan: 'enterprise',
+    requestsPerMinute: 1_000,
+    requestsPerHour: 100_000,
+    workflows: 10_000,
+    deployments: 1_000,
+    subscriptions: 10_000,
+    connectionsPerMonth: 5_000_000,
+    versionsPerWorkflow: 5_000,
+    apiKeys: 500,
+    anonymousConnectionsPerMonth: 2_500_000,
+  },
 };
 
 export function isPlanName(value: unknown): value is PlanName {

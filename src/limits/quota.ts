@@ -186,7 +186,11 @@ export async function connectionsUsed(db: Db, userId: string, now: Date = new Da
 }
 
 /** What the usage route reports: the month's connections, the plan's limit and what is left. */
-export async function connectionUsage(db: Db, userId: string, now: Date = new Date()): Promise<{ total: number; limit: number; remaining: number }> {
+export async function connectionUsage(
+  db: Db,
+  userId: string,
+  now: Date = new Date(),
+): Promise<{ total: number; limit: number; remaining: number }> {
   const [plan, total] = await Promise.all([readPlan(db, userId), connectionsUsed(db, userId, now)]);
   const limit = planLimits(plan).connectionsPerMonth;
   return { total, limit, remaining: Math.max(limit - total, 0) };
@@ -207,5 +211,11 @@ export async function quotaUsage(db: Db, userId: string, now: Date = new Date())
     const limit = LIMIT_OF[quota](limits);
     return { quota, plan, used, limit, remaining: Math.max(limit - used, 0) };
   };
-  return { workflows: use('workflows', workflows), deployments: use('deployments', deployments), subscriptions: use('subscriptions', subscriptions), apiKeys: use('apiKeys', apiKeys), connections: use('connections', connections) };
+  return {
+    workflows: use('workflows', workflows),
+    deployments: use('deployments', deployments),
+    subscriptions: use('subscriptions', subscriptions),
+    apiKeys: use('apiKeys', apiKeys),
+    connections: use('connections', connections),
+  };
 }

@@ -120,7 +120,14 @@ export async function createRateLimiter(config: RateLimitConfig): Promise<RateLi
     const keyPrefix = `${config.keyPrefix}rl:${w.name}`;
     const memory = new RateLimiterMemory({ points: UNBOUNDED, duration: w.seconds, keyPrefix });
     if (!redis) return memory as RateLimiterAbstract;
-    return new RateLimiterRedis({ storeClient: redis, points: UNBOUNDED, duration: w.seconds, keyPrefix, insuranceLimiter: memory, rejectIfRedisNotReady: true });
+    return new RateLimiterRedis({
+      storeClient: redis,
+      points: UNBOUNDED,
+      duration: w.seconds,
+      keyPrefix,
+      insuranceLimiter: memory,
+      rejectIfRedisNotReady: true,
+    });
   });
 
   const stateOf = (i: number, plan: string, res: RateLimiterRes | null): WindowState => ({

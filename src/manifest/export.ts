@@ -13,7 +13,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export function parseExportFormat(value: unknown): ExportFormat {
   if (value === undefined) return 'json';
   if (typeof value === 'string' && (EXPORT_FORMATS as readonly string[]).includes(value)) return value as ExportFormat;
-  const got = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? typeof value;
+  const got = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? typeof value);
   throw new AppError('VALIDATION_ERROR', `format must be one of ${EXPORT_FORMATS.map((f) => `'${f}'`).join(', ')}; got ${got}`, {
     field: 'format',
     allowed: [...EXPORT_FORMATS],

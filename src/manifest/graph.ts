@@ -15,7 +15,12 @@ export interface StepNode {
  */
 export function findCycle(steps: readonly StepNode[]): string[] | null {
   const deps = new Map<string, string[]>();
-  for (const s of steps) if (!deps.has(s.id)) deps.set(s.id, (s.depends_on ?? []).filter((d) => d !== s.id));
+  for (const s of steps)
+    if (!deps.has(s.id))
+      deps.set(
+        s.id,
+        (s.depends_on ?? []).filter((d) => d !== s.id),
+      );
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
 

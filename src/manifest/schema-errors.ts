@@ -45,9 +45,7 @@ function enumError(e: ErrorObject, input: unknown): ManifestError {
     return {
       path,
       code: 'unknown_action',
-      message:
-        `${place(path, input)}: '${got}' is not a known action` +
-        (hint || `; allowed actions: ${quoteList(allowed)}`),
+      message: `${place(path, input)}: '${got}' is not a known action` + (hint || `; allowed actions: ${quoteList(allowed)}`),
     };
   }
   return {
@@ -128,7 +126,5 @@ function toManifestError(e: ErrorObject, input: unknown): ManifestError {
  */
 export function mapSchemaErrors(errors: readonly ErrorObject[], input: unknown): ManifestError[] {
   const wrongType = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-  return errors
-    .filter((e) => e.keyword === 'type' || !wrongType.has(e.instancePath))
-    .map((e) => toManifestError(e, input));
+  return errors.filter((e) => e.keyword === 'type' || !wrongType.has(e.instancePath)).map((e) => toManifestError(e, input));
 }

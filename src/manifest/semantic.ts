@@ -64,7 +64,11 @@ function dependencyErrors(steps: ReadableStep[], checkMissing: boolean, input: u
       const path = pointer('steps', s.index, 'depends_on', d.index);
       if (d.id === s.id) {
         // The shortest cycle there is (spec 2.8: a cycle makes validation fail), reported with its own message.
-        errors.push({ path, code: 'circular_dependency', message: `circular dependency: step '${s.id}' depends on itself (${where(path, input)})` });
+        errors.push({
+          path,
+          code: 'circular_dependency',
+          message: `circular dependency: step '${s.id}' depends on itself (${where(path, input)})`,
+        });
       } else if (checkMissing && !known.has(d.id)) {
         errors.push({
           path,
@@ -100,7 +104,10 @@ function cycleErrors(steps: ReadableStep[]): ManifestError[] {
       code: 'circular_dependency',
       message: `circular dependency: ${[...cycle, to].join(' → ')} (each step depends on the next)`,
     });
-    edges.set(from, edges.get(from)!.filter((d) => d !== to));
+    edges.set(
+      from,
+      edges.get(from)!.filter((d) => d !== to),
+    );
   }
   return errors;
 }

@@ -14,9 +14,7 @@ import { semanticErrors } from './semantic.js';
 
 export { manifestSchemaDocument } from './schema.js';
 
-export type ManifestValidation =
-  | { valid: true; manifest: WorkflowManifest; errors: [] }
-  | { valid: false; errors: ManifestError[] };
+export type ManifestValidation = { valid: true; manifest: WorkflowManifest; errors: [] } | { valid: false; errors: ManifestError[] };
 
 // ajv is CommonJS: under NodeNext the default import is its module.exports, whose
 // `default` property is the class (the same function at run time).
@@ -42,7 +40,9 @@ export function validateManifest(input: unknown): ManifestValidation {
   if (bytes > MANIFEST_LIMITS.maxBytes) {
     return {
       valid: false,
-      errors: [{ path: '', code: 'too_large', message: `the manifest is ${bytes} bytes of JSON; at most ${MANIFEST_LIMITS.maxBytes} are allowed` }],
+      errors: [
+        { path: '', code: 'too_large', message: `the manifest is ${bytes} bytes of JSON; at most ${MANIFEST_LIMITS.maxBytes} are allowed` },
+      ],
     };
   }
   const errors = checkSchema(input) ? [] : mapSchemaErrors(checkSchema.errors ?? [], input);
@@ -96,7 +96,12 @@ function toJsonData(value: unknown, path: Array<string | number>, ancestors: Rea
       }
       const key = String(k);
       // defineProperty keeps a "__proto__" key an ordinary property, as JSON.parse does.
-      Object.defineProperty(out, key, { value: toJsonData(v, [...path, key], ancestors), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: toJsonData(v, [...path, key], ancestors),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

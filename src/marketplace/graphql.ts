@@ -28,7 +28,10 @@ export const MarketplaceWorkflowRef = builder.objectRef<MarketplaceItem>('Market
     currentVersion: t.exposeString('currentVersion'),
     owner: t.field({ type: PublicUserRef, resolve: (w) => w.owner }),
     stats: t.field({ type: WorkflowStatsRef, resolve: statsOf }),
-    publishedAt: t.string({ description: 'When the workflow last became public (the key of sort=recent).', resolve: (w) => w.publishedAt.toISOString() }),
+    publishedAt: t.string({
+      description: 'When the workflow last became public (the key of sort=recent).',
+      resolve: (w) => w.publishedAt.toISOString(),
+    }),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
     workflow: t.field({

@@ -35,7 +35,8 @@ function invalid(message: string): AppError {
 export function parseSearchText(q: string): SearchTerms {
   const text = q.normalize('NFKC').trim();
   if (!text) throw invalid('q must not be empty: type at least one word to search for');
-  if ([...text].length > SEARCH_LIMITS.maxLength) throw invalid(`q must be at most ${SEARCH_LIMITS.maxLength} characters (got ${[...text].length})`);
+  if ([...text].length > SEARCH_LIMITS.maxLength)
+    throw invalid(`q must be at most ${SEARCH_LIMITS.maxLength} characters (got ${[...text].length})`);
   const terms: string[] = [];
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const term = [...match[0]].slice(0, SEARCH_LIMITS.maxTermLength).join('');

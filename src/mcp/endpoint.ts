@@ -66,7 +66,11 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
 
   /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
-  async function viewerOf(request: Incoming, scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+  async function viewerOf(
+    request: Incoming,
+    scope: RequestScope,
+    deploymentId: string,
+  ): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
     if (!request.headers.has('authorization')) return { viewer: null, authError: null };
     try {
       return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
@@ -103,7 +107,9 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   function checkContentType(request: Incoming): void {
     const type = request.headers.get('content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', { contentType: type || null });
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', {
+        contentType: type || null,
+      });
     }
   }
 
@@ -122,7 +128,8 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         id,
       );
     }
-    const meta = inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+    const meta =
+      inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
     const claimed = meta?.[PROTOCOL_VERSION_META_KEY];
     if (typeof claimed === 'string' && claimed !== MODERN_VERSION) {
       throw new RpcFailure(
@@ -135,7 +142,11 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
     const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
     const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : 'adapter_three');
-    return { adapter, protocolVersion: MODERN_VERSION as ProtocolVersion, source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default' };
+    return {
+      adapter,
+      protocolVersion: MODERN_VERSION as ProtocolVersion,
+      source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default',
+    };
   }
 
   /** The adapter and revision of a 2025-era request: at initialize from the client, later from the session. */
@@ -149,7 +160,12 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     }
     const header = request.headers.get('mcp-protocol-version');
     if (header !== null && !isSupportedVersion(header)) {
-      throw new RpcFailure(400, JSONRPC.INVALID_REQUEST, `Invalid Request: unsupported MCP-Protocol-Version '${header}'; supported: ${SUPPORTED_VERSIONS.join(', ')}`, id);
+      throw new RpcFailure(
+        400,
+        JSONRPC.INVALID_REQUEST,
+        `Invalid Request: unsupported MCP-Protocol-Version '${header}'; supported: ${SUPPORTED_VERSIONS.join(', ')}`,
+        id,
+      );
     }
     const sessionId = request.headers.get(SESSION_HEADER);
     const claims = sessionId ? await sessions.read(sessionId) : null;
@@ -164,7 +180,12 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
 
   async function serve(request: Incoming, url: URL, deploymentId: string, scope: RequestScope): Promise<Reply> {
     if (request.method !== 'POST') {
-      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`, { allowed: ['POST'] }, { Allow: 'POST' });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`,
+        { allowed: ['POST'] },
+        { Allow: 'POST' },
+      );
     }
     const { target, caller } = await loadTarget(request, deploymentId, scope);
     checkContentType(request);
@@ -185,15 +206,25 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       // once; anything else is classified by the SDK's own predicate.
       const hasMeta = inbound.kind !== 'response' && (inbound.message as { params?: { _meta?: unknown } }).params?._meta !== undefined;
       const headerVersion = request.headers.get('mcp-protocol-version');
-      const modern = hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION) ? !(await isLegacyRequest(fetchRequest(), inbound.message)) : false;
-      const { adapter, protocolVersion, source } = modern ? modernConnectionOf(request, url, inbound) : await connectionOf(request, url, deploymentId, inbound);
+      const modern =
+        hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION)
+          ? !(await isLegacyRequest(fetchRequest(), inbound.message))
+          : false;
+      const { adapter, protocolVersion, source } = modern
+        ? modernConnectionOf(request, url, inbound)
+        : await connectionOf(request, url, deploymentId, inbound);
       if (!target.enabledAdapters.includes(adapter)) {
-        const how = source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
-        throw new AppError('FORBIDDEN', `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`, {
-          reason: 'adapter_disabled',
-          adapter,
-          enabledAdapters: target.enabledAdapters,
-        });
+        const how =
+          source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
+        throw new AppError(
+          'FORBIDDEN',
+          `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`,
+          {
+            reason: 'adapter_disabled',
+            adapter,
+            enabledAdapters: target.enabledAdapters,
+          },
+        );
       }
       // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
       if (inbound.kind !== 'request') return textResponse('', { status: 202 });
@@ -228,14 +259,21 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   function legacyResourceNotFound(text: string): string {
     if (!text.includes(`"code":${JSONRPC.INVALID_PARAMS}`)) return text;
     const message = JSON.parse(text) as { error?: { code: number; message: string; data?: { uri?: unknown } } };
-    if (message.error?.code !== JSONRPC.INVALID_PARAMS || typeof message.error.data?.uri !== 'string' || !message.error.message.startsWith('Resource not found')) return text;
+    if (
+      message.error?.code !== JSONRPC.INVALID_PARAMS ||
+      typeof message.error.data?.uri !== 'string' ||
+      !message.error.message.startsWith('Resource not found')
+    )
+      return text;
     message.error.code = JSONRPC.RESOURCE_NOT_FOUND;
     return JSON.stringify(message);
   }
 
   function withId(error: RpcFailure | AppError, id: JsonRpcId | null): RpcFailure {
     if (error instanceof AppError) return RpcFailure.fromAppError(error, id);
-    return error.id === null && id !== null ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers) : error;
+    return error.id === null && id !== null
+      ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers)
+      : error;
   }
 
   /** Every answer but the origin checks: the JSON-RPC errors of this layer, or the SDK's answer. */
@@ -273,7 +311,13 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         throw error;
       }
       const response = await respond(request, url, rawId, scope);
-      challengeUnauthorized(response, (name, value) => setReplyHeader(response, name, value), config.publicBaseUrl, rawId, request.headers.has('authorization'));
+      challengeUnauthorized(
+        response,
+        (name, value) => setReplyHeader(response, name, value),
+        config.publicBaseUrl,
+        rawId,
+        request.headers.has('authorization'),
+      );
       for (const name in cors) setReplyHeader(response, name, cors[name]!);
       return response;
     },

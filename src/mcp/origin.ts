@@ -53,11 +53,17 @@ export function createOriginPolicy(options: { publicBaseUrl: string; allowedOrig
   }
 
   function refuse(origin: string): never {
-    throw new RpcFailure(403, errorTable.FORBIDDEN.jsonRpc, `Forbidden: requests from the origin '${origin}' are not allowed on this endpoint`, null, {
-      code: 'FORBIDDEN',
-      reason: 'origin_not_allowed',
-      origin,
-    });
+    throw new RpcFailure(
+      403,
+      errorTable.FORBIDDEN.jsonRpc,
+      `Forbidden: requests from the origin '${origin}' are not allowed on this endpoint`,
+      null,
+      {
+        code: 'FORBIDDEN',
+        reason: 'origin_not_allowed',
+        origin,
+      },
+    );
   }
 
   return {

@@ -73,7 +73,14 @@ export class RpcFailure extends Error {
   }
 
   static fromAppError(error: AppError, id: JsonRpcId | null = null): RpcFailure {
-    return new RpcFailure(error.status, errorTable[error.code].jsonRpc, error.message, id, { code: error.code, ...error.details }, error.headers);
+    return new RpcFailure(
+      error.status,
+      errorTable[error.code].jsonRpc,
+      error.message,
+      id,
+      { code: error.code, ...error.details },
+      error.headers,
+    );
   }
 
   toResponse(): TextReply {
@@ -91,7 +98,8 @@ export type InboundMessage =
   | { kind: 'notification'; method: string; message: JSONRPCMessage }
   | { kind: 'response'; message: JSONRPCMessage };
 
-const invalid = (message: string, id: JsonRpcId | null = null) => new RpcFailure(400, JSONRPC.INVALID_REQUEST, `Invalid Request: ${message}`, id);
+const invalid = (message: string, id: JsonRpcId | null = null) =>
+  new RpcFailure(400, JSONRPC.INVALID_REQUEST, `Invalid Request: ${message}`, id);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -170,7 +178,13 @@ export function adapterFromQuery(url: URL): Adapter | null {
   const value = url.searchParams.get('adapter');
   if (value === null) return null;
   if (!(ADAPTERS as readonly string[]).includes(value)) {
-    throw new RpcFailure(400, JSONRPC.INVALID_PARAMS, `unknown adapter '${value}' in the adapter query parameter; use ${ADAPTERS.join(', ')}`, null, { allowed: [...ADAPTERS] });
+    throw new RpcFailure(
+      400,
+      JSONRPC.INVALID_PARAMS,
+      `unknown adapter '${value}' in the adapter query parameter; use ${ADAPTERS.join(', ')}`,
+      null,
+      { allowed: [...ADAPTERS] },
+    );
   }
   return value as Adapter;
 }

@@ -46,8 +46,6 @@ export interface Connection {
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
 
-
-
 const CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: false },
   prompts: { listChanged: false },
@@ -97,7 +95,9 @@ function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
 
 /** The request's workflows and catalog, read once per request. */
 function catalog(exchange: Exchange): Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> {
-  return (exchange.loaded ??= exchange.conn.workflows().then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
+  return (exchange.loaded ??= exchange.conn
+    .workflows()
+    .then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
 }
 
 /** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */
@@ -137,7 +137,8 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
         });
   const noCursor = (cursor: unknown) => {
     // Every list fits one page, so no cursor was ever handed out.
-    if (cursor !== undefined) throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
+    if (cursor !== undefined)
+      throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
   };
 
   if (!conn) {
@@ -186,7 +187,12 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
       noCursor(req.params?.cursor);
       const { catalog: c } = await catalog(exchange);
       return {
-        prompts: c.prompts.map((p) => ({ name: p.name, ...(modern ? { title: p.title } : {}), description: p.description, arguments: p.arguments })),
+        prompts: c.prompts.map((p) => ({
+          name: p.name,
+          ...(modern ? { title: p.title } : {}),
+          description: p.description,
+          arguments: p.arguments,
+        })),
       };
     }),
   );
@@ -326,7 +332,12 @@ export function createMcpServer(log: Logger): McpServer {
     legacy: 'reject',
     onerror: (error) => log.debug({ err: error }, 'MCP request refused by the SDK'),
   });
-  const authInfoOf = (conn: Connection): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { [EXCHANGE]: { conn } satisfies Exchange } });
+  const authInfoOf = (conn: Connection): AuthInfo => ({
+    token: '',
+    clientId: '',
+    scopes: [],
+    extra: { [EXCHANGE]: { conn } satisfies Exchange },
+  });
   const dispatch = new Dispatch();
   const legacy = buildServer(null, log, skills);
   // Connecting only wires the transport's callbacks (its start() does nothing), so it is done before any request.

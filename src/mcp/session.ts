@@ -48,7 +48,10 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
   // A KeyObject made once: handing createHmac the raw bytes would import the key on every call.
   let key: Promise<KeyObject> | undefined;
   const keyOnce = () => (key ??= loadKey(config).then((bytes) => createSecretKey(bytes)));
-  const sign = async (payload: string) => createHmac('sha256', await keyOnce()).update(`${PREFIX}.${payload}`).digest();
+  const sign = async (payload: string) =>
+    createHmac('sha256', await keyOnce())
+      .update(`${PREFIX}.${payload}`)
+      .digest();
 
   return {
     async issue(claims) {
@@ -60,7 +63,8 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
     async read(sessionId) {
       if (sessionId.length > MAX_LENGTH) return null;
       const parts = sessionId.split('.');
-      if (parts.length !== 3 || parts[0] !== PREFIX || !/^[A-Za-z0-9_-]+$/.test(parts[1]!) || !/^[A-Za-z0-9_-]+$/.test(parts[2]!)) return null;
+      if (parts.length !== 3 || parts[0] !== PREFIX || !/^[A-Za-z0-9_-]+$/.test(parts[1]!) || !/^[A-Za-z0-9_-]+$/.test(parts[2]!))
+        return null;
       const expected = await sign(parts[1]!);
       const given = Buffer.from(parts[2]!, 'base64url');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
@@ -71,7 +75,8 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
         return null;
       }
       const { d, a, v } = (body ?? {}) as Record<string, unknown>;
-      if (typeof d !== 'string' || !(ADAPTERS as readonly unknown[]).includes(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
+      if (typeof d !== 'string' || !(ADAPTERS as readonly unknown[]).includes(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v))
+        return null;
       return { deploymentId: d, adapter: a as Adapter, protocolVersion: v as LegacyVersion };
     },
   };

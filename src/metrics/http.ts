@@ -27,17 +27,29 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
   /** `onRefused` counts a refused token against the caller's address (and may throw 429). */
   return async function serveMetrics(request: Incoming, onRefused: () => Promise<void>): Promise<Reply> {
     if (request.method !== 'GET') {
-      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${METRICS_PATH}; use GET`, { allowed: ['GET'] }, { Allow: 'GET' });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${METRICS_PATH}; use GET`,
+        { allowed: ['GET'] },
+        { Allow: 'GET' },
+      );
     }
     if (expected === null && deps.production) {
       await onRefused();
-      throw new AppError('FORBIDDEN', `${METRICS_PATH} is disabled in production until METRICS_TOKEN is set`, { reason: 'metrics_token_not_configured' });
+      throw new AppError('FORBIDDEN', `${METRICS_PATH} is disabled in production until METRICS_TOKEN is set`, {
+        reason: 'metrics_token_not_configured',
+      });
     }
     if (expected) {
       const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
       if (!timingSafeEqual(digest(given), expected)) {
         await onRefused();
-        throw new AppError('UNAUTHORIZED', `${METRICS_PATH} needs Authorization: Bearer <METRICS_TOKEN>`, {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        throw new AppError(
+          'UNAUTHORIZED',
+          `${METRICS_PATH} needs Authorization: Bearer <METRICS_TOKEN>`,
+          {},
+          { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+        );
       }
     }
     const body = deps.registry.render({ pool: deps.db.poolStats(), database: deps.db.kind });

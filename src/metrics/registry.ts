@@ -94,13 +94,17 @@ export function createMetricsRegistry(): MetricsRegistry {
     },
     render({ pool, database }) {
       const out: string[] = [];
-      const all = [...requests.values()].sort((a, b) => (a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route)));
+      const all = [...requests.values()].sort((a, b) =>
+        a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route),
+      );
 
       out.push('# HELP http_requests_total Requests answered, by route template and HTTP status.');
       out.push('# TYPE http_requests_total counter');
       for (const s of all) out.push(`http_requests_total${labels({ route: s.route, status: s.status })} ${s.count}`);
 
-      out.push('# HELP http_request_duration_seconds Time to answer a request (until the response starts), by route template and HTTP status.');
+      out.push(
+        '# HELP http_request_duration_seconds Time to answer a request (until the response starts), by route template and HTTP status.',
+      );
       out.push('# TYPE http_request_duration_seconds histogram');
       for (const s of all) {
         let cumulative = 0;
@@ -113,9 +117,12 @@ export function createMetricsRegistry(): MetricsRegistry {
         out.push(`http_request_duration_seconds_count${labels({ route: s.route, status: s.status })} ${s.count}`);
       }
 
-      out.push('# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user, anon: anonymous deployment caller, address: unauthenticated client address).');
+      out.push(
+        '# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user, anon: anonymous deployment caller, address: unauthenticated client address).',
+      );
       out.push('# TYPE rate_limited_requests_total counter');
-      for (const kind of Object.keys(refusals) as RateLimitKind[]) out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
+      for (const kind of Object.keys(refusals) as RateLimitKind[])
+        out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
 
       const db = { database };
       out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');

@@ -50,7 +50,10 @@ export interface AuthorizationServer {
 }
 
 function jsonNotFound(path: string): Response {
-  return Response.json({ error: { code: 'NOT_FOUND', message: `nothing is published at ${path}` } }, { status: 404, headers: { 'cache-control': 'no-store' } });
+  return Response.json(
+    { error: { code: 'NOT_FOUND', message: `nothing is published at ${path}` } },
+    { status: 404, headers: { 'cache-control': 'no-store' } },
+  );
 }
 
 function signingAlgorithm(jwk: { alg?: string; kty?: string; crv?: string }): string {
@@ -65,7 +68,13 @@ export function looksLikeAccessToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
-export async function createAuthorizationServer(deps: { config: Config; db: Database; clock: Clock; browser: BrowserSignIn; log: Logger }): Promise<AuthorizationServer> {
+export async function createAuthorizationServer(deps: {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  browser: BrowserSignIn;
+  log: Logger;
+}): Promise<AuthorizationServer> {
   const { config, db, clock } = deps;
   const publicUrl = new URL(config.publicBaseUrl);
   const issuer = publicUrl.origin;
@@ -120,16 +129,24 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
         async getResourceServerInfo(_ctx: KoaContextWithOIDC, resource: string) {
           const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
           if (!deploymentId || !(await prisma.deployment.findUnique({ where: { id: deploymentId }, select: { id: true } }))) {
-            throw new errors.InvalidTarget(`resource must be the URL of a deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`);
+            throw new errors.InvalidTarget(
+              `resource must be the URL of a deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`,
+            );
           }
-          return { scope: MCP_SCOPE, audience: endpointResource(config.publicBaseUrl, deploymentId), accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+          return {
+            scope: MCP_SCOPE,
+            audience: endpointResource(config.publicBaseUrl, deploymentId),
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
         allowFetch: (_ctx: KoaContextWithOIDC, clientId: string) => clientMetadata.allowFetch(clientId),
-        allowClient: (_ctx: KoaContextWithOIDC, client: { redirectUris?: string[] }) => clientMetadata.allowClient(client.redirectUris ?? []),
+        allowClient: (_ctx: KoaContextWithOIDC, client: { redirectUris?: string[] }) =>
+          clientMetadata.allowClient(client.redirectUris ?? []),
         cacheDuration: { min: 60, max: 24 * 60 * 60 },
         // The type definitions predate this (experimental) feature of the library.
       } as never,
@@ -168,10 +185,15 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
   // Errors the library answers as server_error are the service's own faults: logged like any other.
-  provider.on('server_error', (_ctx: unknown, error: Error) => deps.log.error({ err: error }, 'unexpected error in the authorization server'));
+  provider.on('server_error', (_ctx: unknown, error: Error) =>
+    deps.log.error({ err: error }, 'unexpected error in the authorization server'),
+  );
   // Private deployments are their owner's alone (spec 5.3): another user's is not named on the consent page.
   async function deploymentName(deploymentId: string, userId: string): Promise<string | null> {
-    const row = await prisma.deployment.findFirst({ where: { id: deploymentId, OR: [{ ownerId: userId }, { allowAnonymous: true }] }, select: { name: true } });
+    const row = await prisma.deployment.findFirst({
+      where: { id: deploymentId, OR: [{ ownerId: userId }, { allowAnonymous: true }] },
+      select: { name: true },
+    });
     return row?.name ?? null;
   }
   const interactions = createInteractions({ provider, config, browser: deps.browser, deploymentName });
@@ -198,7 +220,9 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
       (req, res) => {
         dispatch(request, req, res).catch((error: unknown) => {
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: 'server_error', error_description: error instanceof Error ? error.message : 'unexpected error' }));
+          res.end(
+            JSON.stringify({ error: 'server_error', error_description: error instanceof Error ? error.message : 'unexpected error' }),
+          );
         });
       },
       { method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers, payload: body },
@@ -210,11 +234,17 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
       else out.set(name, String(value));
     }
     const status = answer.statusCode;
-    return new Response(status === 204 || status === 304 || request.method === 'HEAD' ? null : new Uint8Array(answer.rawPayload), { status, headers: out });
+    return new Response(status === 204 || status === 304 || request.method === 'HEAD' ? null : new Uint8Array(answer.rawPayload), {
+      status,
+      headers: out,
+    });
   }
 
   async function metadata(request: Incoming): Promise<Response> {
-    const discovery = await forward({ method: 'GET', url: `${issuer}${OIDC_METADATA}`, headers: request.headers, body: null }, new URL(`${issuer}${OIDC_METADATA}`));
+    const discovery = await forward(
+      { method: 'GET', url: `${issuer}${OIDC_METADATA}`, headers: request.headers, body: null },
+      new URL(`${issuer}${OIDC_METADATA}`),
+    );
     const document = (await discovery.json()) as Record<string, unknown>;
     document.authorization_response_iss_parameter_supported = true;
     document.client_id_metadata_document_supported = true;
@@ -226,7 +256,8 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
     async handle(request, url) {
       const path = url.pathname;
       if (path === AS_METADATA || path.startsWith(`${AS_METADATA}/`) || path === OIDC_METADATA || path.startsWith(`${OIDC_METADATA}/`)) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { method: request.method, path });
+        if (request.method !== 'GET' && request.method !== 'HEAD')
+          throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { method: request.method, path });
         return metadata(request);
       }
       const prm = PRM_PATH.exec(path);
@@ -242,7 +273,9 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
         // published. An unknown id gets metadata like a private deployment's, so that this path,
         // like the endpoint's 401, does not say which private deployments exist.
         if (exists?.allowAnonymous) return jsonNotFound(path);
-        return Response.json(protectedResourceMetadata(config.publicBaseUrl, deploymentId, issuer), { headers: { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' } });
+        return Response.json(protectedResourceMetadata(config.publicBaseUrl, deploymentId, issuer), {
+          headers: { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' },
+        });
       }
       // Discovery paths answer JSON where nothing is published, never the dashboard's HTML.
       if (path.startsWith('/.well-known/')) return jsonNotFound(path);
@@ -261,20 +294,30 @@ export async function createAuthorizationServer(deps: { config: Config; db: Data
     verifyAccessToken,
     async authenticateAccessToken(token) {
       const verified = await verifyAccessToken(token);
-      const user = verified ? await prisma.user.findUnique({ where: { id: verified.userId }, select: { id: true, email: true, issuer: true, subject: true } }) : null;
+      const user = verified
+        ? await prisma.user.findUnique({ where: { id: verified.userId }, select: { id: true, email: true, issuer: true, subject: true } })
+        : null;
       if (!verified || !user) {
-        throw new AppError('UNAUTHORIZED', 'the access token is unknown, expired or revoked: refresh it, or connect again', { reason: 'invalid_token' });
+        throw new AppError('UNAUTHORIZED', 'the access token is unknown, expired or revoked: refresh it, or connect again', {
+          reason: 'invalid_token',
+        });
       }
-      return { userId: user.id, email: user.email, issuer: user.issuer, subject: user.subject, credential: { kind: 'oauth', clientId: verified.clientId, grantId: verified.grantId, deploymentId: verified.deploymentId } };
+      return {
+        userId: user.id,
+        email: user.email,
+        issuer: user.issuer,
+        subject: user.subject,
+        credential: { kind: 'oauth', clientId: verified.clientId, grantId: verified.grantId, deploymentId: verified.deploymentId },
+      };
     },
   };
 
   async function verifyAccessToken(token: string): Promise<VerifiedAccessToken | null> {
-      const found = await provider.AccessToken.find(token);
-      if (!found || !found.accountId || !found.grantId || found.isExpired) return null;
-      const audience = typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined;
-      const deploymentId = audience ? deploymentOfResource(config.publicBaseUrl, audience) : null;
-      if (!deploymentId) return null;
-      return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId };
+    const found = await provider.AccessToken.find(token);
+    if (!found || !found.accountId || !found.grantId || found.isExpired) return null;
+    const audience = typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined;
+    const deploymentId = audience ? deploymentOfResource(config.publicBaseUrl, audience) : null;
+    if (!deploymentId) return null;
+    return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId };
   }
 }

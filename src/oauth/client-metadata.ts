@@ -10,7 +10,15 @@ import { redirectUrisProblem } from './redirect-uris.js';
  * before any fetch; the redirect URIs follow the same rules as dynamic registration. The test-only
  * setting lets documents be fetched from loopback over plain http.
  */
-const PRIVATE_V4 = [/^0\./, /^10\./, /^127\./, /^169\.254\./, /^172\.(1[6-9]|2\d|3[01])\./, /^192\.168\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+const PRIVATE_V4 = [
+  /^0\./,
+  /^10\./,
+  /^127\./,
+  /^169\.254\./,
+  /^172\.(1[6-9]|2\d|3[01])\./,
+  /^192\.168\./,
+  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
+];
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function isPrivateHost(hostname: string): boolean {

@@ -29,7 +29,12 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export function createInteractions(deps: { provider: Provider; config: Config; browser: BrowserSignIn; deploymentName: (deploymentId: string, userId: string) => Promise<string | null> }) {
+export function createInteractions(deps: {
+  provider: Provider;
+  config: Config;
+  browser: BrowserSignIn;
+  deploymentName: (deploymentId: string, userId: string) => Promise<string | null>;
+}) {
   const { provider, config, browser } = deps;
 
   async function finish(req: IncomingMessage, res: ServerResponse, result: InteractionResults): Promise<void> {
@@ -46,9 +51,17 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
       try {
         details = await provider.interactionDetails(req, res);
       } catch {
-        return send(res, authorizationProblemPage('This authorization has expired', 'It was started more than 15 minutes ago, in another browser, or has already finished. Start the connection again from your IDE.', 400));
+        return send(
+          res,
+          authorizationProblemPage(
+            'This authorization has expired',
+            'It was started more than 15 minutes ago, in another browser, or has already finished. Start the connection again from your IDE.',
+            400,
+          ),
+        );
       }
-      if (details.uid !== uid) return send(res, authorizationProblemPage('This authorization has expired', 'Start the connection again from your IDE.', 400));
+      if (details.uid !== uid)
+        return send(res, authorizationProblemPage('This authorization has expired', 'Start the connection again from your IDE.', 400));
       const viewer = await browser.currentBrowserUser(incoming);
       if (!viewer) return redirect(res, browser.signInPath(`${INTERACTION_PATH}/${uid}`));
 
@@ -60,11 +73,21 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
         const resource = typeof details.params.resource === 'string' ? details.params.resource : null;
         const deploymentId = resource ? deploymentOfResource(config.publicBaseUrl, resource) : null;
         if (!deploymentId) {
-          return finish(req, res, { error: 'invalid_target', error_description: `resource must name one deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>` });
+          return finish(req, res, {
+            error: 'invalid_target',
+            error_description: `resource must name one deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`,
+          });
         }
         const name = await deps.deploymentName(deploymentId, viewer.userId);
         if (name === null) {
-          return send(res, authorizationProblemPage('Deployment not found', `You have no deployment '${deploymentId}'. Sign in with the account that owns it.`, 404));
+          return send(
+            res,
+            authorizationProblemPage(
+              'Deployment not found',
+              `You have no deployment '${deploymentId}'. Sign in with the account that owns it.`,
+              404,
+            ),
+          );
         }
         const client = await provider.Client.find(String(details.params.client_id));
         const redirectUri = String(details.params.redirect_uri ?? '');
@@ -75,7 +98,7 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
             action: `${INTERACTION_PATH}/${uid}`,
             clientName: client?.clientName ?? String(details.params.client_id),
             clientUri: client?.clientUri ?? null,
-            redirectHost: parsed ? (parsed.host || `${parsed.protocol}//`) : redirectUri,
+            redirectHost: parsed ? parsed.host || `${parsed.protocol}//` : redirectUri,
             deploymentName: name,
             endpoint: resource!,
             email: viewer.email,
@@ -83,7 +106,8 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
         );
       }
 
-      if (req.method !== 'POST' || !action) return send(res, authorizationProblemPage('Not allowed', `${req.method} is not allowed here.`, 405));
+      if (req.method !== 'POST' || !action)
+        return send(res, authorizationProblemPage('Not allowed', `${req.method} is not allowed here.`, 405));
       try {
         browser.assertSameOrigin(incoming);
       } catch (error) {

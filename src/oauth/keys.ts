@@ -34,13 +34,25 @@ async function loadOrCreateDevKey(dataDir: string): Promise<JWK> {
   if (existing) return existing;
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
-  const full: JWK = { ...jwk, kid: await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }), alg: 'ES256', use: 'sig' };
+  const full: JWK = {
+    ...jwk,
+    kid: await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }),
+    alg: 'ES256',
+    use: 'sig',
+  };
   await writeFirst(file, `${JSON.stringify(full, null, 2)}\n`);
   return (await readKey(file))!;
 }
 
-export async function loadAuthorizationServerKeys(options: { jwks: { keys: Record<string, unknown>[] } | null; dataDir: string }): Promise<AuthorizationServerKeys> {
+export async function loadAuthorizationServerKeys(options: {
+  jwks: { keys: Record<string, unknown>[] } | null;
+  dataDir: string;
+}): Promise<AuthorizationServerKeys> {
   const keys = options.jwks ? (options.jwks.keys as JWK[]) : [await loadOrCreateDevKey(options.dataDir)];
-  const cookieKeys = keys.map((k) => createHash('sha256').update(`oauth-cookies:${String(k.d)}`).digest('base64url'));
+  const cookieKeys = keys.map((k) =>
+    createHash('sha256')
+      .update(`oauth-cookies:${String(k.d)}`)
+      .digest('base64url'),
+  );
   return { jwks: { keys }, cookieKeys };
 }

@@ -33,7 +33,15 @@ export function createOidcRelyingParty(options: { issuer: string; clientId: stri
       )
       .catch((error: unknown) => {
         discovered = null;
-        throw Object.assign(new AppError('SERVICE_UNAVAILABLE', 'the identity provider cannot be reached; try signing in again shortly', { reason: 'oidc_discovery' }, { 'Retry-After': '5' }), { cause: error });
+        throw Object.assign(
+          new AppError(
+            'SERVICE_UNAVAILABLE',
+            'the identity provider cannot be reached; try signing in again shortly',
+            { reason: 'oidc_discovery' },
+            { 'Retry-After': '5' },
+          ),
+          { cause: error },
+        );
       });
     return discovered;
   }
@@ -67,7 +75,10 @@ export function createOidcRelyingParty(options: { issuer: string; clientId: stri
         });
       } catch (error) {
         const described = error instanceof Error ? error.message : 'the sign-in could not be completed';
-        throw Object.assign(new AppError('UNAUTHORIZED', `the identity provider did not sign you in: ${described}`, { reason: 'oidc_callback' }), { cause: error });
+        throw Object.assign(
+          new AppError('UNAUTHORIZED', `the identity provider did not sign you in: ${described}`, { reason: 'oidc_callback' }),
+          { cause: error },
+        );
       }
       const claims = tokens.claims();
       if (!claims?.sub) throw new AppError('UNAUTHORIZED', 'the identity provider sent no subject for you', { reason: 'oidc_claims' });

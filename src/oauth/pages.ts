@@ -71,8 +71,18 @@ export function signInUnavailablePage(): TextReply {
 }
 
 /** The consent page of the authorization server: which client wants which deployment's tool endpoint. */
-export function consentPage(options: { action: string; clientName: string; clientUri: string | null; redirectHost: string; deploymentName: string; endpoint: string; email: string | null }): TextReply {
-  const client = options.clientUri ? `<a href="${escape(options.clientUri)}" rel="noreferrer">${escape(options.clientName)}</a>` : escape(options.clientName);
+export function consentPage(options: {
+  action: string;
+  clientName: string;
+  clientUri: string | null;
+  redirectHost: string;
+  deploymentName: string;
+  endpoint: string;
+  email: string | null;
+}): TextReply {
+  const client = options.clientUri
+    ? `<a href="${escape(options.clientUri)}" rel="noreferrer">${escape(options.clientName)}</a>`
+    : escape(options.clientName);
   return page(
     'Connect an application',
     `<h1>Connect ${escape(options.clientName)}?</h1>

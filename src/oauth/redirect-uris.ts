@@ -15,7 +15,10 @@ export function redirectUriProblem(raw: unknown): string | null {
   if (!url) return `redirect URI '${raw.slice(0, 200)}' is not a URL`;
   if (url.hash || raw.includes('#')) return `redirect URI '${raw.slice(0, 200)}' must not have a fragment`;
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : `redirect URI '${raw.slice(0, 200)}' uses http on a host that is not loopback: use https, or http://127.0.0.1:<port>/... for a program on this machine`;
+  if (url.protocol === 'http:')
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : `redirect URI '${raw.slice(0, 200)}' uses http on a host that is not loopback: use https, or http://127.0.0.1:<port>/... for a program on this machine`;
   if ((IDE_SCHEMES as readonly string[]).includes(url.protocol)) return null;
   return `redirect URI scheme '${url.protocol}' is not allowed: use https, loopback http, or one of ${IDE_SCHEMES.map((s) => `${s}//`).join(', ')}`;
 }
@@ -42,12 +45,19 @@ export function checkRegistration(body: string): RegistrationCheck {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
     metadata = parsed as Record<string, unknown>;
   } catch {
-    return { error: { error: 'invalid_client_metadata', error_description: 'the registration must be a JSON object of client metadata (RFC 7591)' } };
+    return {
+      error: {
+        error: 'invalid_client_metadata',
+        error_description: 'the registration must be a JSON object of client metadata (RFC 7591)',
+      },
+    };
   }
   const uris = metadata.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0) return { error: { error: 'invalid_redirect_uri', error_description: 'redirect_uris must list at least one redirect URI' } };
+  if (!Array.isArray(uris) || uris.length === 0)
+    return { error: { error: 'invalid_redirect_uri', error_description: 'redirect_uris must list at least one redirect URI' } };
   const problem = redirectUrisProblem(uris);
   if (problem) return { error: { error: 'invalid_redirect_uri', error_description: problem } };
-  if (metadata.application_type === undefined && (uris as string[]).some((u) => !u.startsWith('https:'))) metadata.application_type = 'native';
+  if (metadata.application_type === undefined && (uris as string[]).some((u) => !u.startsWith('https:')))
+    metadata.application_type = 'native';
   return { body: JSON.stringify(metadata) };
 }

@@ -54,7 +54,13 @@ export function bearerChallenge(publicBaseUrl: string, deploymentId: string, sen
 }
 
 /** Adds the challenge to a tool endpoint's 401 (a reply the service built, whose headers can be set). */
-export function challengeUnauthorized(reply: { status: number }, setHeader: (name: string, value: string) => void, publicBaseUrl: string, rawDeploymentId: string, sentCredential: boolean): void {
+export function challengeUnauthorized(
+  reply: { status: number },
+  setHeader: (name: string, value: string) => void,
+  publicBaseUrl: string,
+  rawDeploymentId: string,
+  sentCredential: boolean,
+): void {
   if (reply.status !== 401) return;
   let deploymentId = rawDeploymentId;
   try {

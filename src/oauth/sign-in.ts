@@ -48,7 +48,15 @@ export interface BrowserSignIn {
 
 /** A path on this service to return to after sign-in: never another host (open redirect). */
 export function safeReturnPath(raw: string | null | undefined): string {
-  if (!raw || raw.length > 1024 || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\') || [...raw].some((c) => c.charCodeAt(0) < 0x20)) return '/';
+  if (
+    !raw ||
+    raw.length > 1024 ||
+    !raw.startsWith('/') ||
+    raw.startsWith('//') ||
+    raw.includes('\\') ||
+    [...raw].some((c) => c.charCodeAt(0) < 0x20)
+  )
+    return '/';
   return raw;
 }
 
@@ -69,7 +77,8 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
   const secure = !(originUrl.protocol === 'http:' && LOOPBACK.has(originUrl.hostname));
   const sessionCookie = secure ? '__Host-wf_session' : 'wf_session';
   const attemptCookie = secure ? '__Secure-wf_sign_in' : 'wf_sign_in';
-  const rp: OidcRelyingParty | null = config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
+  const rp: OidcRelyingParty | null =
+    config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
   const devSignIn = !rp && !config.oidc.issuer && config.devAuth && !config.production;
   const idleSeconds = SESSION_IDLE_MS / 1000;
 
@@ -90,7 +99,11 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
     const own = new Set([origin, new URL(request.url).origin]);
     const site = request.headers.get('sec-fetch-site');
     if (!from || !own.has(from) || (site !== null && site !== 'same-origin')) {
-      throw new AppError('FORBIDDEN', 'a request signed in by the browser session must come from the dashboard itself (its Origin is not this service)', { origin: from });
+      throw new AppError(
+        'FORBIDDEN',
+        'a request signed in by the browser session must come from the dashboard itself (its Origin is not this service)',
+        { origin: from },
+      );
     }
   }
 
@@ -104,7 +117,9 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
     const started = await rp!.begin(`${origin}${CALLBACK_PATH}`);
     const now = clock.now();
     await prisma.signInAttempt.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ATTEMPT_TTL_SECONDS * 1000) } } });
-    await prisma.signInAttempt.create({ data: { id: hashSecret(started.state), codeVerifier: started.codeVerifier, nonce: started.nonce, returnTo, createdAt: now } });
+    await prisma.signInAttempt.create({
+      data: { id: hashSecret(started.state), codeVerifier: started.codeVerifier, nonce: started.nonce, returnTo, createdAt: now },
+    });
     return redirect(started.url, [setCookie(attemptCookie, started.state, { secure, maxAge: ATTEMPT_TTL_SECONDS, path: SIGN_IN_PATH })]);
   }
 
@@ -113,7 +128,11 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
     const state = readCookie(request.headers, attemptCookie);
     const attempt = state ? await prisma.signInAttempt.findUnique({ where: { id: hashSecret(state) } }) : null;
     if (!state || !attempt || clock.now().getTime() - attempt.createdAt.getTime() > ATTEMPT_TTL_SECONDS * 1000) {
-      return signInProblemPage('This sign-in has expired', 'The sign-in was started more than 10 minutes ago, in another browser, or has already been used. Start it again.', 400);
+      return signInProblemPage(
+        'This sign-in has expired',
+        'The sign-in was started more than 10 minutes ago, in another browser, or has already been used. Start it again.',
+        400,
+      );
     }
     // Each attempt is used once, whatever the outcome.
     await prisma.signInAttempt.deleteMany({ where: { id: attempt.id } });
@@ -125,22 +144,29 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
     let identity: VerifiedIdentity;
     try {
       // The URL the provider redirected to, as registered (behind a proxy the request's own host may differ).
-      identity = await rp!.finish(new URL(`${origin}${CALLBACK_PATH}${url.search}`), { state, nonce: attempt.nonce, codeVerifier: attempt.codeVerifier });
+      identity = await rp!.finish(new URL(`${origin}${CALLBACK_PATH}${url.search}`), {
+        state,
+        nonce: attempt.nonce,
+        codeVerifier: attempt.codeVerifier,
+      });
     } catch (error) {
-      if (error instanceof AppError && error.code === 'UNAUTHORIZED') return signInProblemPage('You were not signed in', error.message, 401, attempt.returnTo);
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED')
+        return signInProblemPage('You were not signed in', error.message, 401, attempt.returnTo);
       throw error;
     }
     return signedIn(identity, attempt.returnTo, [clearAttempt]);
   }
 
   async function devSignInSubmit(request: Incoming): Promise<Reply> {
-    if (!devSignIn) throw new AppError('NOT_FOUND', 'development sign-in is off: this service signs browsers in through its identity provider');
+    if (!devSignIn)
+      throw new AppError('NOT_FOUND', 'development sign-in is off: this service signs browsers in through its identity provider');
     assertSameOrigin(request);
     const form = new URLSearchParams(await readBodyText(request, 16 * 1024));
     const returnTo = safeReturnPath(form.get('return'));
     const email = (form.get('email') ?? '').trim();
     if (!email) return devSignInPage({ returnTo, email, error: 'Enter your e-mail address.' });
-    if (email.length > 254 || !EMAIL.test(email)) return devSignInPage({ returnTo, email, error: 'Enter an e-mail address such as name@example.com.' });
+    if (email.length > 254 || !EMAIL.test(email))
+      return devSignInPage({ returnTo, email, error: 'Enter an e-mail address such as name@example.com.' });
     // The same account `npm run token -- --email` signs in as.
     return signedIn({ issuer: DEV_ISSUER, subject: `dev|${email.toLowerCase()}`, email, name: null }, returnTo);
   }

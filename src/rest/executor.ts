@@ -91,7 +91,11 @@ export type { FieldProblem } from '../errors.js';
 function describeType(type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (isListType(isNonNullType(type) ? type.ofType : type)) return 'an array';
-  if (isEnumType(named)) return `one of ${named.getValues().map((v) => v.name).join(', ')}`;
+  if (isEnumType(named))
+    return `one of ${named
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}`;
   switch (named.name) {
     case 'Int':
       return 'an integer';
@@ -134,14 +138,18 @@ export function checkInput(value: unknown, type: GraphQLInputType, path: string,
   if (isInputObjectType(type)) {
     if (!isPlainObject(value)) return void fail();
     const fields = type.getFields();
-    for (const key of Object.keys(value)) if (!fields[key]) problems.push({ field: `${path}.${key}`, message: `${path}.${key} is not a known field` });
+    for (const key of Object.keys(value))
+      if (!fields[key]) problems.push({ field: `${path}.${key}`, message: `${path}.${key} is not a known field` });
     for (const f of Object.values(fields)) checkInput(value[f.name], f.type, `${path}.${f.name}`, problems);
     return;
   }
   if (isScalarType(type)) {
     // An unpaired surrogate (a JSON escape such as \ud800) is not Unicode text and cannot be stored.
     if (typeof value === 'string' && !(value as unknown as { isWellFormed(): boolean }).isWellFormed()) {
-      problems.push({ field: path, message: `${path} contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text` });
+      problems.push({
+        field: path,
+        message: `${path} contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text`,
+      });
       return;
     }
     const ok: Record<string, (v: unknown) => boolean> = {
@@ -183,7 +191,8 @@ export function collectVariables(route: CompiledRoute, input: RestRequestInput):
   const argNames = new Set(route.args.map((a) => a.name));
   if (input.body) {
     for (const key of Object.keys(input.body)) {
-      if (!argNames.has(key) || route.paramNames.includes(key)) problems.push({ field: key, message: `${key} is not a field of this request` });
+      if (!argNames.has(key) || route.paramNames.includes(key))
+        problems.push({ field: key, message: `${key} is not a field of this request` });
     }
   }
   for (const arg of route.args) {
@@ -239,7 +248,8 @@ export function compileRouter(schema: GraphQLSchema, specs: readonly RouteSpec[]
   async function run(route: CompiledRoute, schemaArg: GraphQLSchema, variables: Record<string, unknown>, contextValue: unknown) {
     if (!route.compiled) {
       const compiled = compileQuery(schemaArg, route.document, 'Rest');
-      if (!isCompiledQuery(compiled)) return execute({ schema: schemaArg, document: route.document, variableValues: variables, contextValue });
+      if (!isCompiledQuery(compiled))
+        return execute({ schema: schemaArg, document: route.document, variableValues: variables, contextValue });
       route.compiled = compiled;
     }
     return route.compiled.query(undefined, contextValue, variables);

@@ -21,9 +21,15 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
 
   async function handle(request: Incoming, url: URL, path: string, scope: RequestScope): Promise<TextReply> {
     const found = router.match(request.method, path);
-    if (found.kind === 'not_found') throw new AppError('NOT_FOUND', `there is no route ${request.method} /v1${path}`, { method: request.method, path: `/v1${path}` });
+    if (found.kind === 'not_found')
+      throw new AppError('NOT_FOUND', `there is no route ${request.method} /v1${path}`, { method: request.method, path: `/v1${path}` });
     if (found.kind === 'method_not_allowed') {
-      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on /v1${path}; use ${found.allowed.join(' or ')}`, { allowed: found.allowed }, { Allow: found.allowed.join(', ') });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on /v1${path}; use ${found.allowed.join(' or ')}`,
+        { allowed: found.allowed },
+        { Allow: found.allowed.join(', ') },
+      );
     }
     const { route, params } = found;
     scope.route = `${route.spec.method} /v1${route.spec.path}`;
@@ -31,7 +37,12 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: url.searchParams, body });
-    const context = newContext({ viewer, services: scope.services, requestId: scope.requestId, loaders: createLoaders(scope.services, viewer) });
+    const context = newContext({
+      viewer,
+      services: scope.services,
+      requestId: scope.requestId,
+      loaders: createLoaders(scope.services, viewer),
+    });
     let result;
     try {
       result = await router.run(route, schema, variables, context);
@@ -40,7 +51,11 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     }
     if (result.errors?.length) {
       const { appError, unexpected } = toAppError(result.errors[0]);
-      if (unexpected) scope.log.error({ err: result.errors[0]?.originalError ?? result.errors[0], requestId: scope.requestId }, 'unexpected error in a REST route');
+      if (unexpected)
+        scope.log.error(
+          { err: result.errors[0]?.originalError ?? result.errors[0], requestId: scope.requestId },
+          'unexpected error in a REST route',
+        );
       throw appError;
     }
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;

@@ -38,7 +38,8 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
    */
   const orNull = (out: Schema): Schema => {
     if (out.$ref) return { anyOf: [out, { type: 'null' }] };
-    if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...(out.enum as unknown[]), null] } : {}) };
+    if (typeof out.type === 'string')
+      return { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...(out.enum as unknown[]), null] } : {}) };
     return out;
   };
 
@@ -67,13 +68,22 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
       if (field.extensions?.restExclude) continue;
-      if ('args' in field && field.args.some((a: { type: GraphQLInputType; defaultValue: unknown }) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
+      if (
+        'args' in field &&
+        field.args.some((a: { type: GraphQLInputType; defaultValue: unknown }) => isNonNullType(a.type) && a.defaultValue === undefined)
+      )
+        continue;
       properties[field.name] = { ...toSchema(field.type), ...(field.description ? { description: field.description } : {}) };
       // An answer always has every key of its type, null when there is no value (docs/decisions.md);
       // an input object needs only its non-null fields.
       if (isObjectType(type) || isNonNullType(field.type)) required.push(field.name);
     }
-    components[name] = { type: 'object', properties, ...(required.length ? { required } : {}), ...(type.description ? { description: type.description } : {}) };
+    components[name] = {
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      ...(type.description ? { description: type.description } : {}),
+    };
   };
 
   components.Pagination = {
@@ -112,7 +122,13 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
       else if (hasBody) {
         bodyProps[arg.name] = s;
         if (isNonNullType(arg.type)) bodyRequired.push(arg.name);
-      } else parameters.push({ name: arg.name, in: 'query', required: isNonNullType(arg.type), schema: { ...toSchema(arg.type, false), ...(arg.description ? { description: arg.description } : {}) } });
+      } else
+        parameters.push({
+          name: arg.name,
+          in: 'query',
+          required: isNonNullType(arg.type),
+          schema: { ...toSchema(arg.type, false), ...(arg.description ? { description: arg.description } : {}) },
+        });
     }
     const resultType = route.field.type;
     let success: Schema;
@@ -124,11 +140,18 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
       const envelope: Schema = {
         type: 'object',
         required: ['success', 'data', ...(spec.list ? ['pagination'] : [])],
-        properties: { success: { const: true }, data: dataSchema, ...(spec.list ? { pagination: { $ref: '#/components/schemas/Pagination' } } : {}) },
+        properties: {
+          success: { const: true },
+          data: dataSchema,
+          ...(spec.list ? { pagination: { $ref: '#/components/schemas/Pagination' } } : {}),
+        },
       };
       success = { description: spec.summary, content: { 'application/json': { schema: envelope } } };
     }
-    const errorRef = { description: 'An error in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    const errorRef = {
+      description: 'An error in the envelope',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
     paths[oaPath] ??= {};
     paths[oaPath][spec.method.toLowerCase()] = {
       operationId: route.fieldName,
@@ -137,17 +160,46 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
       security: [{ bearerAuth: [] }],
       ...(parameters.length ? { parameters } : {}),
       ...(hasBody
-        ? { requestBody: { required: bodyRequired.length > 0, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) } } } } }
+        ? {
+            requestBody: {
+              required: bodyRequired.length > 0,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    additionalProperties: false,
+                    properties: bodyProps,
+                    ...(bodyRequired.length ? { required: bodyRequired } : {}),
+                  },
+                },
+              },
+            },
+          }
         : {}),
-      responses: { [String(spec.status ?? 200)]: success, '400': errorRef, '401': errorRef, '404': errorRef, '429': errorRef, '500': errorRef },
+      responses: {
+        [String(spec.status ?? 200)]: success,
+        '400': errorRef,
+        '401': errorRef,
+        '404': errorRef,
+        '429': errorRef,
+        '500': errorRef,
+      },
     };
   }
 
   return {
     openapi: '3.1.0',
-    info: { title: 'Workflow service', version: '1.0.0', description: 'REST interface of the workflow service. Every response uses the envelope { success, data, pagination? } or { success: false, error }.' },
+    info: {
+      title: 'Workflow service',
+      version: '1.0.0',
+      description:
+        'REST interface of the workflow service. Every response uses the envelope { success, data, pagination? } or { success: false, error }.',
+    },
     servers: [{ url: publicBaseUrl.replace(/\/v1$/, '') }],
-    components: { schemas: components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (OpenID Connect ID token)' } } },
+    components: {
+      schemas: components,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (OpenID Connect ID token)' } },
+    },
     paths,
   };
 }

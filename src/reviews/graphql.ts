@@ -47,7 +47,11 @@ builder.queryField('workflowReviews', (t) =>
     type: ReviewPageRef,
     description: 'Reviews of a workflow you may read, newest first. REST: GET /v1/workflows/:workflowId/reviews.',
     authScopes: { authenticated: true },
-    args: { workflowId: t.arg.string({ required: true }), limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }), cursor: t.arg.string() },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
+      cursor: t.arg.string(),
+    },
     resolve: (_root, { workflowId, ...args }, ctx, info) =>
       ctx.services.reviews.listReviews(ctx.viewer!, workflowId, args, pageItemQuery(ctx, info, 'Review') as ReviewQuery),
   }),
@@ -56,7 +60,8 @@ builder.queryField('workflowReviews', (t) =>
 builder.mutationFields((t) => ({
   createReview: t.prismaField({
     type: 'Review',
-    description: 'Reviews a workflow you forked or subscribed to (not your own); one review per user. REST: POST /v1/workflows/:workflowId/reviews.',
+    description:
+      'Reviews a workflow you forked or subscribed to (not your own); one review per user. REST: POST /v1/workflows/:workflowId/reviews.',
     authScopes: { authenticated: true },
     args: {
       workflowId: t.arg.string({ required: true }),
@@ -75,7 +80,8 @@ builder.mutationFields((t) => ({
       rating: t.arg.int({ required: true }),
       text: t.arg.string({ required: true }),
     },
-    resolve: (query, _root, { workflowId, reviewId, ...input }, ctx) => ctx.services.reviews.updateReview(ctx.viewer!, workflowId, reviewId, input, query),
+    resolve: (query, _root, { workflowId, reviewId, ...input }, ctx) =>
+      ctx.services.reviews.updateReview(ctx.viewer!, workflowId, reviewId, input, query),
   }),
   deleteReview: t.field({
     type: DeletedReviewRef,

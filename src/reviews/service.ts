@@ -73,7 +73,8 @@ export function createReviewService({ db, clock }: ServiceDeps) {
       SELECT user_id, rating FROM reviews WHERE id = ${reviewId} AND workflow_id = ${workflowId} FOR UPDATE`;
     const row = rows[0];
     if (!row) throw notFound('review', reviewId);
-    if (row.user_id !== viewer.userId) throw new AppError('FORBIDDEN', 'only the author of this review may change or delete it', { reviewId });
+    if (row.user_id !== viewer.userId)
+      throw new AppError('FORBIDDEN', 'only the author of this review may change or delete it', { reviewId });
     return row;
   }
 
@@ -83,14 +84,30 @@ export function createReviewService({ db, clock }: ServiceDeps) {
       WHERE id = ${workflowId}`;
   }
 
-  async function listReviews(viewer: Viewer, workflowId: string, input: { limit?: number | null; cursor?: string | null }, query: ReviewQuery = {}): Promise<Page<Review>> {
+  async function listReviews(
+    viewer: Viewer,
+    workflowId: string,
+    input: { limit?: number | null; cursor?: string | null },
+    query: ReviewQuery = {},
+  ): Promise<Page<Review>> {
     const limit = pageLimit(input.limit);
     await findReadableWorkflow(viewer, workflowId);
     const kind = `reviews:${workflowId}`;
     const where: Prisma.ReviewWhereInput = { workflowId };
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'createdAt');
-    const rows = (await prisma.review.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query })) as Review[];
-    return toPage(rows, limit, kind, (r) => timeCursorOf(r.createdAt, r.id), (r) => r);
+    const rows = (await prisma.review.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+      ...query,
+    })) as Review[];
+    return toPage(
+      rows,
+      limit,
+      kind,
+      (r) => timeCursorOf(r.createdAt, r.id),
+      (r) => r,
+    );
   }
 
   async function createReview(viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {
@@ -105,9 +122,14 @@ export function createReviewService({ db, clock }: ServiceDeps) {
         if (!(await hasUsed(tx, viewer.userId, workflowId))) {
           throw new AppError('FORBIDDEN', 'only a user who has forked this workflow or subscribed to it may review it', { workflowId });
         }
-        const existing = await tx.review.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } }, select: { id: true } });
+        const existing = await tx.review.findUnique({
+          where: { workflowId_userId: { workflowId, userId: viewer.userId } },
+          select: { id: true },
+        });
         if (existing) throw reviewedTwice(workflowId, existing.id);
-        await tx.review.create({ data: { id, workflowId, userId: viewer.userId, rating: clean.rating, text: clean.text, createdAt: now, updatedAt: now } });
+        await tx.review.create({
+          data: { id, workflowId, userId: viewer.userId, rating: clean.rating, text: clean.text, createdAt: now, updatedAt: now },
+        });
         await addToRating(tx, workflowId, clean.rating, 1);
       });
     } catch (error) {
@@ -145,7 +167,10 @@ export function createReviewService({ db, clock }: ServiceDeps) {
 }
 
 function reviewedTwice(workflowId: string, reviewId?: string): AppError {
-  return new AppError('CONFLICT', 'you have already reviewed this workflow: change your review instead', { workflowId, ...(reviewId ? { reviewId } : {}) });
+  return new AppError('CONFLICT', 'you have already reviewed this workflow: change your review instead', {
+    workflowId,
+    ...(reviewId ? { reviewId } : {}),
+  });
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;

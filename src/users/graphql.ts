@@ -49,7 +49,8 @@ const AccountDeletionRef = builder.objectRef<AccountDeletion>('AccountDeletion')
 builder.mutationField('deleteMe', (t) =>
   t.field({
     type: AccountDeletionRef,
-    description: 'Deletes the signed-in account and everything it owns, for good; a paid subscription is cancelled first. REST: DELETE /v1/users/me.',
+    description:
+      'Deletes the signed-in account and everything it owns, for good; a paid subscription is cancelled first. REST: DELETE /v1/users/me.',
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.services.users.deleteAccount(ctx.viewer!),
   }),

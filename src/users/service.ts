@@ -44,7 +44,12 @@ export interface UserServiceHooks {
 }
 
 function accountDeleted(): AppError {
-  return new AppError('UNAUTHORIZED', 'the account of this token was deleted; sign in again to start a new, empty account', { reason: 'account_deleted' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  return new AppError(
+    'UNAUTHORIZED',
+    'the account of this token was deleted; sign in again to start a new, empty account',
+    { reason: 'account_deleted' },
+    { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  );
 }
 
 /** How long a resolved viewer is reused without asking the database again. */
@@ -95,7 +100,11 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
 
   async function lookUpViewer(identity: VerifiedIdentity): Promise<{ viewer: Viewer; deletedAt: number | null }> {
     const where = { issuer_subject: { issuer: identity.issuer, subject: identity.subject } };
-    const [row] = await db.read<{ id: string | null; email: string | null; deletedAt: Date | null }>(USER_BY_IDENTITY, [identity.issuer, identity.subject, identityHash(identity.issuer, identity.subject)]);
+    const [row] = await db.read<{ id: string | null; email: string | null; deletedAt: Date | null }>(USER_BY_IDENTITY, [
+      identity.issuer,
+      identity.subject,
+      identityHash(identity.issuer, identity.subject),
+    ]);
     const deletedAt = row?.deletedAt ? new Date(row.deletedAt).getTime() : null;
     refuseIfIssuedBeforeDeletion(identity, deletedAt);
     let user: { id: string; email: string | null } | null = row?.id ? { id: row.id, email: row.email } : null;
@@ -103,7 +112,15 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
       try {
         const now = clock.now();
         user = await prisma.user.create({
-          data: { id: newId('usr'), issuer: identity.issuer, subject: identity.subject, email: identity.email, displayName: identity.name, createdAt: now, updatedAt: now },
+          data: {
+            id: newId('usr'),
+            issuer: identity.issuer,
+            subject: identity.subject,
+            email: identity.email,
+            displayName: identity.name,
+            createdAt: now,
+            updatedAt: now,
+          },
           select: { id: true, email: true },
         });
       } catch (error) {
@@ -119,7 +136,10 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   }
 
   async function getMe(viewer: Viewer): Promise<UserDto> {
-    const [user] = await db.read<Omit<UserDto, 'userId' | 'createdAt' | 'updatedAt'> & { id: string; createdAt: Date; updatedAt: Date }>(USER_WITH_COUNTS, [viewer.userId]);
+    const [user] = await db.read<Omit<UserDto, 'userId' | 'createdAt' | 'updatedAt'> & { id: string; createdAt: Date; updatedAt: Date }>(
+      USER_WITH_COUNTS,
+      [viewer.userId],
+    );
     if (!user) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
     return {
       userId: user.id,
@@ -150,9 +170,12 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         const ownDeployment = { deployment: { ownerId: userId } };
         const deploymentLookups = (await tx.deploymentUsage.deleteMany({ where: ownDeployment })).count;
         // Bundles of this user's deployments, and bundles in others' deployments of this user's workflows.
-        const deploymentPrompts = (await tx.deploymentWorkflow.deleteMany({ where: { OR: [ownDeployment, { workflow: { ownerId: userId } }] } })).count;
+        const deploymentPrompts = (
+          await tx.deploymentWorkflow.deleteMany({ where: { OR: [ownDeployment, { workflow: { ownerId: userId } }] } })
+        ).count;
         const deployments = (await tx.deployment.deleteMany({ where: { ownerId: userId } })).count;
-        const subscriberEntries = (await tx.libraryEntry.deleteMany({ where: { workflow: { ownerId: userId }, userId: { not: userId } } })).count;
+        const subscriberEntries = (await tx.libraryEntry.deleteMany({ where: { workflow: { ownerId: userId }, userId: { not: userId } } }))
+          .count;
         await tx.$executeRaw`
           UPDATE workflows w SET subscribers_count = GREATEST(w.subscribers_count - 1, 0)
           FROM library_entries e
@@ -169,8 +192,21 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         await tx.user.delete({ where: { id: userId } });
         // Tokens issued until now open nothing any more, on any instance (see lookUpViewer).
         const identity = identityHash(viewer.issuer, viewer.subject);
-        await tx.deletedAccount.upsert({ where: { identityHash: identity }, create: { identityHash: identity, deletedAt }, update: { deletedAt } });
-        return { workflows, workflowVersions, deployments, deploymentPrompts, deploymentLookups, subscriptions, subscriberEntries, billingRecords };
+        await tx.deletedAccount.upsert({
+          where: { identityHash: identity },
+          create: { identityHash: identity, deletedAt },
+          update: { deletedAt },
+        });
+        return {
+          workflows,
+          workflowVersions,
+          deployments,
+          deploymentPrompts,
+          deploymentLookups,
+          subscriptions,
+          subscriberEntries,
+          billingRecords,
+        };
       },
       { timeout: 30_000, maxWait: 10_000 },
     );

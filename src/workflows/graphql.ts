@@ -72,9 +72,16 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
     forkedFrom: t.field({
       type: ForkOriginRef,
       nullable: true,
-      resolve: (w) => (w.forkedFromWorkflowId ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' } : null),
+      resolve: (w) =>
+        w.forkedFromWorkflowId
+          ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' }
+          : null,
     }),
-    manifest: t.field({ type: 'JSON', description: 'The manifest as written: the same keys in the same order.', resolve: (w) => writtenManifest(w) }),
+    manifest: t.field({
+      type: 'JSON',
+      description: 'The manifest as written: the same keys in the same order.',
+      resolve: (w) => writtenManifest(w),
+    }),
     createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
   }),
@@ -144,7 +151,7 @@ builder.queryFields((t) => ({
   }),
   workflow: t.field({
     type: WorkflowRef,
-    description: 'One workflow with its manifest: yours, or anyone\'s public one. REST: GET /v1/workflows/:workflowId.',
+    description: "One workflow with its manifest: yours, or anyone's public one. REST: GET /v1/workflows/:workflowId.",
     authScopes: { authenticated: true },
     args: { workflowId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.workflows.getWorkflow(ctx.viewer!, args.workflowId),
@@ -170,8 +177,10 @@ builder.queryFields((t) => ({
     authScopes: { authenticated: true },
     args: {
       workflowId: t.arg.string({ required: true }),
-      format: t.arg.string({ description: "json (default), yaml or skill." }),
-      adapter: t.arg.string({ description: 'With format skill: the adapter the SKILL.md is written for (adapter_one, adapter_two or adapter_three, the default).' }),
+      format: t.arg.string({ description: 'json (default), yaml or skill.' }),
+      adapter: t.arg.string({
+        description: 'With format skill: the adapter the SKILL.md is written for (adapter_one, adapter_two or adapter_three, the default).',
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const format = parseExportFormat(args.format ?? undefined);
@@ -214,7 +223,11 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ description: 'Left out: unchanged. Null is refused.' }),
       description: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
       manifest: t.arg({ type: 'JSON', description: 'Left out: unchanged. Null is refused.' }),
-      visibility: t.arg({ type: VisibilityEnum, description: 'Left out: unchanged. Null is refused. Private hides it from other users, whose library entries and deployments keep it as unavailable.' }),
+      visibility: t.arg({
+        type: VisibilityEnum,
+        description:
+          'Left out: unchanged. Null is refused. Private hides it from other users, whose library entries and deployments keep it as unavailable.',
+      }),
       category: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
       tags: t.arg.stringList({ description: 'Left out: unchanged. Null: no tags.' }),
       allowForks: t.arg.boolean({ description: 'Left out: unchanged. Null is refused.' }),
@@ -232,7 +245,10 @@ builder.mutationFields((t) => ({
     type: 'Workflow',
     description: "Copies another user's public workflow into a new private workflow you own. REST: POST /v1/workflows/:workflowId/fork.",
     authScopes: { authenticated: true },
-    args: { workflowId: t.arg.string({ required: true }), name: t.arg.string({ description: 'Default: the original name followed by (copy).' }) },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      name: t.arg.string({ description: 'Default: the original name followed by (copy).' }),
+    },
     resolve: (query, _root, args, ctx) => ctx.services.workflows.forkWorkflow(ctx.viewer!, args.workflowId, args, query),
   }),
 }));

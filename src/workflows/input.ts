@@ -42,7 +42,10 @@ export interface CleanWorkflowInput {
  * keeps its value; `null` empties a field that may be empty (description, category, tags) and is
  * refused for the others, so no field changes because a client did not send it.
  */
-export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<CleanWorkflowInput, 'manifest'> & StoredManifest): WorkflowInput {
+export function mergeWorkflowUpdate(
+  input: WorkflowUpdateInput,
+  current: Omit<CleanWorkflowInput, 'manifest'> & StoredManifest,
+): WorkflowInput {
   const problems: FieldProblem[] = [];
   for (const field of ['name', 'manifest', 'visibility', 'allowForks'] as const) {
     if (input[field] === null) problems.push({ field, message: `${field} cannot be null; leave it out to keep the current value` });
@@ -63,7 +66,8 @@ export function mergeWorkflowUpdate(input: WorkflowUpdateInput, current: Omit<Cl
 export function cleanName(raw: string, problems: FieldProblem[], field = 'name'): string {
   const name = raw.trim();
   if (!name) problems.push({ field, message: `${field} must not be empty` });
-  else if (name.length > WORKFLOW_LIMITS.name) problems.push({ field, message: `${field} must be at most ${WORKFLOW_LIMITS.name} characters (got ${name.length})` });
+  else if (name.length > WORKFLOW_LIMITS.name)
+    problems.push({ field, message: `${field} must be at most ${WORKFLOW_LIMITS.name} characters (got ${name.length})` });
   return name;
 }
 
@@ -72,13 +76,16 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   const problems: FieldProblem[] = [];
   const name = cleanName(input.name, problems);
   const description = (input.description ?? '').trim();
-  if (description.length > WORKFLOW_LIMITS.description) problems.push({ field: 'description', message: `description must be at most ${WORKFLOW_LIMITS.description} characters` });
+  if (description.length > WORKFLOW_LIMITS.description)
+    problems.push({ field: 'description', message: `description must be at most ${WORKFLOW_LIMITS.description} characters` });
   const category = (input.category ?? '').trim();
-  if (category.length > WORKFLOW_LIMITS.category) problems.push({ field: 'category', message: `category must be at most ${WORKFLOW_LIMITS.category} characters` });
+  if (category.length > WORKFLOW_LIMITS.category)
+    problems.push({ field: 'category', message: `category must be at most ${WORKFLOW_LIMITS.category} characters` });
   const tags: string[] = [];
   for (const [i, raw] of (input.tags ?? []).entries()) {
     const tag = raw.trim();
-    if (!tag || tag.length > WORKFLOW_LIMITS.tag) problems.push({ field: `tags[${i}]`, message: `tags[${i}] must be 1 to ${WORKFLOW_LIMITS.tag} characters` });
+    if (!tag || tag.length > WORKFLOW_LIMITS.tag)
+      problems.push({ field: `tags[${i}]`, message: `tags[${i}] must be 1 to ${WORKFLOW_LIMITS.tag} characters` });
     else if (!tags.includes(tag)) tags.push(tag);
   }
   if (tags.length > WORKFLOW_LIMITS.tags) problems.push({ field: 'tags', message: `at most ${WORKFLOW_LIMITS.tags} tags are allowed` });
@@ -90,7 +97,10 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   if (result.valid) manifest = result.manifest;
   else {
     manifestErrors = result.errors;
-    problems.push({ field: 'manifest', message: `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${result.errors[0]!.message}` });
+    problems.push({
+      field: 'manifest',
+      message: `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${result.errors[0]!.message}`,
+    });
   }
 
   if (problems.length || !manifest) {

@@ -9,7 +9,15 @@ import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { cleanName, cleanWorkflowInput, mergeWorkflowUpdate, WORKFLOW_LIMITS, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
+import {
+  cleanName,
+  cleanWorkflowInput,
+  mergeWorkflowUpdate,
+  WORKFLOW_LIMITS,
+  type Visibility,
+  type WorkflowInput,
+  type WorkflowUpdateInput,
+} from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
@@ -61,7 +69,8 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   /** The workflow for a change by its owner: not visible → 404, visible but someone else's → 403. */
   async function findOwned(viewer: Viewer, workflowId: string, client: Tx | typeof prisma = prisma): Promise<Workflow> {
     const workflow = await findReadable(viewer, workflowId, client);
-    if (workflow.ownerId !== viewer.userId) throw new AppError('FORBIDDEN', 'only the owner of this workflow may change or delete it', { workflowId });
+    if (workflow.ownerId !== viewer.userId)
+      throw new AppError('FORBIDDEN', 'only the owner of this workflow may change or delete it', { workflowId });
     return workflow;
   }
 
@@ -81,7 +90,12 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     if (asksForRelations(query)) {
       const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
       if (after) where.OR = [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }];
-      rows = (await prisma.workflow.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query })) as Workflow[];
+      rows = (await prisma.workflow.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+        ...query,
+      })) as Workflow[];
     } else {
       const values: unknown[] = [viewer.userId];
       if (input.visibility) values.push(input.visibility);
@@ -89,7 +103,13 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       values.push(limit + 1);
       rows = await db.read<Workflow>(workflowsOfOwner(Boolean(input.visibility), Boolean(after)), values);
     }
-    return toPage(rows, limit, 'workflows', (w) => timeCursorOf(w.createdAt, w.id), (w) => w);
+    return toPage(
+      rows,
+      limit,
+      'workflows',
+      (w) => timeCursorOf(w.createdAt, w.id),
+      (w) => w,
+    );
   }
 
   /** One statement, sent without Prisma (the hottest read of the service), checked after reading. */
@@ -124,9 +144,23 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         },
       });
       await tx.workflowVersion.create({
-        data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: manifestTextOf(clean.manifest), createdAt: now },
+        data: {
+          id: newId('wfv'),
+          workflowId: id,
+          version: INITIAL_VERSION,
+          manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+          manifestText: manifestTextOf(clean.manifest),
+          createdAt: now,
+        },
       });
-      await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'owned', sourceUserId: viewer.userId, version: INITIAL_VERSION, now });
+      await addLibraryEntry(tx, {
+        userId: viewer.userId,
+        workflowId: id,
+        sourceType: 'owned',
+        sourceUserId: viewer.userId,
+        version: INITIAL_VERSION,
+        now,
+      });
     });
     return reload(id, query);
   }
@@ -162,7 +196,16 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         },
       });
       if (version) {
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId, version, manifest: clean.manifest as unknown as Prisma.InputJsonValue, manifestText: text, createdAt: now } });
+        await tx.workflowVersion.create({
+          data: {
+            id: newId('wfv'),
+            workflowId,
+            version,
+            manifest: clean.manifest as unknown as Prisma.InputJsonValue,
+            manifestText: text,
+            createdAt: now,
+          },
+        });
       } else if (text !== current.manifestText) {
         // The same content written in another key order: the current version shows it as written now.
         await tx.workflowVersion.updateMany({ where: { workflowId, version: current.currentVersion }, data: { manifestText: text } });
@@ -199,14 +242,18 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     try {
       await prisma.$transaction(async (tx) => {
         const original = await findReadable(viewer, workflowId, tx);
-        if (original.ownerId === viewer.userId) throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
+        if (original.ownerId === viewer.userId)
+          throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
         if (original.visibility !== 'public') throw notFound('workflow', workflowId);
         if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
         // Once ever per user (spec 2.9): the record outlives the fork, so deleting the fork does not
         // allow a second one, nor count the same user twice in stats.forks.
         const already = await tx.workflowFork.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } } });
         if (already) {
-          const fork = await tx.workflow.findFirst({ where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId }, select: { id: true } });
+          const fork = await tx.workflow.findFirst({
+            where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId },
+            select: { id: true },
+          });
           throw forkedTwice(workflowId, fork?.id);
         }
         await enforceQuota(tx, viewer.userId, 'workflows');
@@ -234,8 +281,17 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             updatedAt: now,
           },
         });
-        await tx.workflowVersion.create({ data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt: now } });
-        await addLibraryEntry(tx, { userId: viewer.userId, workflowId: id, sourceType: 'forked', sourceUserId: original.ownerId, version: INITIAL_VERSION, now });
+        await tx.workflowVersion.create({
+          data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt: now },
+        });
+        await addLibraryEntry(tx, {
+          userId: viewer.userId,
+          workflowId: id,
+          sourceType: 'forked',
+          sourceUserId: original.ownerId,
+          version: INITIAL_VERSION,
+          now,
+        });
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
       });
     } catch (error) {
@@ -268,10 +324,23 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         SELECT id, row_number() OVER (PARTITION BY workflow_id ORDER BY created_at DESC, id DESC) AS n
         FROM workflow_versions WHERE workflow_id IN (${Prisma.join(workflowIds)})
       ) ranked WHERE n <= ${limit + 1}`;
-    const rows = ranked.length ? await prisma.workflowVersion.findMany({ where: { id: { in: ranked.map((r) => r.id) } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) : [];
+    const rows = ranked.length
+      ? await prisma.workflowVersion.findMany({
+          where: { id: { in: ranked.map((r) => r.id) } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        })
+      : [];
     const byWorkflow = new Map<string, WorkflowVersion[]>(workflowIds.map((id) => [id, []]));
     for (const row of rows) byWorkflow.get(row.workflowId)?.push(row);
-    return workflowIds.map((id) => toPage(byWorkflow.get(id)!, limit, `versions:${id}`, (v) => timeCursorOf(v.createdAt, v.id), (v) => v));
+    return workflowIds.map((id) =>
+      toPage(
+        byWorkflow.get(id)!,
+        limit,
+        `versions:${id}`,
+        (v) => timeCursorOf(v.createdAt, v.id),
+        (v) => v,
+      ),
+    );
   }
 
   async function versionPage(workflowId: string, input: VersionPageInput) {
@@ -279,7 +348,13 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     const where: Prisma.WorkflowVersionWhereInput = { workflowId };
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, `versions:${workflowId}`, 'createdAt');
     const rows = await prisma.workflowVersion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, `versions:${workflowId}`, (v) => timeCursorOf(v.createdAt, v.id), (v) => v);
+    return toPage(
+      rows,
+      limit,
+      `versions:${workflowId}`,
+      (v) => timeCursorOf(v.createdAt, v.id),
+      (v) => v,
+    );
   }
 
   async function getVersion(viewer: Viewer, workflowId: string, version: string) {
@@ -306,20 +381,47 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     };
   }
 
-  return { findReadable, listWorkflows, getWorkflow, createWorkflow, updateWorkflow, deleteWorkflow, forkWorkflow, listVersions, listVersionsOf, firstVersionPages, getVersion, exportWorkflowManifest, exportSource };
+  return {
+    findReadable,
+    listWorkflows,
+    getWorkflow,
+    createWorkflow,
+    updateWorkflow,
+    deleteWorkflow,
+    forkWorkflow,
+    listVersions,
+    listVersionsOf,
+    firstVersionPages,
+    getVersion,
+    exportWorkflowManifest,
+    exportSource,
+  };
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {
-  return new AppError('CONFLICT', `you have already forked this workflow${forkId ? '' : ' (a workflow can be forked once per user, even after the fork is deleted)'}`, {
-    workflowId,
-    ...(forkId ? { forkId } : {}),
-  });
+  return new AppError(
+    'CONFLICT',
+    `you have already forked this workflow${forkId ? '' : ' (a workflow can be forked once per user, even after the fork is deleted)'}`,
+    {
+      workflowId,
+      ...(forkId ? { forkId } : {}),
+    },
+  );
 }
 
 /** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */
 export async function addLibraryEntry(
   tx: Tx,
-  entry: { userId: string; workflowId: string; sourceType: 'owned' | 'forked' | 'subscribed'; sourceUserId: string; version: string; now: Date; enabledAdapters?: string[]; autoUpdate?: boolean },
+  entry: {
+    userId: string;
+    workflowId: string;
+    sourceType: 'owned' | 'forked' | 'subscribed';
+    sourceUserId: string;
+    version: string;
+    now: Date;
+    enabledAdapters?: string[];
+    autoUpdate?: boolean;
+  },
 ) {
   return tx.libraryEntry.create({
     data: {

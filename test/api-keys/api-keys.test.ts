@@ -21,7 +21,8 @@ describe('personal API keys', () => {
     return res.body.data as { keyId: string; secret: string; prefix: string };
   }
 
-  const ping = (app: TestApp, deploymentId: string, token: string | null) => app.call('POST', `/v1/mcp/${deploymentId}`, { token, body: { jsonrpc: '2.0', method: 'ping', id: 1 } });
+  const ping = (app: TestApp, deploymentId: string, token: string | null) =>
+    app.call('POST', `/v1/mcp/${deploymentId}`, { token, body: { jsonrpc: '2.0', method: 'ping', id: 1 } });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -42,15 +43,34 @@ describe('personal API keys', () => {
   });
 
   it('shows the secret once, with a recognisable prefix, and lists keys without it', async () => {
-    const res = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: 'Laptop', scope: 'api', expiresAt: '2099-01-01T00:00:00Z' } });
+    const res = await t.call('POST', '/v1/api-keys', {
+      token: owner,
+      body: { name: 'Laptop', scope: 'api', expiresAt: '2099-01-01T00:00:00Z' },
+    });
     expect(res.status).toBe(201);
     const key = res.body.data;
     expect(key.secret).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
-    expect(key).toMatchObject({ name: 'Laptop', scope: 'api', deploymentIds: [], prefix: key.secret.slice(0, 12), lastUsedAt: null, expiresAt: '2099-01-01T00:00:00.000Z' });
+    expect(key).toMatchObject({
+      name: 'Laptop',
+      scope: 'api',
+      deploymentIds: [],
+      prefix: key.secret.slice(0, 12),
+      lastUsedAt: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+    });
     const list = await t.call('GET', '/v1/api-keys', { token: owner });
     expect(list.status).toBe(200);
     const listed = list.body.data.find((k: any) => k.keyId === key.keyId);
-    expect(Object.keys(listed).sort()).toEqual(['createdAt', 'deploymentIds', 'expiresAt', 'keyId', 'lastUsedAt', 'name', 'prefix', 'scope']);
+    expect(Object.keys(listed).sort()).toEqual([
+      'createdAt',
+      'deploymentIds',
+      'expiresAt',
+      'keyId',
+      'lastUsedAt',
+      'name',
+      'prefix',
+      'scope',
+    ]);
     expect(list.text).not.toContain(key.secret);
     const stored = await database.db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.keyId } });
     expect(JSON.stringify(stored)).not.toContain(key.secret);
@@ -126,7 +146,10 @@ describe('personal API keys', () => {
   });
 
   it('answers bad input with 400 naming each field', async () => {
-    const res = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: ' ', scope: 'root', expiresAt: '2001-01-01T00:00:00Z' } });
+    const res = await t.call('POST', '/v1/api-keys', {
+      token: owner,
+      body: { name: ' ', scope: 'root', expiresAt: '2001-01-01T00:00:00Z' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields.map((f: any) => f.field)).toEqual(['name', 'scope', 'expiresAt']);
     const notADate = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: 'x', expiresAt: 'tomorrow' } });
@@ -160,7 +183,12 @@ describe('personal API keys', () => {
 
   it('never writes a key to the logs', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const logged = await createApp(t.config, { database: database.db, logger: createLogger('trace', sink) });
     try {
       const key = await createKey(owner, { name: 'Logged', scope: 'api' });

@@ -26,9 +26,11 @@ describe('an API key in an IDE-style header configuration', () => {
     t = await startTestApp();
     owner = await t.token('ide@example.com');
     const workflowId = await seedWorkflow(t, await userIdOf(t, owner), { name: 'Feature pipeline' });
-    deploymentId = (await t.call('POST', '/v1/deployments', { token: owner, body: { name: 'IDE', workflowIds: [workflowId] } })).body.data.deploymentId;
+    deploymentId = (await t.call('POST', '/v1/deployments', { token: owner, body: { name: 'IDE', workflowIds: [workflowId] } })).body.data
+      .deploymentId;
     apiKey = (await t.call('POST', '/v1/api-keys', { token: owner, body: { name: 'Everything', scope: 'api' } })).body.data.secret;
-    mcpKey = (await t.call('POST', '/v1/api-keys', { token: owner, body: { name: 'Claude Code', deploymentIds: [deploymentId] } })).body.data.secret;
+    mcpKey = (await t.call('POST', '/v1/api-keys', { token: owner, body: { name: 'Claude Code', deploymentIds: [deploymentId] } })).body
+      .data.secret;
   });
   afterAll(async () => {
     await t?.close();

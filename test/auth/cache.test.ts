@@ -33,7 +33,14 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  auth = await createAuthenticator({ issuer: ISSUER, audience: AUDIENCE, jwksUrl: idp.jwksUrl, devAuth: false, dataDir, production: false });
+  auth = await createAuthenticator({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwksUrl: idp.jwksUrl,
+    devAuth: false,
+    dataDir,
+    production: false,
+  });
   jwtVerify.mockClear();
 });
 

@@ -26,7 +26,13 @@ describe('authenticator configuration', () => {
       createAuthenticator({ issuer: 'https://idp.example/', audience: 'aud', devAuth: false, dataDir, production: false }),
     ).rejects.toThrow(/OIDC_JWKS_URL/);
     await expect(
-      createAuthenticator({ issuer: 'https://idp.example/', jwksUrl: 'https://idp.example/jwks', devAuth: false, dataDir, production: false }),
+      createAuthenticator({
+        issuer: 'https://idp.example/',
+        jwksUrl: 'https://idp.example/jwks',
+        devAuth: false,
+        dataDir,
+        production: false,
+      }),
     ).rejects.toThrow(/OIDC_AUDIENCE/);
   });
 
@@ -36,9 +42,13 @@ describe('authenticator configuration', () => {
 
   it('rejects an unusable JWKS URL, and plain http to a remote host in production', async () => {
     const base = { issuer: 'https://idp.example/', audience: 'aud', devAuth: false, dataDir };
-    await expect(createAuthenticator({ ...base, jwksUrl: 'not a url', production: false })).rejects.toThrow(/OIDC_JWKS_URL is not a valid URL/);
+    await expect(createAuthenticator({ ...base, jwksUrl: 'not a url', production: false })).rejects.toThrow(
+      /OIDC_JWKS_URL is not a valid URL/,
+    );
     await expect(createAuthenticator({ ...base, jwksUrl: 'ftp://idp.example/jwks', production: false })).rejects.toThrow(/https/);
-    await expect(createAuthenticator({ ...base, jwksUrl: 'http://idp.example/jwks', production: true })).rejects.toThrow(/https in production/);
+    await expect(createAuthenticator({ ...base, jwksUrl: 'http://idp.example/jwks', production: true })).rejects.toThrow(
+      /https in production/,
+    );
     // Creating the authenticator sends nothing, so these hosts are never contacted.
     await expect(createAuthenticator({ ...base, jwksUrl: 'http://127.0.0.1:9/jwks', production: true })).resolves.toBeDefined();
     await expect(createAuthenticator({ ...base, jwksUrl: 'https://idp.example/jwks', production: true })).resolves.toBeDefined();

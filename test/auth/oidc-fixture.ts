@@ -53,7 +53,16 @@ export async function startFakeIdp(): Promise<FakeIdp> {
     },
     async sign(claims = {}, header = {}, key = privateKey) {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'user-123', iat: now, exp: now + 3600, email: 'alice@example.com', name: 'Alice', ...claims })
+      return new SignJWT({
+        iss: ISSUER,
+        aud: AUDIENCE,
+        sub: 'user-123',
+        iat: now,
+        exp: now + 3600,
+        email: 'alice@example.com',
+        name: 'Alice',
+        ...claims,
+      })
         .setProtectedHeader({ alg: header.alg ?? 'RS256', kid: header.kid ?? KID })
         .sign(key);
     },

@@ -16,7 +16,14 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'auth-oidc-'));
   idp = await startFakeIdp();
-  auth = await createAuthenticator({ issuer: ISSUER, audience: AUDIENCE, jwksUrl: idp.jwksUrl, devAuth: false, dataDir, production: false });
+  auth = await createAuthenticator({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwksUrl: idp.jwksUrl,
+    devAuth: false,
+    dataDir,
+    production: false,
+  });
 });
 
 afterAll(async () => {
@@ -61,7 +68,13 @@ describe('OIDC mode', () => {
 
   it('accepts a lower-case scheme and reports absent or non-string email and name as null', async () => {
     const token = await idp.sign({ email: 42, name: undefined });
-    await expect(auth.verifyAuthorization(`bearer ${token}`)).resolves.toEqual({ issuer: ISSUER, subject: 'user-123', email: null, name: null, issuedAt: expect.any(Number) });
+    await expect(auth.verifyAuthorization(`bearer ${token}`)).resolves.toEqual({
+      issuer: ISSUER,
+      subject: 'user-123',
+      email: null,
+      name: null,
+      issuedAt: expect.any(Number),
+    });
   });
 
   it.each([null, undefined, '', '   '])('rejects a missing header (%j) with a plain Bearer challenge', async (header) => {
@@ -176,7 +189,14 @@ describe('OIDC mode when the key set cannot be loaded', () => {
     const down = await startFakeIdp();
     try {
       down.failWith(500);
-      const authDown = await createAuthenticator({ issuer: ISSUER, audience: AUDIENCE, jwksUrl: down.jwksUrl, devAuth: false, dataDir, production: false });
+      const authDown = await createAuthenticator({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        jwksUrl: down.jwksUrl,
+        devAuth: false,
+        dataDir,
+        production: false,
+      });
       const err = await authDown.verifyAuthorization(`Bearer ${await down.sign()}`).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe('SERVICE_UNAVAILABLE');

@@ -16,10 +16,18 @@ describe('the dashboard query of the benchmark', () => {
   let small: { statements: string[]; body: any };
   let large: { statements: string[]; body: any };
 
-  const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } } };
+  const INITIALIZE = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
+  };
 
   /** A user with `workflows` workflows of their own and `deployments` deployments bundling `perDeployment` workflows each. */
-  async function dashboardUser(email: string, size: { workflows: number; deployments: number; perDeployment: number; connections: number }): Promise<string> {
+  async function dashboardUser(
+    email: string,
+    size: { workflows: number; deployments: number; perDeployment: number; connections: number },
+  ): Promise<string> {
     const token = await t.token(email);
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'team');
@@ -31,9 +39,15 @@ describe('the dashboard query of the benchmark', () => {
     const deployments: string[] = [];
     for (let d = 0; d < size.deployments; d += 1) {
       // Owned workflows from a window that moves along, plus the subscribed one in every other deployment.
-      const ids = Array.from({ length: size.perDeployment }, (_, k) => own[(d + k) % own.length]!).filter((id, k, all) => all.indexOf(id) === k);
+      const ids = Array.from({ length: size.perDeployment }, (_, k) => own[(d + k) % own.length]!).filter(
+        (id, k, all) => all.indexOf(id) === k,
+      );
       if (d % 2 === 1) ids.push(shared);
-      const res = await t.graphql(`mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`, { ids, name: `D${d}` }, token);
+      const res = await t.graphql(
+        `mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`,
+        { ids, name: `D${d}` },
+        token,
+      );
       expect(res.body.errors).toBeUndefined();
       deployments.push(res.body.data.createDeployment.deploymentId);
     }
@@ -59,8 +73,12 @@ describe('the dashboard query of the benchmark', () => {
   beforeAll(async () => {
     database = await createTestDatabase({ onQuery: (sql) => log.push(sql) });
     t = await startTestApp({ database });
-    small = await readDashboard(await dashboardUser('small@example.com', { workflows: 1, deployments: 1, perDeployment: 1, connections: 0 }));
-    large = await readDashboard(await dashboardUser('large@example.com', { workflows: 25, deployments: 12, perDeployment: 4, connections: 5 }));
+    small = await readDashboard(
+      await dashboardUser('small@example.com', { workflows: 1, deployments: 1, perDeployment: 1, connections: 0 }),
+    );
+    large = await readDashboard(
+      await dashboardUser('large@example.com', { workflows: 25, deployments: 12, perDeployment: 4, connections: 5 }),
+    );
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -76,7 +94,9 @@ describe('the dashboard query of the benchmark', () => {
     expect(large.body.data.me.deployments.some((d: any) => d.workflows.some((w: any) => !w.isOwned))).toBe(true);
     expect(large.body.data.me.deployments.reduce((n: number, d: any) => n + d.usage.connectionsThisMonth, 0)).toBe(5);
     expect(small.statements.length).toBeGreaterThan(0);
-    expect(large.statements.length, `small:\n${small.statements.join('\n')}\nlarge:\n${large.statements.join('\n')}`).toBe(small.statements.length);
+    expect(large.statements.length, `small:\n${small.statements.join('\n')}\nlarge:\n${large.statements.join('\n')}`).toBe(
+      small.statements.length,
+    );
   });
 
   // The user with its counts, the workflows page, the deployments, their bundles (one statement

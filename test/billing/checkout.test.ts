@@ -21,7 +21,15 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     const token = await t.token('never-paid@example.com', { plan: 'free' });
     const res = await t.call('GET', '/v1/billing/subscription', { token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ plan: 'free', status: 'active', customerId: null, subscriptionId: null, currentPeriodStart: null, currentPeriodEnd: null, cancelAtPeriodEnd: false });
+    expect(res.body.data).toEqual({
+      plan: 'free',
+      status: 'active',
+      customerId: null,
+      subscriptionId: null,
+      currentPeriodStart: null,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+    });
   });
 
   it('POST /v1/billing/checkout starts a subscription checkout for the user’s customer, created once', async () => {
@@ -58,7 +66,9 @@ describe('billing routes with Stripe (a loopback fake)', () => {
   it('concurrent first checkouts of one user create one customer', async () => {
     const token = await t.token('double-click@example.com', { plan: 'free' });
     const before = stripe.customers.size;
-    const results = await Promise.all([1, 2, 3].map(() => t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_annual', ...GOOD } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_annual', ...GOOD } })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(stripe.customers.size).toBe(before + 1);
     const customerId = (await t.call('GET', '/v1/billing/subscription', { token })).body.data.customerId;
@@ -97,7 +107,10 @@ describe('billing routes with Stripe (a loopback fake)', () => {
   });
 
   it('POST /v1/billing/portal opens the portal for a customer, and says clearly when there is none', async () => {
-    const none = await t.call('POST', '/v1/billing/portal', { token: await t.token('no-customer@example.com', { plan: 'free' }), body: { returnUrl: 'https://app.example.com/' } });
+    const none = await t.call('POST', '/v1/billing/portal', {
+      token: await t.token('no-customer@example.com', { plan: 'free' }),
+      body: { returnUrl: 'https://app.example.com/' },
+    });
     expect(none.status).toBe(404);
     expect(none.body.error.message).toMatch(/no billing account yet.*checkout/);
 
@@ -149,7 +162,10 @@ describe('billing without Stripe configuration', () => {
     const token = await t.token('unconfigured@example.com', { plan: 'free' });
     const checkout = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', ...GOOD } });
     expect(checkout.status).toBe(501);
-    expect(checkout.body.error).toMatchObject({ code: 'BILLING_NOT_CONFIGURED', message: expect.stringMatching(/billing is not configured.*STRIPE_SECRET_KEY/) });
+    expect(checkout.body.error).toMatchObject({
+      code: 'BILLING_NOT_CONFIGURED',
+      message: expect.stringMatching(/billing is not configured.*STRIPE_SECRET_KEY/),
+    });
     const portal = await t.call('POST', '/v1/billing/portal', { token, body: {} });
     expect(portal.status).toBe(501);
     const webhook = await t.call('POST', '/v1/billing/webhook', { rawBody: '{}', headers: { 'stripe-signature': 't=1,v1=x' } });
@@ -164,7 +180,10 @@ describe('billing without Stripe configuration', () => {
     delete (env as Record<string, string | undefined>).STRIPE_PRICE_TEAM_ANNUAL;
     const app = await startTestApp({ env });
     try {
-      const res = await app.call('POST', '/v1/billing/checkout', { token: await app.token('partial@example.com', { plan: 'free' }), body: { priceId: 'team_annual', ...GOOD } });
+      const res = await app.call('POST', '/v1/billing/checkout', {
+        token: await app.token('partial@example.com', { plan: 'free' }),
+        body: { priceId: 'team_annual', ...GOOD },
+      });
       expect(res.status).toBe(501);
       expect(res.body.error.message).toMatch(/STRIPE_PRICE_TEAM_ANNUAL/);
     } finally {

@@ -16,13 +16,19 @@ describe('Stripe webhook', () => {
   });
 
   const deliver = (payload: string, sig: string | null = signature(payload)) =>
-    t.call('POST', '/v1/billing/webhook', { rawBody: payload, headers: { 'content-type': 'application/json', ...(sig ? { 'stripe-signature': sig } : {}) } });
+    t.call('POST', '/v1/billing/webhook', {
+      rawBody: payload,
+      headers: { 'content-type': 'application/json', ...(sig ? { 'stripe-signature': sig } : {}) },
+    });
 
   /** A free user who went through checkout: they have a Stripe customer. */
   async function customer(email: string) {
     const token = await t.token(email, { plan: 'free' });
     const userId = await userOf(t, token);
-    const res = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' } });
+    const res = await t.call('POST', '/v1/billing/checkout', {
+      token,
+      body: { priceId: 'pro_monthly', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },
+    });
     expect(res.status).toBe(200);
     const customerId = (await t.call('GET', '/v1/billing/subscription', { token })).body.data.customerId as string;
     return { token, userId, customerId };
@@ -33,7 +39,18 @@ describe('Stripe webhook', () => {
 
   it('checkout.session.completed puts the user on the plan bought, at once', async () => {
     const { token, userId, customerId } = await customer('checkout-done@example.com');
-    const session = { id: 'cs_test_1', object: 'checkout.session', mode: 'subscription', customer: customerId, subscription: 'sub_ck_1', client_reference_id: userId, payment_status: 'paid', amount_total: 1200, currency: 'usd', metadata: { userId, priceKey: 'pro_monthly' } };
+    const session = {
+      id: 'cs_test_1',
+      object: 'checkout.session',
+      mode: 'subscription',
+      customer: customerId,
+      subscription: 'sub_ck_1',
+      client_reference_id: userId,
+      payment_status: 'paid',
+      amount_total: 1200,
+      currency: 'usd',
+      metadata: { userId, priceKey: 'pro_monthly' },
+    };
     const res = await deliver(stripeEvent('checkout.session.completed', session, { created: T0 }));
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ received: true, duplicate: false, applied: true });
@@ -45,7 +62,11 @@ describe('Stripe webhook', () => {
 
   it('subscription events set plan from the price, status, period and cancelAtPeriodEnd; a duplicate is applied once', async () => {
     const { token, userId, customerId } = await customer('sub-events@example.com');
-    const created = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_ev_1', customer: customerId, price: PRICES.pro_monthly, periodStart: T0, periodEnd: T0 + 30 * 86400 }), { created: T0 });
+    const created = stripeEvent(
+      'customer.subscription.created',
+      subscriptionObject({ id: 'sub_ev_1', customer: customerId, price: PRICES.pro_monthly, periodStart: T0, periodEnd: T0 + 30 * 86400 }),
+      { created: T0 },
+    );
     expect((await deliver(created)).body.data.applied).toBe(true);
     expect(await subscriptionOf(token)).toEqual({
       plan: 'pro',
@@ -57,20 +78,46 @@ describe('Stripe webhook', () => {
       cancelAtPeriodEnd: false,
     });
 
-    const upgrade = stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_ev_1', customer: customerId, price: PRICES.team_annual, periodStart: T0, periodEnd: T0 + 365 * 86400, cancelAtPeriodEnd: true }), { created: T0 + 10 });
+    const upgrade = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({
+        id: 'sub_ev_1',
+        customer: customerId,
+        price: PRICES.team_annual,
+        periodStart: T0,
+        periodEnd: T0 + 365 * 86400,
+        cancelAtPeriodEnd: true,
+      }),
+      { created: T0 + 10 },
+    );
     const first = await deliver(upgrade);
     const again = await deliver(upgrade);
     expect(first.body.data).toMatchObject({ duplicate: false, applied: true });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ duplicate: true, applied: false });
-    expect(await subscriptionOf(token)).toMatchObject({ plan: 'team', status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: new Date((T0 + 365 * 86400) * 1000).toISOString() });
+    expect(await subscriptionOf(token)).toMatchObject({
+      plan: 'team',
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: new Date((T0 + 365 * 86400) * 1000).toISOString(),
+    });
     expect((await records(userId)).map((r) => r.kind)).toEqual(['subscription_created', 'subscription_updated']);
     expect(await t.database.db.prisma.processedEvent.count({ where: { id: JSON.parse(upgrade).id } })).toBe(1);
   });
 
   it('concurrent deliveries of one event apply it once', async () => {
     const { userId, customerId } = await customer('racing-delivery@example.com');
-    const event = stripeEvent('invoice.paid', { id: 'in_race', object: 'invoice', customer: customerId, amount_paid: 1200, amount_due: 1200, currency: 'usd', period_start: T0, period_end: T0 + 1, parent: null });
+    const event = stripeEvent('invoice.paid', {
+      id: 'in_race',
+      object: 'invoice',
+      customer: customerId,
+      amount_paid: 1200,
+      amount_due: 1200,
+      currency: 'usd',
+      period_start: T0,
+      period_end: T0 + 1,
+      parent: null,
+    });
     const results = await Promise.all(Array.from({ length: 5 }, () => deliver(event)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
@@ -79,8 +126,16 @@ describe('Stripe webhook', () => {
 
   it('a late, older event never overwrites newer state', async () => {
     const { token, customerId } = await customer('out-of-order@example.com');
-    const newer = stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly, status: 'past_due' }), { created: T0 + 100 });
-    const older = stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.pro_monthly, status: 'active' }), { created: T0 + 50 });
+    const newer = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly, status: 'past_due' }),
+      { created: T0 + 100 },
+    );
+    const older = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.pro_monthly, status: 'active' }),
+      { created: T0 + 50 },
+    );
     expect((await deliver(newer)).body.data.applied).toBe(true);
     const late = await deliver(older);
     expect(late.status).toBe(200);
@@ -88,20 +143,41 @@ describe('Stripe webhook', () => {
     expect(await subscriptionOf(token)).toMatchObject({ plan: 'team', status: 'past_due' });
 
     // Once cancelled, an old "active" update cannot revive the subscription.
-    const deleted = stripeEvent('customer.subscription.deleted', subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly, status: 'canceled' }), { created: T0 + 200 });
+    const deleted = stripeEvent(
+      'customer.subscription.deleted',
+      subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly, status: 'canceled' }),
+      { created: T0 + 200 },
+    );
     expect((await deliver(deleted)).body.data.applied).toBe(true);
-    expect(await subscriptionOf(token)).toMatchObject({ plan: 'free', status: 'canceled', subscriptionId: 'sub_ooo', cancelAtPeriodEnd: false });
-    const stale = stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly }), { created: T0 + 150 });
+    expect(await subscriptionOf(token)).toMatchObject({
+      plan: 'free',
+      status: 'canceled',
+      subscriptionId: 'sub_ooo',
+      cancelAtPeriodEnd: false,
+    });
+    const stale = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: 'sub_ooo', customer: customerId, price: PRICES.team_monthly }),
+      { created: T0 + 150 },
+    );
     expect((await deliver(stale)).body.data.applied).toBe(false);
     expect((await subscriptionOf(token)).plan).toBe('free');
   });
 
   it('a downgrade keeps existing workflows and refuses new ones over the free quota', async () => {
     const { token, userId, customerId } = await customer('downgraded@example.com');
-    await deliver(stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_dg', customer: customerId, price: PRICES.pro_monthly }), { created: T0 }));
+    await deliver(
+      stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_dg', customer: customerId, price: PRICES.pro_monthly }), {
+        created: T0,
+      }),
+    );
     await seedWorkflows(t, userId, 6);
     expect((await t.call('POST', '/v1/workflows', { token, body: { name: 'Seventh', manifest: MANIFEST } })).status).toBe(201);
-    await deliver(stripeEvent('customer.subscription.deleted', subscriptionObject({ id: 'sub_dg', customer: customerId, status: 'canceled' }), { created: T0 + 60 }));
+    await deliver(
+      stripeEvent('customer.subscription.deleted', subscriptionObject({ id: 'sub_dg', customer: customerId, status: 'canceled' }), {
+        created: T0 + 60,
+      }),
+    );
     const refused = await t.call('POST', '/v1/workflows', { token, body: { name: 'Eighth', manifest: MANIFEST } });
     expect(refused.status).toBe(402);
     expect(refused.body.error.details).toMatchObject({ quota: 'workflows', limit: 5, used: 7 });
@@ -110,7 +186,20 @@ describe('Stripe webhook', () => {
 
   it('writes billing records for paid and failed invoices', async () => {
     const { userId, customerId } = await customer('invoices@example.com');
-    const invoice = (id: string) => ({ id, object: 'invoice', customer: customerId, number: `N-${id}`, amount_paid: 2900, amount_due: 2900, currency: 'usd', period_start: T0, period_end: T0 + 30 * 86400, attempt_count: 1, hosted_invoice_url: `https://invoice.stripe.test/${id}`, parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_inv' } } });
+    const invoice = (id: string) => ({
+      id,
+      object: 'invoice',
+      customer: customerId,
+      number: `N-${id}`,
+      amount_paid: 2900,
+      amount_due: 2900,
+      currency: 'usd',
+      period_start: T0,
+      period_end: T0 + 30 * 86400,
+      attempt_count: 1,
+      hosted_invoice_url: `https://invoice.stripe.test/${id}`,
+      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_inv' } },
+    });
     expect((await deliver(stripeEvent('invoice.payment_failed', invoice('in_1'), { created: T0 }))).status).toBe(200);
     expect((await deliver(stripeEvent('invoice.paid', invoice('in_2'), { created: T0 + 5 }))).status).toBe(200);
     const rows = await records(userId);
@@ -118,12 +207,20 @@ describe('Stripe webhook', () => {
       ['invoice_payment_failed', 2900, 'usd'],
       ['invoice_paid', 2900, 'usd'],
     ]);
-    expect(rows[1]!.data).toMatchObject({ invoiceId: 'in_2', subscriptionId: 'sub_inv', hostedInvoiceUrl: 'https://invoice.stripe.test/in_2' });
+    expect(rows[1]!.data).toMatchObject({
+      invoiceId: 'in_2',
+      subscriptionId: 'sub_inv',
+      hostedInvoiceUrl: 'https://invoice.stripe.test/in_2',
+    });
   });
 
   it('rejects a tampered payload, a missing or wrong signature with 400, and changes nothing', async () => {
     const { token, customerId } = await customer('tamper@example.com');
-    const honest = stripeEvent('customer.subscription.created', subscriptionObject({ id: 'sub_t', customer: customerId, price: PRICES.pro_monthly }), { created: T0 });
+    const honest = stripeEvent(
+      'customer.subscription.created',
+      subscriptionObject({ id: 'sub_t', customer: customerId, price: PRICES.pro_monthly }),
+      { created: T0 },
+    );
     const tampered = honest.replace(PRICES.pro_monthly, PRICES.team_annual);
     const bad = await deliver(tampered, signature(honest));
     expect(bad.status).toBe(400);
@@ -141,7 +238,9 @@ describe('Stripe webhook', () => {
     const other = await deliver(stripeEvent('customer.created', { id: 'cus_x', object: 'customer' }));
     expect(other.status).toBe(200);
     expect(other.body.data).toMatchObject({ applied: false, reason: 'event type not handled' });
-    const stranger = await deliver(stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_nobody', customer: 'cus_nobody' })));
+    const stranger = await deliver(
+      stripeEvent('customer.subscription.updated', subscriptionObject({ id: 'sub_nobody', customer: 'cus_nobody' })),
+    );
     expect(stranger.status).toBe(200);
     expect(stranger.body.data.applied).toBe(false);
   });

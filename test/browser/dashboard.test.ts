@@ -4,7 +4,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, checkPage, DESKTOP, freePort, launchChromium, startProcess, startService, stopProcess, type RunningProcess } from './service.js';
+import {
+  buildService,
+  checkPage,
+  DESKTOP,
+  freePort,
+  launchChromium,
+  startProcess,
+  startService,
+  stopProcess,
+  type RunningProcess,
+} from './service.js';
 
 /**
  * The dashboard end to end in Debian's Chromium, against the built service started as a user starts
@@ -108,7 +118,9 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     }
     const best = Math.min(...runs.map((r) => r.usableMs));
     const scriptBytes = Math.max(...runs.map((r) => r.scriptBytes));
-    console.log(`first page: ${runs.map((r) => r.usableMs).join(', ')} ms to usable (best ${best}), ${(scriptBytes / 1024).toFixed(1)} KB of compressed JavaScript`);
+    console.log(
+      `first page: ${runs.map((r) => r.usableMs).join(', ')} ms to usable (best ${best}), ${(scriptBytes / 1024).toFixed(1)} KB of compressed JavaScript`,
+    );
     expect(scriptBytes).toBeGreaterThan(10_000);
     expect(scriptBytes).toBeLessThanOrEqual(250 * 1024);
     expect(best).toBeLessThan(1000);
@@ -153,7 +165,9 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
   it('records a new version when the manifest changes (after a dropped connection, retried without losing the text) and shows the difference', async () => {
     const page = alice.page;
     await page.goto(workflowUrl);
-    await page.getByLabel('Manifest (YAML or JSON)').fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
+    await page
+      .getByLabel('Manifest (YAML or JSON)')
+      .fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
     await page.locator('#manifest-problems').getByText('The manifest is valid.').waitFor();
     // The connection drops while saving: the page says so, keeps the text and saves on retry.
     await alice.context.setOffline(true);
@@ -210,7 +224,10 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Copy Claude Code setup' }).click();
     await page.getByText('Copied.').waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    const setup = /^claude mcp add --transport http morning-upkeep (http:\/\/127\.0\.0\.1:\d+\/v1\/mcp\/dep_\w+) --header "(Authorization): (Bearer (wfk_[A-Za-z0-9]{40}))"$/.exec(copied);
+    const setup =
+      /^claude mcp add --transport http morning-upkeep (http:\/\/127\.0\.0\.1:\d+\/v1\/mcp\/dep_\w+) --header "(Authorization): (Bearer (wfk_[A-Za-z0-9]{40}))"$/.exec(
+        copied,
+      );
     expect(setup, copied).not.toBeNull();
     const [, endpoint, headerName, headerValue, key] = setup as unknown as [string, string, string, string, string];
     // The key is a key of its own, never the browser's session.
@@ -219,7 +236,15 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(copied).not.toContain(session.value);
     expect(await page.content()).not.toContain(session.value);
     // Without the header the endpoint refuses: what opens it is the copied key.
-    expect((await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
 
     // An MCP client connects with exactly what was copied: the endpoint and the header of the command.
     const client = new Client({ name: 'claude-code', version: '2.0.0' });
@@ -262,12 +287,18 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await keyRow.waitFor({ state: 'detached' });
     // The revoked key no longer opens the endpoint.
     const refused = new Client({ name: 'claude-code', version: '2.0.0' });
-    await expect(refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } }))).rejects.toThrow(/401|invalid_token|Unauthorized/i);
+    await expect(
+      refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } })),
+    ).rejects.toThrow(/401|invalid_token|Unauthorized/i);
 
     // The free plan holds 5 keys: with 4 more made through the API, one more on the page is refused in words, with the way to upgrade.
     for (let i = 1; i <= 4; i++) {
       const made = await page.evaluate(async (n) => {
-        const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `mutation { createApiKey(name: "extra ${n}") { keyId } }` }) });
+        const res = await fetch('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `mutation { createApiKey(name: "extra ${n}") { keyId } }` }),
+        });
         return res.json();
       }, i);
       expect(made.data?.createApiKey.keyId, JSON.stringify(made)).toMatch(/^key_/);
@@ -344,7 +375,11 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
       server.close();
     }
     const own = await alice.page.evaluate(async () => {
-      const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ deployments { data { name } } }' }) });
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ deployments { data { name } } }' }),
+      });
       return res.json();
     });
     expect(own.data.deployments.data.map((d: { name: string }) => d.name)).not.toContain('cross-site');
@@ -367,13 +402,32 @@ describe('sign-in at a real OpenID provider', { timeout: 120_000 }, () => {
     const servicePort = await freePort();
     const clientSecret = `secret-${Math.random().toString(36).slice(2)}${Date.now()}`;
     const issuer = `http://127.0.0.1:${providerPort}`;
-    const provider = await startProcess(['test/browser/oidc-provider.mjs', String(providerPort), 'dashboard', clientSecret, `http://127.0.0.1:${servicePort}/sign-in/callback`], {}, /oidc provider ready/);
+    const provider = await startProcess(
+      [
+        'test/browser/oidc-provider.mjs',
+        String(providerPort),
+        'dashboard',
+        clientSecret,
+        `http://127.0.0.1:${servicePort}/sign-in/callback`,
+      ],
+      {},
+      /oidc provider ready/,
+    );
     let oidcService: RunningProcess | null = null;
     const oidcDatabase = process.env.DATABASE_URL ? await createTestDatabase({ poolSize: 1 }) : null;
     try {
       await oidcDatabase?.db.close();
       oidcService = await startService(
-        { PORT: String(servicePort), PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}/v1`, OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'dashboard', OIDC_JWKS_URL: `${issuer}/jwks`, OIDC_CLIENT_ID: 'dashboard', OIDC_CLIENT_SECRET: clientSecret, DEV_AUTH: 'off' },
+        {
+          PORT: String(servicePort),
+          PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}/v1`,
+          OIDC_ISSUER: issuer,
+          OIDC_AUDIENCE: 'dashboard',
+          OIDC_JWKS_URL: `${issuer}/jwks`,
+          OIDC_CLIENT_ID: 'dashboard',
+          OIDC_CLIENT_SECRET: clientSecret,
+          DEV_AUTH: 'off',
+        },
         oidcDatabase?.url ?? null,
       );
       const context = await chromium.browser.newContext({ viewport: DESKTOP });
@@ -388,7 +442,10 @@ describe('sign-in at a real OpenID provider', { timeout: 120_000 }, () => {
       expect(page.url()).toBe(`http://127.0.0.1:${servicePort}/library`);
       await page.getByText('grace@example.com').waitFor();
       // No development sign-in on a service with a provider.
-      const dev = await page.request.post(`http://127.0.0.1:${servicePort}/sign-in/dev`, { form: { email: 'x@example.com' }, headers: { origin: `http://127.0.0.1:${servicePort}` } });
+      const dev = await page.request.post(`http://127.0.0.1:${servicePort}/sign-in/dev`, {
+        form: { email: 'x@example.com' },
+        headers: { origin: `http://127.0.0.1:${servicePort}` },
+      });
       expect(dev.status()).toBe(404);
       await context.close();
     } finally {

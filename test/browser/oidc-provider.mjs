@@ -8,7 +8,15 @@ const [port, clientId, clientSecret, redirectUri] = process.argv.slice(2);
 const issuer = `http://127.0.0.1:${port}`;
 
 const provider = new Provider(issuer, {
-  clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+  clients: [
+    {
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    },
+  ],
   cookies: { keys: [randomBytes(32).toString('hex')] },
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   scopes: ['openid', 'email', 'profile'],

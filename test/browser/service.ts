@@ -41,7 +41,11 @@ export interface RunningProcess {
 }
 
 /** Starts a node script and waits for its ready line. */
-export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+export function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const { NODE_ENV: _testEnv, ...inherited } = process.env;
   const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -107,12 +111,22 @@ export async function startService(env: Record<string, string>, databaseUrl: str
 }
 
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests drive Debian's Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`the browser tests drive Debian's Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
   // Flags that keep Chromium off the network: without them it keeps calling home on a closed network.
   // Playwright gives each launch a new, empty profile directory of its own (--user-data-dir).
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return { browser, close: () => browser.close() };
 }
@@ -129,7 +143,10 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   await page.waitForLoadState('networkidle');
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`), `${label}: accessibility`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    `${label}: accessibility`,
+  ).toEqual([]);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(150);
@@ -137,7 +154,10 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   expect(overflow, `${label}: wider than a 360 px screen`).toBeLessThanOrEqual(1);
   const phoneResults = await new AxeBuilder({ page }).analyze();
   const phoneSerious = phoneResults.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(phoneSerious.map((v) => `${v.id}: ${v.help}`), `${label} at 360 px: accessibility`).toEqual([]);
+  expect(
+    phoneSerious.map((v) => `${v.id}: ${v.help}`),
+    `${label} at 360 px: accessibility`,
+  ).toEqual([]);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
 }

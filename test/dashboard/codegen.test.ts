@@ -6,7 +6,11 @@ describe('the dashboard GraphQL documents', () => {
     const { generate } = await import('@graphql-codegen/cli');
     const config = (await import('../../codegen.js')).default;
     const outputs = await generate({ ...config, silent: true }, false);
-    expect(outputs.map((o: { filename: string }) => o.filename).sort()).toEqual(['web/src/gql/gql.ts', 'web/src/gql/graphql.ts', 'web/src/gql/index.ts']);
+    expect(outputs.map((o: { filename: string }) => o.filename).sort()).toEqual([
+      'web/src/gql/gql.ts',
+      'web/src/gql/graphql.ts',
+      'web/src/gql/index.ts',
+    ]);
     for (const output of outputs) {
       expect(readFileSync(output.filename, 'utf8'), `${output.filename} is stale: run npm run generate`).toBe(output.content);
     }

@@ -10,7 +10,10 @@ function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'wf-web-'));
   mkdirSync(join(dir, 'assets'));
   mkdirSync(join(dir, '.vite'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html lang="en"><title>Workflow dashboard</title><script type="module" src="/assets/index-abc123.js"></script></html>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><title>Workflow dashboard</title><script type="module" src="/assets/index-abc123.js"></script></html>',
+  );
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))});`);
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, '.vite', 'manifest.json'), '{}');

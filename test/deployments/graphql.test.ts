@@ -40,12 +40,21 @@ describe('deployments in GraphQL', () => {
       const own = await seedWorkflow(t, userId, { name: `Own ${i}` });
       const other = await seedWorkflow(t, authorId, { name: `Shared ${i}`, visibility: 'public' });
       await seedSubscription(t, userId, other);
-      const res = await t.graphql(`mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`, { ids: [own, other], name: `D${i}` }, token);
+      const res = await t.graphql(
+        `mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`,
+        { ids: [own, other], name: `D${i}` },
+        token,
+      );
       expect(res.body.errors).toBeUndefined();
       last = res.body.data.createDeployment.deploymentId;
     }
     // One connection, so usage has something to read.
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
+    };
     expect((await t.call('POST', `/v1/mcp/${last}`, { token, body: init })).status).toBe(200);
     return token;
   }
@@ -66,7 +75,13 @@ describe('deployments in GraphQL', () => {
     expect(many.body.data.me.deployments).toHaveLength(8);
     const d = many.body.data.me.deployments.find((x: any) => x.name === 'D3');
     expect(d.workflows).toEqual([
-      { workflowId: expect.any(String), name: 'Own 3', version: '1.0.0', isOwned: true, stats: { subscribersCount: 0, forksCount: 0, ratingCount: 0, averageRating: null } },
+      {
+        workflowId: expect.any(String),
+        name: 'Own 3',
+        version: '1.0.0',
+        isOwned: true,
+        stats: { subscribersCount: 0, forksCount: 0, ratingCount: 0, averageRating: null },
+      },
       expect.objectContaining({ name: 'Shared 3', isOwned: false }),
     ]);
     expect(d.usage).toEqual({ connectionsThisMonth: 0, lastConnectedAt: null });
@@ -89,11 +104,27 @@ describe('deployments in GraphQL', () => {
     expect(created.body.data.createDeployment).toMatchObject({ status: 'active', enabledAdapters: ['adapter_one'], allowAnonymous: false });
     const off = await t.graphql(`mutation($id: String!) { deactivateDeployment(deploymentId: $id) { status } }`, { id }, token);
     expect(off.body.data.deactivateDeployment.status).toBe('inactive');
-    const usage = await t.graphql(`query($id: String!) { deploymentUsage(deploymentId: $id, period: week) { period connections { total limit remaining } byAdapter { adapter_one } } }`, { id }, token);
-    expect(usage.body.data.deploymentUsage).toMatchObject({ period: 'week', connections: { total: 0, limit: 50_000, remaining: 50_000 }, byAdapter: { adapter_one: 0 } });
-    const bad = await t.graphql(`mutation($ids: [String!]!) { createDeployment(name: "", workflowIds: $ids) { deploymentId } }`, { ids: [wf] }, token);
+    const usage = await t.graphql(
+      `query($id: String!) { deploymentUsage(deploymentId: $id, period: week) { period connections { total limit remaining } byAdapter { adapter_one } } }`,
+      { id },
+      token,
+    );
+    expect(usage.body.data.deploymentUsage).toMatchObject({
+      period: 'week',
+      connections: { total: 0, limit: 50_000, remaining: 50_000 },
+      byAdapter: { adapter_one: 0 },
+    });
+    const bad = await t.graphql(
+      `mutation($ids: [String!]!) { createDeployment(name: "", workflowIds: $ids) { deploymentId } }`,
+      { ids: [wf] },
+      token,
+    );
     expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    const other = await t.graphql(`query($id: String!) { deployment(deploymentId: $id) { name } }`, { id }, await t.token('someone@example.com'));
+    const other = await t.graphql(
+      `query($id: String!) { deployment(deploymentId: $id) { name } }`,
+      { id },
+      await t.token('someone@example.com'),
+    );
     expect(other.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const gone = await t.graphql(`mutation($id: String!) { deleteDeployment(deploymentId: $id) { deploymentId deleted } }`, { id }, token);
     expect(gone.body.data.deleteDeployment).toEqual({ deploymentId: id, deleted: true });

@@ -23,12 +23,21 @@ describe('deployment routes', () => {
     await seedPlan(t, aliceId, 'team');
     await seedPlan(t, bobId, 'team');
     owned = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
-    owned2 = await seedWorkflow(t, aliceId, { name: 'Bug triage', versions: [{ version: '1.0.0', manifest: seedManifest() }, { version: '1.1.0', manifest: seedManifest() }] });
+    owned2 = await seedWorkflow(t, aliceId, {
+      name: 'Bug triage',
+      versions: [
+        { version: '1.0.0', manifest: seedManifest() },
+        { version: '1.1.0', manifest: seedManifest() },
+      ],
+    });
     bobsPrivate = await seedWorkflow(t, bobId, { name: 'Secret', visibility: 'private' });
     bobsPublic = await seedWorkflow(t, bobId, {
       name: 'Shared review',
       visibility: 'public',
-      versions: [{ version: '1.0.0', manifest: seedManifest() }, { version: '2.0.0', manifest: seedManifest() }],
+      versions: [
+        { version: '1.0.0', manifest: seedManifest() },
+        { version: '2.0.0', manifest: seedManifest() },
+      ],
     });
     await seedSubscription(t, aliceId, bobsPublic, { version: '1.0.0' });
   });
@@ -69,10 +78,22 @@ describe('deployment routes', () => {
   });
 
   it('takes description, enabledAdapters (deduplicated, in canonical order) and allowAnonymous', async () => {
-    const res = await create({ name: 'x', description: 'for Cursor', workflowIds: [owned2], enabledAdapters: ['adapter_three', 'adapter_two', 'adapter_two'], allowAnonymous: true });
+    const res = await create({
+      name: 'x',
+      description: 'for Cursor',
+      workflowIds: [owned2],
+      enabledAdapters: ['adapter_three', 'adapter_two', 'adapter_two'],
+      allowAnonymous: true,
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ description: 'for Cursor', enabledAdapters: ['adapter_two', 'adapter_three'], allowAnonymous: true });
-    expect(res.body.data.workflows).toEqual([{ workflowId: owned2, name: 'Bug triage', version: '1.1.0', isOwned: true, available: true, unavailableReason: null }]);
+    expect(res.body.data).toMatchObject({
+      description: 'for Cursor',
+      enabledAdapters: ['adapter_two', 'adapter_three'],
+      allowAnonymous: true,
+    });
+    expect(res.body.data.workflows).toEqual([
+      { workflowId: owned2, name: 'Bug triage', version: '1.1.0', isOwned: true, available: true, unavailableReason: null },
+    ]);
   });
 
   it('refuses a bad name: 101 characters, empty, blank', async () => {
@@ -105,14 +126,19 @@ describe('deployment routes', () => {
     await setVisibility(t, other, 'private');
     const again = await create({ name: 'x', workflowIds: [other] });
     expect(again.status).toBe(201);
-    expect(again.body.data.workflows).toMatchObject([{ workflowId: other, available: false, unavailableReason: expect.stringMatching(/private/) }]);
+    expect(again.body.data.workflows).toMatchObject([
+      { workflowId: other, available: false, unavailableReason: expect.stringMatching(/private/) },
+    ]);
     // Another user's private workflow outside the library stays refused like an unknown id.
     const hidden = await seedWorkflow(t, bobId, { name: 'Never public' });
     expect400(await create({ name: 'x', workflowIds: [hidden] }), new RegExp(hidden));
   });
 
   it('refuses an unknown adapter and unknown body fields', async () => {
-    expect400(await create({ name: 'x', workflowIds: [owned], enabledAdapters: ['adapter_four'] }), /enabledAdapters\[0\] must be one of adapter_one, adapter_two, adapter_three/);
+    expect400(
+      await create({ name: 'x', workflowIds: [owned], enabledAdapters: ['adapter_four'] }),
+      /enabledAdapters\[0\] must be one of adapter_one, adapter_two, adapter_three/,
+    );
     expect400(await create({ name: 'x', workflowIds: [owned], status: 'inactive' }), /status is not a field/);
   });
 
@@ -173,7 +199,9 @@ describe('deployment routes', () => {
     it('pages with status and cursor together', async () => {
       const first = await t.call('GET', '/v1/deployments?status=active&limit=1', { token: tok });
       expect(first.body.data.map((d: any) => d.name)).toEqual(['three']);
-      const second = await t.call('GET', `/v1/deployments?status=active&limit=1&cursor=${first.body.pagination.nextCursor}`, { token: tok });
+      const second = await t.call('GET', `/v1/deployments?status=active&limit=1&cursor=${first.body.pagination.nextCursor}`, {
+        token: tok,
+      });
       expect(second.body.data.map((d: any) => d.name)).toEqual(['one']);
       expect(second.body.pagination.hasMore).toBe(false);
     });
@@ -227,27 +255,51 @@ describe('deployment routes', () => {
       const res = await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { workflowIds: [bobsPublic, owned2] } });
       expect(res.status).toBe(200);
       expect(res.body.data.workflows.map((w: any) => w.workflowId)).toEqual([bobsPublic, owned2]);
-      expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { workflowIds: [bobsPrivate] } }), new RegExp(bobsPrivate));
+      expect400(
+        await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { workflowIds: [bobsPrivate] } }),
+        new RegExp(bobsPrivate),
+      );
       expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { workflowIds: [] } }), /at least one/);
       expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { name: null } }), /name cannot be null/);
       expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { name: 'y'.repeat(101) } }), /at most 100/);
-      expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { enabledAdapters: ['adapter_four'] } }), /must be one of/);
+      expect400(
+        await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { enabledAdapters: ['adapter_four'] } }),
+        /must be one of/,
+      );
       const after = await t.call('GET', `/v1/deployments/${id}`, { token: alice });
       expect(after.body.data.workflows.map((w: any) => w.workflowId)).toEqual([bobsPublic, owned2]);
     });
 
     it('enables and disables single adapters', async () => {
-      await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] } });
-      const off = await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_two', enabled: false } });
+      await t.call('PUT', `/v1/deployments/${id}`, {
+        token: alice,
+        body: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] },
+      });
+      const off = await t.call('POST', `/v1/deployments/${id}/adapters`, {
+        token: alice,
+        body: { adapter: 'adapter_two', enabled: false },
+      });
       expect(off.status).toBe(200);
       expect(off.body.data).toEqual({ deploymentId: id, enabledAdapters: ['adapter_one', 'adapter_three'] });
-      const again = await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_two', enabled: false } });
+      const again = await t.call('POST', `/v1/deployments/${id}/adapters`, {
+        token: alice,
+        body: { adapter: 'adapter_two', enabled: false },
+      });
       expect(again.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_three']);
       const on = await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_two', enabled: true } });
       expect(on.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_two', 'adapter_three']);
-      expect400(await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_four', enabled: true } }), /adapter must be one of/);
-      expect400(await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_one' } }), /enabled is required/);
-      expect400(await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_one', enabled: 'yes' } }), /enabled must be a boolean/);
+      expect400(
+        await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_four', enabled: true } }),
+        /adapter must be one of/,
+      );
+      expect400(
+        await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_one' } }),
+        /enabled is required/,
+      );
+      expect400(
+        await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_one', enabled: 'yes' } }),
+        /enabled must be a boolean/,
+      );
     });
 
     it('deactivates and activates (spec 3), idempotently', async () => {

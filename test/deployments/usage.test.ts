@@ -22,7 +22,9 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'pro');
     const wf = await seedWorkflow(t, userId);
-    const create = async (name: string) => (await t.call('POST', '/v1/deployments', { token, body: { name, workflowIds: [wf], allowAnonymous: true } })).body.data.deploymentId as string;
+    const create = async (name: string) =>
+      (await t.call('POST', '/v1/deployments', { token, body: { name, workflowIds: [wf], allowAnonymous: true } })).body.data
+        .deploymentId as string;
     first = await create('first');
     second = await create('second');
   });
@@ -36,7 +38,12 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     return t.app.fetch(
       new Request(`http://127.0.0.1/v1/mcp/${deploymentId}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': address, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': address,
+          ...headers,
+        },
         body: JSON.stringify(body),
       }),
     );
@@ -44,10 +51,20 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
 
   /** A 2025-era connection: initialize, then a tools/list on its session. */
   async function initialize(deploymentId: string, clientName: string, address: string): Promise<Response> {
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } } };
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } },
+    };
     const res = await post(deploymentId, address, body);
     if (res.status !== 200) return res;
-    return post(deploymentId, address, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': res.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' });
+    return post(
+      deploymentId,
+      address,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-session-id': res.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' },
+    );
   }
 
   /** A 2026-07-28 client: three requests, each with its revision and client in _meta, the last one naming another client version. */
@@ -58,7 +75,12 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
       'io.modelcontextprotocol/clientCapabilities': {},
     });
     const call = (id: number, method: string, version = '1') =>
-      post(deploymentId, address, { jsonrpc: '2.0', id, method, params: { _meta: meta(version) } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method });
+      post(
+        deploymentId,
+        address,
+        { jsonrpc: '2.0', id, method, params: { _meta: meta(version) } },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+      );
     for (const [i, method] of ['server/discover', 'tools/list'].entries()) {
       const res = await call(i, method);
       if (res.status !== 200) return res;

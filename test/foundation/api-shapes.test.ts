@@ -23,7 +23,9 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
   });
   afterAll(async () => t?.close());
 
-  const nullable = (schema: Schema) => (Array.isArray(schema.type) && schema.type.includes('null')) || (Array.isArray(schema.anyOf) && schema.anyOf.some((s: Schema) => s.type === 'null'));
+  const nullable = (schema: Schema) =>
+    (Array.isArray(schema.type) && schema.type.includes('null')) ||
+    (Array.isArray(schema.anyOf) && schema.anyOf.some((s: Schema) => s.type === 'null'));
 
   it.each([
     ['Pagination', 'nextCursor'],
@@ -58,7 +60,8 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
     const list = await t.call('GET', '/v1/deployments', { token });
     expect(list.body.pagination).toHaveProperty('nextCursor', null);
     const billing = await t.call('GET', '/v1/billing/subscription', { token });
-    for (const field of ['customerId', 'subscriptionId', 'currentPeriodStart', 'currentPeriodEnd']) expect(billing.body.data).toHaveProperty(field, null);
+    for (const field of ['customerId', 'subscriptionId', 'currentPeriodStart', 'currentPeriodEnd'])
+      expect(billing.body.data).toHaveProperty(field, null);
   });
 
   it('gives every input error the same details shape: fields: [{ field, message }]', async () => {
@@ -90,7 +93,10 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
     const w = await createWorkflow(t, owner, { visibility: 'public' });
     const mine = await createWorkflow(t, other);
     expect((await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} })).status).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${w.workflowId}/reviews`, { token: other, body: { rating: 5, text: 'Works as described here.' } });
+    const review = await t.call('POST', `/v1/workflows/${w.workflowId}/reviews`, {
+      token: other,
+      body: { rating: 5, text: 'Works as described here.' },
+    });
     expect(review.status, review.text).toBe(201);
     const dep = await t.call('POST', '/v1/deployments', { token: other, body: { name: 'Gone', workflowIds: [mine.workflowId] } });
 

@@ -25,7 +25,10 @@ describe('authentication on the public faces', () => {
     const token = await idp.sign(good);
     const res = await t.call('GET', '/v1/users/me', { token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, data: { email: 'one@example.com', workflowCount: 0, deploymentCount: 0, subscriptionCount: 0 } });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { email: 'one@example.com', workflowCount: 0, deploymentCount: 0, subscriptionCount: 0 },
+    });
     expect(res.body.data.userId).toMatch(/^usr_/);
     expect(new Date(res.body.data.createdAt).toISOString()).toBe(res.body.data.createdAt);
   });

@@ -100,7 +100,10 @@ describe('request bodies', () => {
 
   it('refuses text with an unpaired surrogate (a \\ud800 escape) with 400, in a field, a manifest and GraphQL, storing nothing', async () => {
     const { sampleManifest } = await import('../helpers/workflows.js');
-    const name = await t.call('POST', '/v1/workflows', { token, rawBody: `{"name":"bad \\ud800 name","manifest":${JSON.stringify(sampleManifest())}}` });
+    const name = await t.call('POST', '/v1/workflows', {
+      token,
+      rawBody: `{"name":"bad \\ud800 name","manifest":${JSON.stringify(sampleManifest())}}`,
+    });
     expect(name.status).toBe(400);
     expect(name.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name' }] } });
     const manifest = JSON.stringify(sampleManifest()).replace('"Plan a change', '"Plan a \\udc00 change');

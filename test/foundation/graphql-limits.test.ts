@@ -43,11 +43,18 @@ describe('GraphQL operation limits', () => {
 
   it('refuses an operation that costs too much', async () => {
     const heavy = 'versions(limit: 100) { data { version manifest createdAt workflowId } }';
-    await refused(`{ me { workflows(limit: 100) { data { ${heavy} stats { forks } forkedFromWorkflow { ${heavy} } } } library(limit: 100) { data { workflow { ${heavy} } } } } }`, 'cost');
+    await refused(
+      `{ me { workflows(limit: 100) { data { ${heavy} stats { forks } forkedFromWorkflow { ${heavy} } } } library(limit: 100) { data { workflow { ${heavy} } } } } }`,
+      'cost',
+    );
   });
 
   it('accepts the dashboard query', async () => {
-    const res = await t.graphql('{ me { userId workflows(limit: 20) { data { workflowId versions(limit: 5) { data { version } } } } library { data { libraryId } } } }', {}, token);
+    const res = await t.graphql(
+      '{ me { userId workflows(limit: 20) { data { workflowId versions(limit: 5) { data { version } } } } library { data { libraryId } } } }',
+      {},
+      token,
+    );
     expect(res.body.errors).toBeUndefined();
   });
 });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const FACES = ['graphql', 'rest', 'mcp', 'http'];
 /** The service layer: each resource's rules, and what they build on. */
-const SERVICE_FILES = /^(workflows|library|deployments|users|billing|reviews|marketplace|limits|manifest)\/(?!graphql\.ts$)[^/]+\.ts$|^services\.ts$|^auth\//;
+const SERVICE_FILES =
+  /^(workflows|library|deployments|users|billing|reviews|marketplace|limits|manifest)\/(?!graphql\.ts$)[^/]+\.ts$|^services\.ts$|^auth\//;
 /** Files that are faces themselves though they sit in a resource folder (HTTP handlers). */
 const FACE_FILES = new Set(['billing/webhook.ts', 'limits/http.ts']);
 

@@ -13,8 +13,14 @@ interface LockPackage {
 }
 
 const root = new URL('../../', import.meta.url);
-const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { lockfileVersion: number; packages: Record<string, LockPackage> };
-const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
+  lockfileVersion: number;
+  packages: Record<string, LockPackage>;
+};
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** Where npm would find `name` for the package at `from`: its own node_modules, then each parent's. */
 function resolve(from: string, name: string): LockPackage | undefined {

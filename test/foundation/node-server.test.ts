@@ -42,7 +42,11 @@ describe('the HTTP server', () => {
 
   it('passes a JSON body through and answers 201 with the stored workflow', async () => {
     const body = { name: 'Über den Socket ✓', manifest: sampleManifest(), tags: ['ünïcode'] };
-    const res = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as { data: { workflowId: string; name: string; tags: string[] } };
     expect(created.data).toMatchObject({ name: body.name, tags: body.tags });
@@ -52,7 +56,11 @@ describe('the HTTP server', () => {
 
   it('streams a GraphQL answer whole', async () => {
     const query = `{ me { email } workflows(limit: 5) { data { name } } }`;
-    const res = await fetch(`${origin}/graphql`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const body = (await res.json()) as { data: { me: { email: string }; workflows: { data: unknown[] } } };
@@ -70,10 +78,18 @@ describe('the HTTP server', () => {
     const wrongMethod = await fetch(`${origin}/v1/users/me`, { method: 'PATCH', headers: auth() });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toContain('GET');
-    const bad = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"name": ' });
+    const bad = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ success: false });
-    const huge = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(t.config.bodyLimitBytes)}"}` });
+    const huge = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: `{"name":"${'x'.repeat(t.config.bodyLimitBytes)}"}`,
+    });
     expect(huge.status).toBe(413);
     // Not drained: a body over the limit closes the connection after the answer.
     expect(huge.headers.get('connection')).toBe('close');
@@ -95,7 +111,10 @@ describe('the HTTP server', () => {
   });
 
   it('answers a CORS preflight of the tool endpoint with an empty 204', async () => {
-    const res = await fetch(`${origin}/v1/mcp/any-deployment`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    const res = await fetch(`${origin}/v1/mcp/any-deployment`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -104,21 +123,42 @@ describe('the HTTP server', () => {
 
   it('answers a tool endpoint request sent by a client that is not a browser (the SDK gets a Fetch API Request)', async () => {
     const json = { ...auth(), 'content-type': 'application/json' };
-    const wf = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Over a socket', manifest: sampleManifest() }) });
+    const wf = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Over a socket', manifest: sampleManifest() }),
+    });
     const workflowId = ((await wf.json()) as { data: { workflowId: string } }).data.workflowId;
-    const dep = await fetch(`${origin}/v1/deployments`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Socket', workflowIds: [workflowId] }) });
+    const dep = await fetch(`${origin}/v1/deployments`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Socket', workflowIds: [workflowId] }),
+    });
     expect(dep.status).toBe(201);
     const id = ((await dep.json()) as { data: { deploymentId: string } }).data.deploymentId;
-    const init = { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'socket', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'socket', version: '1' } },
+    };
     // Content-Type with a charset and a bare Accept: the endpoint passes the SDK a corrected copy.
-    const res = await fetch(`${origin}/v1/mcp/${id}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json; charset=utf-8', accept: '*/*' }, body: JSON.stringify(init) });
+    const res = await fetch(`${origin}/v1/mcp/${id}`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json; charset=utf-8', accept: '*/*' },
+      body: JSON.stringify(init),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toMatch(/^mcp1\./);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
   });
 
   it('keeps the connection open after refusing a small body it never read, and reads the next request after it', async () => {
-    const res = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+    const res = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x' }),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('connection')).not.toBe('close');
     await res.text();
@@ -140,7 +180,9 @@ describe('the HTTP server', () => {
       });
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
-      socket.write(`POST /v1/workflows HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      socket.write(
+        `POST /v1/workflows HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
     });
     const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
     expect(statuses).toEqual(['401', '200']);

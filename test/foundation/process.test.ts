@@ -21,9 +21,14 @@ describe('logging', () => {
     });
     const dataDir = mkdtempSync(join(tmpdir(), 'wf-log-'));
     const database = await createTestDatabase();
-    const app = await createApp(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }), { database: database.db, logger: createLogger('info', sink) });
+    const app = await createApp(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }), {
+      database: database.db,
+      logger: createLogger('info', sink),
+    });
     const token = await signDevToken(dataDir, { email: 'log@example.com' });
-    const res = await app.fetch(new Request('http://127.0.0.1/v1/users/me', { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'log-test-1' } }));
+    const res = await app.fetch(
+      new Request('http://127.0.0.1/v1/users/me', { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'log-test-1' } }),
+    );
     expect(res.status).toBe(200);
     await app.fetch(new Request('http://127.0.0.1/v1/users/me', { headers: { authorization: `Bearer ${token}x` } }));
     await app.close();

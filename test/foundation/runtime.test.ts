@@ -17,7 +17,10 @@ describe('runtime and generated files', () => {
   });
 
   it('prisma/schema.prisma and prisma/migrations agree', () => {
-    const result = spawnSync(process.execPath, ['scripts/prisma.mjs', 'check'], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+    const result = spawnSync(process.execPath, ['scripts/prisma.mjs', 'check'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: '' },
+    });
     expect(result.stdout + result.stderr).toContain('agree');
     expect(result.status).toBe(0);
   }, 60_000);
@@ -34,7 +37,16 @@ describe('runtime and generated files', () => {
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 4000, host: '127.0.0.1', publicBaseUrl: 'http://localhost:4000/v1', databaseUrl: null, dataDir: './.data', redisUrl: null, devAuth: true, logLevel: 'info' });
+    expect(c).toMatchObject({
+      port: 4000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://localhost:4000/v1',
+      databaseUrl: null,
+      dataDir: './.data',
+      redisUrl: null,
+      devAuth: true,
+      logLevel: 'info',
+    });
     expect(c.bodyLimitBytes).toBeGreaterThanOrEqual(1024 * 1024);
   });
 
@@ -60,7 +72,13 @@ describe('configuration', () => {
   });
 
   it('reads OIDC settings and a PostgreSQL URL', () => {
-    const c = loadConfig({ OIDC_ISSUER: 'https://idp.example/', OIDC_AUDIENCE: 'wf', OIDC_JWKS_URL: 'https://idp.example/jwks', DATABASE_URL: 'postgres://u@db/x', PUBLIC_BASE_URL: 'https://api.example.com/v1/' });
+    const c = loadConfig({
+      OIDC_ISSUER: 'https://idp.example/',
+      OIDC_AUDIENCE: 'wf',
+      OIDC_JWKS_URL: 'https://idp.example/jwks',
+      DATABASE_URL: 'postgres://u@db/x',
+      PUBLIC_BASE_URL: 'https://api.example.com/v1/',
+    });
     expect(c.oidc).toEqual({ issuer: 'https://idp.example/', audience: 'wf', jwksUrl: 'https://idp.example/jwks' });
     expect(c.databaseUrl).toBe('postgres://u@db/x');
     expect(c.publicBaseUrl).toBe('https://api.example.com/v1');

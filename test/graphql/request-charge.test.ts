@@ -10,14 +10,18 @@ describe('rate-limit charge of a GraphQL request', () => {
   let statements = 0;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_MODE: 'enforce' }, database: await createTestDatabase({ onQuery: () => (statements += 1) }) });
+    t = await startTestApp({
+      env: { RATE_LIMIT_MODE: 'enforce' },
+      database: await createTestDatabase({ onQuery: () => (statements += 1) }),
+    });
   });
   afterAll(async () => {
     await t?.close();
     await t?.database.drop();
   });
 
-  const searches = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `s${i}: marketplaceSearch(q: "lint", limit: 100) { pagination { count } }`).join(' ')} }`;
+  const searches = (n: number) =>
+    `{ ${Array.from({ length: n }, (_, i) => `s${i}: marketplaceSearch(q: "lint", limit: 100) { pagination { count } }`).join(' ')} }`;
 
   it('charges 30 aliased searches as 30 requests, and refuses the next request of the minute', async () => {
     const token = await t.token('searcher@example.com', { plan: 'free' });
@@ -48,7 +52,11 @@ describe('rate-limit charge of a GraphQL request', () => {
 
   it('charges a nested read of one root field as one request', async () => {
     const token = await t.token('nested@example.com', { plan: 'free' });
-    const res = await t.graphql('{ __typename me { userId workflows { data { workflowId } } library { data { libraryId } } deployments { deploymentId } } }', {}, token);
+    const res = await t.graphql(
+      '{ __typename me { userId workflows { data { workflowId } } library { data { libraryId } } deployments { deploymentId } } }',
+      {},
+      token,
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.headers.get('x-ratelimit-remaining')).toBe('29');
   });
@@ -92,7 +100,11 @@ describe('GraphQL in production', () => {
       expect(res.body.errors?.length).toBeGreaterThan(0);
       for (const error of res.body.errors) expect(error.message).not.toMatch(/did you mean/i);
     }
-    const coerced = await t.graphql('query ($v: Visibility) { workflows(visibility: $v) { pagination { count } } }', { v: 'publik' }, token);
+    const coerced = await t.graphql(
+      'query ($v: Visibility) { workflows(visibility: $v) { pagination { count } } }',
+      { v: 'publik' },
+      token,
+    );
     expect(coerced.body.errors[0].message).not.toMatch(/did you mean/i);
     expect(coerced.body.errors[0].message).toMatch(/publik/);
     expect(coerced.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');

@@ -39,7 +39,10 @@ describe('GraphQL and manifests are bounded', () => {
   });
 
   it('refuses the aliased history request before any read, with memory growth far under 50 MB', async () => {
-    const fields = Array.from({ length: 14 }, (_, i) => `a${i}: workflow(workflowId: $id) { versions(limit: 40) { data { manifest } } }`).join(' ');
+    const fields = Array.from(
+      { length: 14 },
+      (_, i) => `a${i}: workflow(workflowId: $id) { versions(limit: 40) { data { manifest } } }`,
+    ).join(' ');
     const rssBefore = process.memoryUsage().rss;
     const before = statements;
     const res = await t.graphql(`query ($id: String!) { ${fields} }`, { id: workflowId }, token);
@@ -53,14 +56,19 @@ describe('GraphQL and manifests are bounded', () => {
   });
 
   it('computes the cost from a page size passed as a variable', async () => {
-    const query = 'query ($id: String!, $n: Int) { workflow(workflowId: $id) { versions(limit: $n) { data { version manifest } pagination { hasMore count } } } }';
+    const query =
+      'query ($id: String!, $n: Int) { workflow(workflowId: $id) { versions(limit: $n) { data { version manifest } pagination { hasMore count } } } }';
     const before = statements;
     const refused = await t.graphql(query, { id: workflowId, n: 100 }, token);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].extensions.details).toEqual({ limit: 'cost' });
     expect(statements - before).toBe(0);
     // A variable left out takes the default its definition gives.
-    const defaulted = await t.graphql('query ($id: String!, $n: Int = 60) { workflow(workflowId: $id) { versions(limit: $n) { data { manifest } } } }', { id: workflowId }, token);
+    const defaulted = await t.graphql(
+      'query ($id: String!, $n: Int = 60) { workflow(workflowId: $id) { versions(limit: $n) { data { manifest } } } }',
+      { id: workflowId },
+      token,
+    );
     expect(defaulted.body.errors?.[0]?.extensions?.details).toEqual({ limit: 'cost' });
 
     const accepted = await t.graphql(query, { id: workflowId, n: 2 }, token);
@@ -72,14 +80,21 @@ describe('GraphQL and manifests are bounded', () => {
   });
 
   it('pages Workflow.versions with a cursor', async () => {
-    const query = 'query ($id: String!, $cursor: String) { workflow(workflowId: $id) { versions(limit: 30, cursor: $cursor) { data { version } pagination { nextCursor hasMore count } } } }';
+    const query =
+      'query ($id: String!, $cursor: String) { workflow(workflowId: $id) { versions(limit: 30, cursor: $cursor) { data { version } pagination { nextCursor hasMore count } } } }';
     const first = await t.graphql(query, { id: workflowId }, token);
     expect(first.body.data.workflow.versions.pagination).toMatchObject({ hasMore: true, count: 30 });
     const second = await t.graphql(query, { id: workflowId, cursor: first.body.data.workflow.versions.pagination.nextCursor }, token);
     expect(second.body.data.workflow.versions.pagination).toMatchObject({ hasMore: false, count: 10 });
-    const seen = [...first.body.data.workflow.versions.data, ...second.body.data.workflow.versions.data].map((v: { version: string }) => v.version);
+    const seen = [...first.body.data.workflow.versions.data, ...second.body.data.workflow.versions.data].map(
+      (v: { version: string }) => v.version,
+    );
     expect(new Set(seen).size).toBe(40);
-    const tooMany = await t.graphql('query ($id: String!) { workflow(workflowId: $id) { versions(limit: 101) { data { version } } } }', { id: workflowId }, token);
+    const tooMany = await t.graphql(
+      'query ($id: String!) { workflow(workflowId: $id) { versions(limit: 101) { data { version } } } }',
+      { id: workflowId },
+      token,
+    );
     expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 
@@ -89,27 +104,46 @@ describe('GraphQL and manifests are bounded', () => {
       const res = await t.call('POST', '/v1/workflows', { token: fresh, body: { name: 'Too big', manifest: manifestOfSize(size) } });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.details.manifestErrors).toEqual([{ path: '', code: 'too_large', message: expect.stringMatching(/at most 262144 are allowed/) }]);
+      expect(res.body.error.details.manifestErrors).toEqual([
+        { path: '', code: 'too_large', message: expect.stringMatching(/at most 262144 are allowed/) },
+      ]);
     }
-    const ok = await t.call('POST', '/v1/workflows', { token: fresh, body: { name: 'Just fits', manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes - 200) } });
+    const ok = await t.call('POST', '/v1/workflows', {
+      token: fresh,
+      body: { name: 'Just fits', manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes - 200) },
+    });
     expect(ok.status).toBe(201);
-    const put = await t.call('PUT', `/v1/workflows/${ok.body.data.workflowId}`, { token: fresh, body: { name: 'Just fits', manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes + 500) } });
+    const put = await t.call('PUT', `/v1/workflows/${ok.body.data.workflowId}`, {
+      token: fresh,
+      body: { name: 'Just fits', manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes + 500) },
+    });
     expect(put.status).toBe(400);
     expect(put.body.error.details.manifestErrors[0].code).toBe('too_large');
-    const validated = await t.call('POST', '/v1/manifests/validate', { token: fresh, body: { manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes + 500) } });
+    const validated = await t.call('POST', '/v1/manifests/validate', {
+      token: fresh,
+      body: { manifest: manifestOfSize(MANIFEST_LIMITS.maxBytes + 500) },
+    });
     expect(validated.body.data).toMatchObject({ valid: false, errors: [{ code: 'too_large' }] });
   });
 
-  it('refuses a version beyond the plan\'s versions per workflow with 402, and still accepts changes that record none', async () => {
+  it("refuses a version beyond the plan's versions per workflow with 402, and still accepts changes that record none", async () => {
     const owner = await t.token('historian@example.com', { plan: 'free' });
     const ownerId = await userIdOf(t, owner);
-    const id = await seedWorkflow(t, ownerId, { versions: Array.from({ length: 100 }, (_, i) => ({ version: `1.0.${i}`, manifest: seedManifest(`v${i}`) })) });
+    const id = await seedWorkflow(t, ownerId, {
+      versions: Array.from({ length: 100 }, (_, i) => ({ version: `1.0.${i}`, manifest: seedManifest(`v${i}`) })),
+    });
     const current = seedManifest('v99');
     const renamed = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { name: 'Renamed only', manifest: current } });
     expect(renamed.status).toBe(200);
-    const refused = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { name: 'Renamed only', manifest: seedManifest('v100') } });
+    const refused = await t.call('PUT', `/v1/workflows/${id}`, {
+      token: owner,
+      body: { name: 'Renamed only', manifest: seedManifest('v100') },
+    });
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'versionsPerWorkflow', limit: 100, used: 100, plan: 'free', workflowId: id } });
+    expect(refused.body.error).toMatchObject({
+      code: 'PLAN_LIMIT_EXCEEDED',
+      details: { quota: 'versionsPerWorkflow', limit: 100, used: 100, plan: 'free', workflowId: id },
+    });
     const after = await t.call('GET', `/v1/workflows/${id}`, { token: owner });
     expect(after.body.data.currentVersion).toBe('1.0.99');
     expect(after.body.data.manifest.name).toBe('v99');

@@ -53,7 +53,12 @@ interface World {
 }
 
 const URLS = { successUrl: 'https://app.example.com/ok', cancelUrl: 'https://app.example.com/cancel' };
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1.0.0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1.0.0' } },
+};
 const workflowBody = () => ({ name: 'Replacement', manifest: sampleManifest(), visibility: 'private' });
 
 // prettier-ignore
@@ -127,7 +132,9 @@ function label(row: Row): string {
 }
 
 /** Mutating rows get a world of their own, so each row's expectation holds whatever ran before. */
-const mutates = (row: Row) => !row.route.startsWith('GET ') && !(row.graphql && !row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.startsWith('mutation'));
+const mutates = (row: Row) =>
+  !row.route.startsWith('GET ') &&
+  !(row.graphql && !row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.startsWith('mutation'));
 
 describe('access matrix', () => {
   let t: TestApp;
@@ -140,26 +147,55 @@ describe('access matrix', () => {
     const owner = await t.token(ownerEmail);
     const other = await t.token(`other-${r}@example.com`);
     const third = await t.token(`third-${r}@example.com`);
-    const markers = [`PRIVATE-${r}-name`, `PRIVATE-${r}-desc`, `private-${r}-tag`, `private-${r}-cat`, `PRIVATE-${r}-intent`, `PRIVATE-${r}-step`, `PRIVATE-${r}-v2`, `PRIVATE-${r}-dep`, `PRIVATE-${r}-depdesc`, `owner-${r}`];
+    const markers = [
+      `PRIVATE-${r}-name`,
+      `PRIVATE-${r}-desc`,
+      `private-${r}-tag`,
+      `private-${r}-cat`,
+      `PRIVATE-${r}-intent`,
+      `PRIVATE-${r}-step`,
+      `PRIVATE-${r}-v2`,
+      `PRIVATE-${r}-dep`,
+      `PRIVATE-${r}-depdesc`,
+      `owner-${r}`,
+    ];
     const manifest = (intent: string) => {
       const m = sampleManifest({ intent });
       m.steps[0].name = `PRIVATE-${r}-step`;
       return m;
     };
-    const privateWf = await createWorkflow(t, owner, { name: `PRIVATE-${r}-name`, description: `PRIVATE-${r}-desc`, tags: [`private-${r}-tag`], category: `private-${r}-cat`, manifest: manifest(`PRIVATE-${r}-intent`) });
+    const privateWf = await createWorkflow(t, owner, {
+      name: `PRIVATE-${r}-name`,
+      description: `PRIVATE-${r}-desc`,
+      tags: [`private-${r}-tag`],
+      category: `private-${r}-cat`,
+      manifest: manifest(`PRIVATE-${r}-intent`),
+    });
     // A second version whose manifest carries its own marker.
     const update = await t.call('PUT', `/v1/workflows/${privateWf.workflowId}`, {
       token: owner,
-      body: { name: `PRIVATE-${r}-name`, description: `PRIVATE-${r}-desc`, tags: [`private-${r}-tag`], category: `private-${r}-cat`, manifest: manifest(`PRIVATE-${r}-v2`) },
+      body: {
+        name: `PRIVATE-${r}-name`,
+        description: `PRIVATE-${r}-desc`,
+        tags: [`private-${r}-tag`],
+        category: `private-${r}-cat`,
+        manifest: manifest(`PRIVATE-${r}-v2`),
+      },
     });
     expect(update.status, update.text).toBe(200);
     expect(update.body.data.currentVersion).toBe('1.0.1');
     const publicWf = await createWorkflow(t, owner, { name: `Public ${r}`, description: 'Anyone may read this', visibility: 'public' });
     const reviewed = await createWorkflow(t, third, { name: `Third ${r}`, visibility: 'public' });
     expect((await t.call('POST', `/v1/library/${reviewed.workflowId}`, { token: owner, body: {} })).status).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${reviewed.workflowId}/reviews`, { token: owner, body: { rating: 4, text: 'Useful for every review.' } });
+    const review = await t.call('POST', `/v1/workflows/${reviewed.workflowId}/reviews`, {
+      token: owner,
+      body: { rating: 4, text: 'Useful for every review.' },
+    });
     expect(review.status, review.text).toBe(201);
-    const deployment = await t.call('POST', '/v1/deployments', { token: owner, body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] } });
+    const deployment = await t.call('POST', '/v1/deployments', {
+      token: owner,
+      body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] },
+    });
     expect(deployment.status, deployment.text).toBe(201);
     const key = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: `PRIVATE-${r}-key`, scope: 'api' } });
     expect(key.status, key.text).toBe(201);
@@ -203,7 +239,16 @@ describe('access matrix', () => {
 
   /** What a refused call must not have changed: the owner's view of everything they own. */
   async function ownerView(w: World): Promise<string> {
-    const paths = [`/v1/workflows/${w.privateId}`, `/v1/workflows/${w.publicId}`, `/v1/deployments/${w.deploymentId}`, '/v1/library', '/v1/workflows', '/v1/deployments', `/v1/workflows/${w.reviewedId}/reviews`, '/v1/api-keys'];
+    const paths = [
+      `/v1/workflows/${w.privateId}`,
+      `/v1/workflows/${w.publicId}`,
+      `/v1/deployments/${w.deploymentId}`,
+      '/v1/library',
+      '/v1/workflows',
+      '/v1/deployments',
+      `/v1/workflows/${w.reviewedId}/reviews`,
+      '/v1/api-keys',
+    ];
     const views = await Promise.all(paths.map((p) => t.call('GET', p, { token: w.owner })));
     // Usage counters move with the owner's own calls only; connections are not part of this matrix.
     return views.map((v) => `${v.status} ${v.text}`).join('\n');

@@ -69,7 +69,18 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: server.url, REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MODE: 'report', DATABASE_POOL_SIZE: String(POOL_SIZE) },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: server.url,
+        REDIS_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MODE: 'report',
+        DATABASE_POOL_SIZE: String(POOL_SIZE),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (output += d));
@@ -79,7 +90,10 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the service exited:\n${output}`);
       if (Date.now() > deadline) throw new Error(`the service did not start:\n${output}`);
-      const ok = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await sleep(100);
     }
@@ -118,7 +132,12 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
         workflowId: res.status === 201 ? body?.data?.workflowId : undefined,
       };
     } catch (error) {
-      return { at: t0 - started, label, status: (error as Error).name === 'TimeoutError' ? 'timeout' : 'network', ms: performance.now() - t0 };
+      return {
+        at: t0 - started,
+        label,
+        status: (error as Error).name === 'TimeoutError' ? 'timeout' : 'network',
+        ms: performance.now() - t0,
+      };
     }
   }
 
@@ -136,12 +155,23 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
         expect(me.status).toBe(200);
         const userId = ((await me.json()) as any).data.userId as string;
         // Enterprise, so the workflow quota never answers in place of the database.
-        await admin.query(`INSERT INTO billing_subscriptions (user_id, plan, status) VALUES ($1, 'enterprise', 'active') ON CONFLICT DO NOTHING`, [userId]);
+        await admin.query(
+          `INSERT INTO billing_subscriptions (user_id, plan, status) VALUES ($1, 'enterprise', 'active') ON CONFLICT DO NOTHING`,
+          [userId],
+        );
       }
       const headers = { authorization: `Bearer ${tokens[0]!}`, 'content-type': 'application/json' };
-      const created = await fetch(`${origin}/v1/workflows`, { method: 'POST', headers, body: JSON.stringify({ name: 'Served', manifest: sampleManifest() }) });
+      const created = await fetch(`${origin}/v1/workflows`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Served', manifest: sampleManifest() }),
+      });
       const workflowId = ((await created.json()) as any).data.workflowId as string;
-      const dep = await fetch(`${origin}/v1/deployments`, { method: 'POST', headers, body: JSON.stringify({ name: 'Under load', workflowIds: [workflowId] }) });
+      const dep = await fetch(`${origin}/v1/deployments`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Under load', workflowIds: [workflowId] }),
+      });
       expect(dep.status).toBe(201);
       deploymentId = ((await dep.json()) as any).data.deploymentId;
     } finally {
@@ -198,11 +228,7 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
   /** Every answer is a success or a prompt 503 SERVICE_UNAVAILABLE with Retry-After. */
   function expectOnlySuccessOr503(outcomes: Outcome[]): void {
     const bad = outcomes.filter(
-      (o) =>
-        !(
-          ((o.status === 200 || o.status === 201) && !o.code) ||
-          (o.status === 503 && o.code === 'SERVICE_UNAVAILABLE')
-        ),
+      (o) => !(((o.status === 200 || o.status === 201) && !o.code) || (o.status === 503 && o.code === 'SERVICE_UNAVAILABLE')),
     );
     expect(bad, `unexpected answers (${summarize(outcomes)}):\n${output.slice(-4000)}`).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) expect(o.retryAfter, 'Retry-After on a 503').toMatch(/^\d+$/);
@@ -248,7 +274,9 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
     for (const o of settled) expect(o.status, `${o.label} at ${o.at.toFixed(0)} ms`).not.toBe(503);
     const ready = await timed('readyz', '/readyz');
     expect(ready.status).toBe(200);
-    console.info(`outage of ${OUTAGE_MS} ms: ${summarize(outcomes)}; first success ${(firstSuccess!.at - backAt).toFixed(0)} ms after the database was back`);
+    console.info(
+      `outage of ${OUTAGE_MS} ms: ${summarize(outcomes)}; first success ${(firstSuccess!.at - backAt).toFixed(0)} ms after the database was back`,
+    );
   }, 60_000);
 
   it('survives a fast restart that cuts every pooled connection while the server is back at once', async () => {
@@ -322,7 +350,9 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
              OR NOT EXISTS (SELECT 1 FROM library_entries l WHERE l.workflow_id = w.id AND l.user_id = w.owner_id)`,
       );
       expect(broken).toEqual([]);
-      const { rows: orphans } = await admin.query(`SELECT id FROM workflow_versions v WHERE NOT EXISTS (SELECT 1 FROM workflows w WHERE w.id = v.workflow_id)`);
+      const { rows: orphans } = await admin.query(
+        `SELECT id FROM workflow_versions v WHERE NOT EXISTS (SELECT 1 FROM workflows w WHERE w.id = v.workflow_id)`,
+      );
       expect(orphans).toEqual([]);
       expect(createdIds.length).toBeGreaterThan(0);
       const { rows: stored } = await admin.query<{ id: string }>(`SELECT id FROM workflows WHERE id = ANY($1)`, [createdIds]);

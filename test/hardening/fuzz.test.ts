@@ -53,13 +53,51 @@ const ERROR_CODES = new Set(Object.keys(errorTable));
 
 /** Strings that have broken parsers, routers and databases before. */
 const NASTY = [
-  '', ' ', '.', '..', '%', '%00', '%2F', '%2e%2e', '%E0%A4%A', '%ZZ', '%C0%AF', '\u0000', '\uFEFF', '\uD800', '😀', '👨‍👩‍👧‍👦', 'a/b', '?x=1', '#f', 'null', 'undefined', 'NaN',
-  '__proto__', 'constructor', 'prototype', "' OR 1=1 --", '"; DROP TABLE users; --', '${jndi:ldap://x}', '<script>alert(1)</script>', '{{7*7}}', 'wf_00000000000000000000',
-  '\\', '\u202Eevil', 'a'.repeat(300), 'é'.repeat(2000), '1e309', '-0', '0x10', '9007199254740993', '\r\n\r\nX-Injected: 1',
+  '',
+  ' ',
+  '.',
+  '..',
+  '%',
+  '%00',
+  '%2F',
+  '%2e%2e',
+  '%E0%A4%A',
+  '%ZZ',
+  '%C0%AF',
+  '\u0000',
+  '\uFEFF',
+  '\uD800',
+  '😀',
+  '👨‍👩‍👧‍👦',
+  'a/b',
+  '?x=1',
+  '#f',
+  'null',
+  'undefined',
+  'NaN',
+  '__proto__',
+  'constructor',
+  'prototype',
+  "' OR 1=1 --",
+  '"; DROP TABLE users; --',
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  'wf_00000000000000000000',
+  '\\',
+  '\u202Eevil',
+  'a'.repeat(300),
+  'é'.repeat(2000),
+  '1e309',
+  '-0',
+  '0x10',
+  '9007199254740993',
+  '\r\n\r\nX-Injected: 1',
 ];
 
 /** encodeURIComponent refuses lone surrogates; a client would send them as U+FFFD. */
-const encode = (s: string) => encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+const encode = (s: string) =>
+  encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 
 const weirdString = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
@@ -71,7 +109,10 @@ const weirdString = fc.oneof(
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 1, arbitrary: weirdString },
-  { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 2 ** 31, -(2 ** 53), Number.MAX_VALUE, true, false, null, [], {}, [null], { '': '' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(0, -1, 1.5, 2 ** 31, -(2 ** 53), Number.MAX_VALUE, true, false, null, [], {}, [null], { '': '' }),
+  },
 );
 
 /** A nested value `depth` levels deep: arrays, objects, or both. */
@@ -85,16 +126,54 @@ function deep(depth: number, kind: 'array' | 'object' | 'mixed'): string {
   }
   return `${open}1${close}`;
 }
-const deepJson = fc.tuple(fc.constantFrom(64, 1_000, 20_000, 200_000), fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>).map(([d, k]) => deep(d, k));
+const deepJson = fc
+  .tuple(
+    fc.constantFrom(64, 1_000, 20_000, 200_000),
+    fc.constantFrom('array', 'object', 'mixed') as fc.Arbitrary<'array' | 'object' | 'mixed'>,
+  )
+  .map(([d, k]) => deep(d, k));
 
 /** A JSON path inside a manifest, and what to do there. */
 const manifestMutation = fc.record({
-  path: fc.array(fc.oneof(fc.constantFrom('steps', 'context', 'adapters', 'outputs', 'depends_on', 'id', 'name', 'action', 'retry', 'max_attempts', 'backoff', 'timeout_seconds', 'parameters', 'adapter_one', 'adapter_two', 'adapter_three', 'config', 'mode', 'manifest_version', 'intent', '$schema', '__proto__', 'type'), fc.nat({ max: 5 })), { minLength: 1, maxLength: 4 }),
+  path: fc.array(
+    fc.oneof(
+      fc.constantFrom(
+        'steps',
+        'context',
+        'adapters',
+        'outputs',
+        'depends_on',
+        'id',
+        'name',
+        'action',
+        'retry',
+        'max_attempts',
+        'backoff',
+        'timeout_seconds',
+        'parameters',
+        'adapter_one',
+        'adapter_two',
+        'adapter_three',
+        'config',
+        'mode',
+        'manifest_version',
+        'intent',
+        '$schema',
+        '__proto__',
+        'type',
+      ),
+      fc.nat({ max: 5 }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  ),
   op: fc.constantFrom('set', 'delete', 'push') as fc.Arbitrary<'set' | 'delete' | 'push'>,
   value: anyJson,
 });
 
-function mutate(base: Record<string, any>, mutations: { path: (string | number)[]; op: 'set' | 'delete' | 'push'; value: unknown }[]): Record<string, any> {
+function mutate(
+  base: Record<string, any>,
+  mutations: { path: (string | number)[]; op: 'set' | 'delete' | 'push'; value: unknown }[],
+): Record<string, any> {
   const root = structuredClone(base);
   for (const { path, op, value: generated } of mutations) {
     // A copy: generated values can be shared (constantFrom hands out the same object every time),
@@ -138,7 +217,9 @@ const yamlManifest = fc.oneof(
     '{"manifest_version": "1.0"}',
   ),
   fc.constantFrom(64, 500, 3_000).map((n) => `${'['.repeat(n)}1${']'.repeat(n)}`),
-  fc.constantFrom(10, 200).map((n) => `a: &a0 [x]\n${Array.from({ length: n }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}, *a${i}]`).join('\n')}`),
+  fc
+    .constantFrom(10, 200)
+    .map((n) => `a: &a0 [x]\n${Array.from({ length: n }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}, *a${i}]`).join('\n')}`),
   weirdString,
 );
 
@@ -203,7 +284,10 @@ function expectNoPollution(): void {
 // REST inputs
 
 type Caller = 'owner' | 'other' | 'none' | 'garbage';
-const callerArb = fc.oneof({ weight: 5, arbitrary: fc.constant<Caller>('owner') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('other', 'none', 'garbage') });
+const callerArb = fc.oneof(
+  { weight: 5, arbitrary: fc.constant<Caller>('owner') },
+  { weight: 1, arbitrary: fc.constantFrom<Caller>('other', 'none', 'garbage') },
+);
 
 function authorization(caller: Caller): Record<string, string> {
   if (caller === 'owner') return { authorization: `Bearer ${world.owner}` };
@@ -220,7 +304,11 @@ function argValue(type: GraphQLInputType, name: string): fc.Arbitrary<unknown> {
   if (isEnumType(named)) return fc.oneof(fc.constantFrom(...named.getValues().map((v) => v.name)), weirdString);
   if (isInputObjectType(named)) return fc.dictionary(fc.constantFrom(...Object.keys(named.getFields())), anyJson, { maxKeys: 4 });
   if (name === 'manifest') return manifestValue;
-  if (name === 'workflowIds') return fc.array(fc.nat().map((n) => pick(world.workflowIds, n, 'wf_x')), { maxLength: 3 });
+  if (name === 'workflowIds')
+    return fc.array(
+      fc.nat().map((n) => pick(world.workflowIds, n, 'wf_x')),
+      { maxLength: 3 },
+    );
   switch (named.name) {
     case 'Int':
       return fc.oneof(fc.integer({ min: -5, max: 250 }), fc.integer(), fc.double());
@@ -270,16 +358,41 @@ function restCaseArb(): fc.Arbitrary<RestCase> {
       {
         weight: 3,
         arbitrary: fc
-          .array(fc.tuple(fc.oneof(fc.constantFrom(...argNames, 'limit', 'cursor', 'format'), weirdString), fc.oneof(weirdString, fc.integer().map(String), fc.constantFrom('true', 'false', '0', '-1', '100000', 'json', 'yaml', 'a,b'))), { maxLength: 4 })
+          .array(
+            fc.tuple(
+              fc.oneof(fc.constantFrom(...argNames, 'limit', 'cursor', 'format'), weirdString),
+              fc.oneof(weirdString, fc.integer().map(String), fc.constantFrom('true', 'false', '0', '-1', '100000', 'json', 'yaml', 'a,b')),
+            ),
+            { maxLength: 4 },
+          )
           .map((pairs) => `?${new URLSearchParams(pairs).toString()}`),
       },
-      { weight: 1, arbitrary: fc.constantFrom('?limit=%ZZ', '?cursor=%E0%A4%A', '?limit=1&limit=2', '?q=%00', '?format', '?=&&=', `?q=${'x'.repeat(5000)}`) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '?limit=%ZZ',
+          '?cursor=%E0%A4%A',
+          '?limit=1&limit=2',
+          '?q=%00',
+          '?format',
+          '?=&&=',
+          `?q=${'x'.repeat(5000)}`,
+        ),
+      },
     );
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.spec.method);
-    const fields = fc.record(Object.fromEntries(route.args.filter((a) => !route.paramNames.includes(a.name)).map((a) => [a.name, argValue(a.type, a.name)])), { requiredKeys: [] });
+    const fields = fc.record(
+      Object.fromEntries(route.args.filter((a) => !route.paramNames.includes(a.name)).map((a) => [a.name, argValue(a.type, a.name)])),
+      { requiredKeys: [] },
+    );
     const bodyArb = fc.oneof(
       { weight: 6, arbitrary: fields.map((o) => JSON.stringify(o)) },
-      { weight: 1, arbitrary: fc.tuple(fields, fc.dictionary(weirdString, anyJson, { maxKeys: 3 })).map(([o, extra]) => JSON.stringify({ ...extra, ...o })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fields, fc.dictionary(weirdString, anyJson, { maxKeys: 3 }))
+          .map(([o, extra]) => JSON.stringify({ ...extra, ...o })),
+      },
       { weight: 1, arbitrary: anyJson.map((v) => JSON.stringify(v) ?? 'null') },
       {
         weight: 1,
@@ -291,10 +404,37 @@ function restCaseArb(): fc.Arbitrary<RestCase> {
       },
       { weight: 1, arbitrary: deepJson.map((d) => `{"${argNames.find((n) => !route.paramNames.includes(n)) ?? 'x'}":${d}}`) },
       { weight: 1, arbitrary: deepJson },
-      { weight: 1, arbitrary: fc.constantFrom('', '{', '{"a":', 'null', '[]', '"x"', '1', '{"a":1}{"b":2}', '\uFEFF{}', '{"name":"\\ud800"}', `{"name":"${'x'.repeat(1_100_000)}"}`) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '',
+          '{',
+          '{"a":',
+          'null',
+          '[]',
+          '"x"',
+          '1',
+          '{"a":1}{"b":2}',
+          '\uFEFF{}',
+          '{"name":"\\ud800"}',
+          `{"name":"${'x'.repeat(1_100_000)}"}`,
+        ),
+      },
       { weight: 1, arbitrary: weirdString },
     );
-    const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant<string | null>('application/json') }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/vnd.api+json') });
+    const contentType = fc.oneof(
+      { weight: 8, arbitrary: fc.constant<string | null>('application/json') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<string | null>(
+          null,
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=latin1',
+          'application/vnd.api+json',
+        ),
+      },
+    );
     return fc.record({
       route: fc.constant(routeKey(route)),
       caller: route.spec.method === 'DELETE' && route.spec.path === '/users/me' ? fc.constantFrom<Caller>('none', 'garbage') : callerArb,
@@ -350,7 +490,10 @@ function expectEnvelope(answer: Answer, what: string): void {
   const { error } = body;
   expect(ERROR_CODES.has(error?.code), `${what}: unknown code in ${answer.text.slice(0, 300)}`).toBe(true);
   expect(typeof error.message === 'string' && error.message.length > 0, what).toBe(true);
-  expect(typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details), `${what}: details ${JSON.stringify(error.details)?.slice(0, 100)}`).toBe(true);
+  expect(
+    typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details),
+    `${what}: details ${JSON.stringify(error.details)?.slice(0, 100)}`,
+  ).toBe(true);
   expect(answer.status, `${what}: ${answer.text.slice(0, 300)}`).toBe(errorTable[error.code as keyof typeof errorTable].status);
 }
 
@@ -362,12 +505,50 @@ function expectNot5xx(answer: Answer, what: string): void {
 // ---------------------------------------------------------------------------------------------
 // The tool endpoint
 
-const MCP_METHODS = ['initialize', 'notifications/initialized', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/templates/list', 'resources/read', 'notifications/cancelled', 'logging/setLevel', 'completion/complete'];
+const MCP_METHODS = [
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'notifications/cancelled',
+  'logging/setLevel',
+  'completion/complete',
+];
 
 const mcpParams = fc.oneof(
-  fc.record({ protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'), weirdString), capabilities: fc.oneof(fc.constant({}), anyJson), clientInfo: fc.record({ name: fc.oneof(fc.constantFrom('claude-code', 'Cursor', 'x'), weirdString), version: weirdString }, { requiredKeys: [] }) }, { requiredKeys: [] }),
-  fc.record({ name: weirdString, arguments: fc.oneof(fc.record({ task: weirdString, context: fc.dictionary(weirdString, anyJson, { maxKeys: 3 }) }, { requiredKeys: [] }), anyJson) }, { requiredKeys: [] }),
-  fc.record({ uri: fc.oneof(weirdString, fc.nat().map((n) => `workflow://${pick(world.workflowIds, n, 'wf_x')}/manifest`)) }),
+  fc.record(
+    {
+      protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'), weirdString),
+      capabilities: fc.oneof(fc.constant({}), anyJson),
+      clientInfo: fc.record(
+        { name: fc.oneof(fc.constantFrom('claude-code', 'Cursor', 'x'), weirdString), version: weirdString },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      name: weirdString,
+      arguments: fc.oneof(
+        fc.record({ task: weirdString, context: fc.dictionary(weirdString, anyJson, { maxKeys: 3 }) }, { requiredKeys: [] }),
+        anyJson,
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record({
+    uri: fc.oneof(
+      weirdString,
+      fc.nat().map((n) => `workflow://${pick(world.workflowIds, n, 'wf_x')}/manifest`),
+    ),
+  }),
   fc.record({ cursor: weirdString }),
   anyJson,
 );
@@ -390,9 +571,24 @@ const mcpMessage = fc.oneof(
       .map((m) => JSON.stringify(m)),
   },
   { weight: 1, arbitrary: anyJson.map((v) => JSON.stringify(v) ?? 'null') },
-  { weight: 1, arbitrary: fc.array(fc.constant({ jsonrpc: '2.0', id: 1, method: 'ping' }), { maxLength: 3 }).map((a) => JSON.stringify(a)) },
-  { weight: 1, arbitrary: fc.constantFrom('', '{', 'not json', '{"jsonrpc":"2.0","id":1,"method":"ping","__proto__":{"polluted":"yes"}}', `{"jsonrpc":"2.0","id":1,"method":"${'x'.repeat(100_000)}"}`) },
-  { weight: 1, arbitrary: deepJson.map((d) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"task":${d}}}}`) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.constant({ jsonrpc: '2.0', id: 1, method: 'ping' }), { maxLength: 3 }).map((a) => JSON.stringify(a)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '{',
+      'not json',
+      '{"jsonrpc":"2.0","id":1,"method":"ping","__proto__":{"polluted":"yes"}}',
+      `{"jsonrpc":"2.0","id":1,"method":"${'x'.repeat(100_000)}"}`,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: deepJson.map((d) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"task":${d}}}}`),
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -406,15 +602,27 @@ describe('fuzzing', () => {
     const other = await t.token(`fuzz-other-${r}@example.com`);
     const third = await t.token(`fuzz-third-${r}@example.com`);
     const workflowIds: string[] = [];
-    for (let i = 0; i < 4; i += 1) workflowIds.push((await createWorkflow(t, owner, { name: `Fuzz ${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
+    for (let i = 0; i < 4; i += 1)
+      workflowIds.push((await createWorkflow(t, owner, { name: `Fuzz ${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
     const thirds = await createWorkflow(t, third, { name: 'Third', visibility: 'public' });
     workflowIds.push(thirds.workflowId);
     expect((await t.call('POST', `/v1/library/${thirds.workflowId}`, { token: owner, body: {} })).status).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${thirds.workflowId}/reviews`, { token: owner, body: { rating: 4, text: 'A review to aim at.' } });
-    const dep = (allowAnonymous: boolean) => t.call('POST', '/v1/deployments', { token: owner, body: { name: 'Fuzz', workflowIds: workflowIds.slice(0, 2), allowAnonymous } });
+    const review = await t.call('POST', `/v1/workflows/${thirds.workflowId}/reviews`, {
+      token: owner,
+      body: { rating: 4, text: 'A review to aim at.' },
+    });
+    const dep = (allowAnonymous: boolean) =>
+      t.call('POST', '/v1/deployments', { token: owner, body: { name: 'Fuzz', workflowIds: workflowIds.slice(0, 2), allowAnonymous } });
     const anonymous = (await dep(true)).body.data.deploymentId as string;
     const privateDep = (await dep(false)).body.data.deploymentId as string;
-    const init = await t.call('POST', `/v1/mcp/${anonymous}`, { body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } } });
+    const init = await t.call('POST', `/v1/mcp/${anonymous}`, {
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+      },
+    });
     expect(init.status).toBe(200);
     world = {
       owner,
@@ -431,7 +639,11 @@ describe('fuzzing', () => {
   afterAll(async () => {
     await t?.close();
     const total = Object.values(runsDone).reduce((a, b) => a + b, 0);
-    console.info(`fuzz: ${total} generated inputs (${Object.entries(runsDone).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    console.info(
+      `fuzz: ${total} generated inputs (${Object.entries(runsDone)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
   });
 
   it(
@@ -455,7 +667,8 @@ describe('fuzzing', () => {
           } else {
             expectEnvelope(answer, what);
           }
-          if (mutating && answer.status >= 400) expect(await snapshot(), `${what} changed rows although refused (${answer.status})`).toBe(before);
+          if (mutating && answer.status >= 400)
+            expect(await snapshot(), `${what} changed rows although refused (${answer.status})`).toBe(before);
           // Created resources become targets for later runs.
           if (answer.status === 201) {
             const data = JSON.parse(answer.text).data ?? {};
@@ -474,23 +687,32 @@ describe('fuzzing', () => {
   it(
     'REST: unknown paths and methods answer 404/405 in the envelope',
     async () => {
-      const segment = fc.oneof(fc.constantFrom('workflows', 'deployments', 'library', 'marketplace', 'users', 'me', 'mcp', 'billing'), weirdString.map(encode));
+      const segment = fc.oneof(
+        fc.constantFrom('workflows', 'deployments', 'library', 'marketplace', 'users', 'me', 'mcp', 'billing'),
+        weirdString.map(encode),
+      );
       await check(
         'unknown paths',
-        fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), fc.array(segment, { minLength: 1, maxLength: 5 }), callerArb, async (method, segments, caller) => {
-          // Generated paths can be real routes (DELETE /v1/users/me deletes the caller's account), so a
-          // signed-in caller here is a bystander of its own: the users the other properties aim at stay.
-          const headers = caller === 'owner' || caller === 'other' ? { authorization: `Bearer ${world.bystander}` } : authorization(caller);
-          const answer = await send(method, `/v1/${segments.join('/')}`, headers, null);
-          if (!answer) return;
-          const what = `${method} /v1/${segments.join('/').slice(0, 200)}`;
-          expectNot5xx(answer, what);
-          // The tool endpoint answers in JSON-RPC; `..` segments can lead there too (/v1/workflows/../mcp/x).
-          if (new URL(`http://127.0.0.1/v1/${segments.join('/')}`).pathname.startsWith('/v1/mcp/')) return;
-          // A path that happens to be a route (GET /v1/workflows) answers as that route.
-          if (!answer.contentType.startsWith('application/json')) return;
-          expectEnvelope(answer, what);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+          fc.array(segment, { minLength: 1, maxLength: 5 }),
+          callerArb,
+          async (method, segments, caller) => {
+            // Generated paths can be real routes (DELETE /v1/users/me deletes the caller's account), so a
+            // signed-in caller here is a bystander of its own: the users the other properties aim at stay.
+            const headers =
+              caller === 'owner' || caller === 'other' ? { authorization: `Bearer ${world.bystander}` } : authorization(caller);
+            const answer = await send(method, `/v1/${segments.join('/')}`, headers, null);
+            if (!answer) return;
+            const what = `${method} /v1/${segments.join('/').slice(0, 200)}`;
+            expectNot5xx(answer, what);
+            // The tool endpoint answers in JSON-RPC; `..` segments can lead there too (/v1/workflows/../mcp/x).
+            if (new URL(`http://127.0.0.1/v1/${segments.join('/')}`).pathname.startsWith('/v1/mcp/')) return;
+            // A path that happens to be a route (GET /v1/workflows) answers as that route.
+            if (!answer.contentType.startsWith('application/json')) return;
+            expectEnvelope(answer, what);
+          },
+        ),
         settings(300, 3),
       );
     },
@@ -565,13 +787,20 @@ describe('fuzzing', () => {
         'tool endpoint',
         fc.asyncProperty(
           target,
-          fc.oneof({ weight: 2, arbitrary: fc.constantFrom<Caller>('owner', 'none') }, { weight: 1, arbitrary: fc.constantFrom<Caller>('other', 'garbage') }),
+          fc.oneof(
+            { weight: 2, arbitrary: fc.constantFrom<Caller>('owner', 'none') },
+            { weight: 1, arbitrary: fc.constantFrom<Caller>('other', 'garbage') },
+          ),
           fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT') }),
           mcpMessage,
           extraHeaders,
           fc.option(fc.oneof(fc.constantFrom('adapter_one', 'adapter_two', 'adapter_three'), weirdString), { freq: 4 }),
           async (deployment, caller, method, message, extra, adapter) => {
-            const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...authorization(caller) };
+            const headers: Record<string, string> = {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...authorization(caller),
+            };
             for (const [k, v] of Object.entries(extra)) headers[k] = k === 'mcp-session-id' && v === 'SESSION' ? world.sessionId : v;
             const path = `/v1/mcp/${deployment()}${adapter === null ? '' : `?adapter=${encode(adapter)}`}`;
             const before = await snapshot();
@@ -589,7 +818,7 @@ describe('fuzzing', () => {
             expect(() => (body = JSON.parse(answer.text)), `${what}: not JSON: ${answer.text.slice(0, 200)}`).not.toThrow();
             expect(body?.jsonrpc, `${what}: ${answer.text.slice(0, 300)}`).toBe('2.0');
             expect('id' in body, what).toBe(true);
-            expect(('result' in body) !== ('error' in body), `${what}: ${answer.text.slice(0, 300)}`).toBe(true);
+            expect('result' in body !== 'error' in body, `${what}: ${answer.text.slice(0, 300)}`).toBe(true);
             if ('error' in body) {
               expect(Number.isInteger(body.error.code), what).toBe(true);
               expect(typeof body.error.message, what).toBe('string');
@@ -618,12 +847,37 @@ describe('fuzzing', () => {
       // Header text a client can put on the wire: no CR, LF or NUL (those are a parse error Node answers itself).
       const headerText = weirdString.map((v) => v.replace(/[\r\n\0]/g, '').slice(0, 300));
       // Request lines within Node's header limit (16 KiB): a longer one is refused by Node's parser before the service.
-      const target = fc.oneof(
-        fc.array(fc.oneof(fc.constantFrom('v1', 'workflows', 'mcp', 'graphql', 'users', 'me', 'healthz', 'metrics', '..', '.', ''), weirdString.map(encode)), { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
-        fc.tuple(fc.constantFrom('/v1/workflows', '/v1/marketplace/search', '/graphql', '/v1/mcp/x'), weirdString.map(encode)).map(([p, q]) => `${p}?q=${q}`),
-        fc.constantFrom('*', 'http://127.0.0.1/healthz', '//double', '/%', '/v1/%E0%A4%A'),
-      ).map((p) => p.slice(0, 4000));
-      const header = fc.tuple(fc.constantFrom('authorization', 'content-type', 'accept', 'origin', 'x-request-id', 'mcp-session-id', 'mcp-protocol-version', 'x-forwarded-for', 'access-control-request-method'), headerText);
+      const target = fc
+        .oneof(
+          fc
+            .array(
+              fc.oneof(
+                fc.constantFrom('v1', 'workflows', 'mcp', 'graphql', 'users', 'me', 'healthz', 'metrics', '..', '.', ''),
+                weirdString.map(encode),
+              ),
+              { maxLength: 5 },
+            )
+            .map((segments) => `/${segments.join('/')}`),
+          fc
+            .tuple(fc.constantFrom('/v1/workflows', '/v1/marketplace/search', '/graphql', '/v1/mcp/x'), weirdString.map(encode))
+            .map(([p, q]) => `${p}?q=${q}`),
+          fc.constantFrom('*', 'http://127.0.0.1/healthz', '//double', '/%', '/v1/%E0%A4%A'),
+        )
+        .map((p) => p.slice(0, 4000));
+      const header = fc.tuple(
+        fc.constantFrom(
+          'authorization',
+          'content-type',
+          'accept',
+          'origin',
+          'x-request-id',
+          'mcp-session-id',
+          'mcp-protocol-version',
+          'x-forwarded-for',
+          'access-control-request-method',
+        ),
+        headerText,
+      );
       try {
         await check(
           'http server',
@@ -634,7 +888,13 @@ describe('fuzzing', () => {
             fc.array(header, { maxLength: 5 }),
             callerArb,
             async (method, path, host, headers, caller) => {
-              const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: close', ...Object.entries(authorization(caller)).map(([k, v]) => `${k}: ${v}`), ...headers.map(([k, v]) => `${k}: ${v}`)];
+              const lines = [
+                `${method} ${path} HTTP/1.1`,
+                `Host: ${host}`,
+                'Connection: close',
+                ...Object.entries(authorization(caller)).map(([k, v]) => `${k}: ${v}`),
+                ...headers.map(([k, v]) => `${k}: ${v}`),
+              ];
               const raw = await new Promise<string>((resolve, reject) => {
                 const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
                 let text = '';

@@ -90,7 +90,8 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(pool.value).toBeGreaterThanOrEqual(1);
     expect(value(samples, 'db_pool_max_connections')).toBeGreaterThanOrEqual(pool.value);
     expect(value(samples, 'db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
-    for (const kind of ['user', 'anon', 'address']) expect(samples.some((s) => s.name === 'rate_limited_requests_total' && s.labels.kind === kind)).toBe(true);
+    for (const kind of ['user', 'anon', 'address'])
+      expect(samples.some((s) => s.name === 'rate_limited_requests_total' && s.labels.kind === kind)).toBe(true);
 
     // Each histogram series: cumulative buckets, +Inf equal to the count.
     const series = new Map<string, Sample[]>();
@@ -101,7 +102,10 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(series.size).toBeGreaterThan(0);
     for (const [key, buckets] of series) {
       const values = buckets.map((b) => b.value);
-      expect([...values].sort((a, b) => a - b), key).toEqual(values);
+      expect(
+        [...values].sort((a, b) => a - b),
+        key,
+      ).toEqual(values);
       expect(buckets[buckets.length - 1]!.labels.le).toBe('+Inf');
       const [route, status] = key.split('|');
       expect(values[values.length - 1]).toBe(value(samples, 'http_request_duration_seconds_count', { route: route!, status: status! }));
@@ -118,8 +122,12 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     const after = await scrape(t);
     const me = { route: 'GET /v1/users/me', status: '200' };
     expect(value(after.samples, 'http_requests_total', me) - value(before, 'http_requests_total', me)).toBe(3);
-    expect(value(after.samples, 'http_request_duration_seconds_count', me) - value(before, 'http_request_duration_seconds_count', me)).toBe(3);
-    expect(value(after.samples, 'http_request_duration_seconds_sum', me)).toBeGreaterThan(value(before, 'http_request_duration_seconds_sum', me));
+    expect(value(after.samples, 'http_request_duration_seconds_count', me) - value(before, 'http_request_duration_seconds_count', me)).toBe(
+      3,
+    );
+    expect(value(after.samples, 'http_request_duration_seconds_sum', me)).toBeGreaterThan(
+      value(before, 'http_request_duration_seconds_sum', me),
+    );
     const one = { route: 'GET /v1/workflows/:workflowId', status: '404' };
     expect(value(after.samples, 'http_requests_total', one) - value(before, 'http_requests_total', one)).toBe(1);
     expect(after.res.text).not.toContain(missing);
@@ -172,7 +180,15 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   it('needs the bearer token: none, a wrong one or a user token get 401 in the envelope', async () => {
     const userToken = await t.token('metrics-user@example.com');
-    for (const authorization of [undefined, 'Bearer wrong', `Bearer ${METRICS_TOKEN}x`, `Bearer ${METRICS_TOKEN.slice(0, -1)}`, `Basic ${METRICS_TOKEN}`, `Bearer ${userToken}`, METRICS_TOKEN]) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong',
+      `Bearer ${METRICS_TOKEN}x`,
+      `Bearer ${METRICS_TOKEN.slice(0, -1)}`,
+      `Basic ${METRICS_TOKEN}`,
+      `Bearer ${userToken}`,
+      METRICS_TOKEN,
+    ]) {
       const res = await t.call('GET', '/metrics', { headers: authorization ? { authorization } : {} });
       expect(res.status, String(authorization)).toBe(401);
       expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });

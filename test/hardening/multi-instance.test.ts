@@ -24,7 +24,13 @@ import { createNodeServer } from '../../src/http/node.js';
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -36,7 +42,12 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
-const reason = testDatabaseKind() !== 'postgres' ? 'needs PostgreSQL (DATABASE_URL)' : !(await redisReachable()) ? `needs Redis on ${REDIS_URL}, which does not answer` : null;
+const reason =
+  testDatabaseKind() !== 'postgres'
+    ? 'needs PostgreSQL (DATABASE_URL)'
+    : !(await redisReachable())
+      ? `needs Redis on ${REDIS_URL}, which does not answer`
+      : null;
 
 interface Instance {
   app: App;
@@ -50,7 +61,12 @@ interface Answer {
   body: any;
 }
 
-const INIT = (clientName: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } } });
+const INIT = (clientName: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } },
+});
 
 describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + Redis'})`, () => {
   const run = randomBytes(6).toString('hex');
@@ -64,7 +80,17 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
   let b: Instance;
 
   async function start(env: Record<string, string>): Promise<Instance> {
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url!, REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_MODE: 'enforce', DATA_DIR: dataDir, MCP_SESSION_SECRET: secret, ...env });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database.url!,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_MODE: 'enforce',
+      DATA_DIR: dataDir,
+      MCP_SESSION_SECRET: secret,
+      ...env,
+    });
     // Its own database pool, as a separate process would have.
     const app = await createApp(config, { logger: createLogger('silent') });
     const server = createNodeServer((request, connection) => app.handle(request, connection));
@@ -74,11 +100,21 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
     return instance;
   }
 
-  async function call(on: Instance, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async function call(
+    on: Instance,
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${on.origin}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${on.origin}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   }
@@ -126,7 +162,9 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
     for (let i = 0; i < 31; i += 1) answers.push(await call(i % 2 === 0 ? a : b, 'GET', '/v1/users/me', { token: free }));
     expect(answers.slice(0, 30).map((r) => r.status)).toEqual(Array(30).fill(200));
     // One budget: each answer, whichever instance gave it, counts down the same window.
-    expect(answers.slice(0, 30).map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
+    expect(answers.slice(0, 30).map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual(
+      Array.from({ length: 30 }, (_, i) => 29 - i),
+    );
     const refused = answers[30]!;
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { limit: 30, window: 'minute' } } });
@@ -137,25 +175,41 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
 
   it('holds the workflow quota across instances: concurrent creates by a free user end with exactly 5', async () => {
     const free = await token(`multi-quota-${run}@example.com`);
-    const creates = Array.from({ length: 16 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/v1/workflows', { token: free, body: { name: `Quota ${i}`, manifest: sampleManifest() } }));
+    const creates = Array.from({ length: 16 }, (_, i) =>
+      call(i % 2 === 0 ? a : b, 'POST', '/v1/workflows', { token: free, body: { name: `Quota ${i}`, manifest: sampleManifest() } }),
+    );
     const answers = await Promise.all(creates);
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 402)).toHaveLength(11);
-    for (const r of answers.filter((x) => x.status === 402)) expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, plan: 'free' } });
+    for (const r of answers.filter((x) => x.status === 402))
+      expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, plan: 'free' } });
     const list = await call(b, 'GET', '/v1/workflows?limit=100', { token: free });
     expect(list.body.data).toHaveLength(5);
   });
 
   it('continues a tool-endpoint session begun on one instance on the other, with the adapter it settled', async () => {
     const owner = await token(`multi-mcp-${run}@example.com`);
-    const created = await call(a, 'POST', '/v1/workflows', { token: owner, body: { name: 'Session pipeline', manifest: sampleManifest() } });
+    const created = await call(a, 'POST', '/v1/workflows', {
+      token: owner,
+      body: { name: 'Session pipeline', manifest: sampleManifest() },
+    });
     expect(created.status).toBe(201);
-    const dep = await call(b, 'POST', '/v1/deployments', { token: owner, body: { name: 'Across instances', workflowIds: [created.body.data.workflowId] } });
+    const dep = await call(b, 'POST', '/v1/deployments', {
+      token: owner,
+      body: { name: 'Across instances', workflowIds: [created.body.data.workflowId] },
+    });
     expect(dep.status).toBe(201);
     const path = `/v1/mcp/${dep.body.data.deploymentId}`;
     const mcp = (on: Instance, body: unknown, sessionId?: string) =>
-      call(on, 'POST', path, { token: owner, body, headers: { accept: 'application/json, text/event-stream', ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}) } });
+      call(on, 'POST', path, {
+        token: owner,
+        body,
+        headers: {
+          accept: 'application/json, text/event-stream',
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+      });
 
     // Claude Code's name settles adapter_one on instance A.
     const init = await mcp(a, INIT('claude-code'));
@@ -172,7 +226,11 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
     const bare = await mcp(b, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
     expect((bare.body.result.tools as unknown[]).length).toBeGreaterThan(1);
 
-    const called = await mcp(b, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: tools[0]!.name, arguments: { task: 'Ship it' } } }, sessionId!);
+    const called = await mcp(
+      b,
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: tools[0]!.name, arguments: { task: 'Ship it' } } },
+      sessionId!,
+    );
     expect(called.status).toBe(200);
     expect(called.body.id).toBe(4);
     expect(called.body.result.structuredContent).toMatchObject({ adapter: 'adapter_one', task: 'Ship it' });

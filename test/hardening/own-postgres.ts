@@ -64,7 +64,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
   const data = join(dir, 'data');
   const port = await freePort();
-  const asPostgres = (cmd: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { timeout: 60_000 });
+  const asPostgres = (cmd: string, args: string[]) =>
+    run('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { timeout: 60_000 });
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   let destroyed = false;
   // The pid file, not what we last asked for: a start that timed out may still have started it.
@@ -94,7 +95,10 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     thaw();
     if (running()) {
       try {
-        execFileSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', '-t', '10', 'stop'], { stdio: 'ignore', timeout: 15_000 });
+        execFileSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', '-t', '10', 'stop'], {
+          stdio: 'ignore',
+          timeout: 15_000,
+        });
       } catch {
         // Already gone.
       }
@@ -120,7 +124,10 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     },
     async freeze() {
       const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const children = (await run('pgrep', ['-P', String(postmaster)]).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean).map(Number);
+      const children = (await run('pgrep', ['-P', String(postmaster)]).catch(() => ({ stdout: '' }))).stdout
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
       // Children first, so the postmaster never sees one of them stop answering on its own.
       for (const pid of [...children, postmaster]) {
         process.kill(pid, 'SIGSTOP');

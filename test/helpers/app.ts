@@ -40,7 +40,10 @@ export interface TestApp {
    * (default enterprise, so functional tests are not shaped by the free plan's limits; tests of
    * limits ask for 'free').
    */
-  token(email: string, options?: { sub?: string; expiresInSeconds?: number; plan?: 'free' | 'pro' | 'team' | 'enterprise' }): Promise<string>;
+  token(
+    email: string,
+    options?: { sub?: string; expiresInSeconds?: number; plan?: 'free' | 'pro' | 'team' | 'enterprise' },
+  ): Promise<string>;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
   /** A GraphQL operation on /graphql. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<CallResult<T>>;
@@ -51,13 +54,20 @@ export interface TestApp {
  * A service instance on a fresh database, called through its fetch handler (no port).
  * `env` adds configuration variables as an operator would set them.
  */
-export async function startTestApp(options: { env?: Record<string, string>; database?: TestDatabase; clock?: Clock; dashboardDir?: string | null } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; database?: TestDatabase; clock?: Clock; dashboardDir?: string | null } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-test-'));
   // Suites make far more requests per minute than the free plan allows: they get the headers but no
   // refusals unless a test asks for RATE_LIMIT_MODE=enforce.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test', RATE_LIMIT_MODE: 'report', ...options.env });
   const database = options.database ?? (await createTestDatabase());
-  const app = await createApp(config, { database: database.db, logger: createLogger('silent'), clock: options.clock, dashboardDir: options.dashboardDir });
+  const app = await createApp(config, {
+    database: database.db,
+    logger: createLogger('silent'),
+    clock: options.clock,
+    dashboardDir: options.dashboardDir,
+  });
   const tokens = new Map<string, string>();
 
   async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
@@ -66,7 +76,8 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     let body: string | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
     const response = await app.fetch(new Request(`http://127.0.0.1${path}`, { method, headers, body }));
     const text = await response.text();
     let parsed: unknown = text;
@@ -90,7 +101,13 @@ export async function startTestApp(options: { env?: Record<string, string>; data
       if (!token) {
         token = await signDevToken(dataDir, { email, ...signOptions });
         tokens.set(key, token);
-        const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: signOptions.sub ?? `dev|${email.toLowerCase()}`, email, name: null, issuedAt: Math.floor(Date.now() / 1000) });
+        const viewer = await app.services.users.resolveViewer({
+          issuer: DEV_ISSUER,
+          subject: signOptions.sub ?? `dev|${email.toLowerCase()}`,
+          email,
+          name: null,
+          issuedAt: Math.floor(Date.now() / 1000),
+        });
         if (plan !== 'free') {
           await database.db.prisma.billingSubscription.upsert({
             where: { userId: viewer.userId },

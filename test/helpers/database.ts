@@ -3,7 +3,6 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/index.js';
 
-
 export function testDatabaseKind(): 'postgres' | 'pglite' {
   return inject('databaseUrl') ? 'postgres' : 'pglite';
 }

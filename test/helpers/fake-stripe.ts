@@ -40,7 +40,9 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function stripeError(res: ServerResponse, status: number, code: string, message: string): void {
-  send(res, status, { error: { type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'api_error' : 'invalid_request_error', code, message } });
+  send(res, status, {
+    error: { type: status === 401 ? 'invalid_request_error' : status >= 500 ? 'api_error' : 'invalid_request_error', code, message },
+  });
 }
 
 async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
@@ -62,7 +64,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const params = method === 'GET' ? Object.fromEntries(url.searchParams) : await readForm(req);
     const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
     requests.push({ method, path: url.pathname, params, idempotencyKey });
-    if (req.headers.authorization !== `Bearer ${FAKE_SECRET_KEY}`) return stripeError(res, 401, 'api_key_invalid', 'Invalid API Key provided');
+    if (req.headers.authorization !== `Bearer ${FAKE_SECRET_KEY}`)
+      return stripeError(res, 401, 'api_key_invalid', 'Invalid API Key provided');
     if (state.failing) return stripeError(res, 500, 'api_error', 'the fake is failing on purpose');
     const replay = idempotencyKey ? idempotent.get(`${method} ${url.pathname} ${idempotencyKey}`) : undefined;
     if (replay) return send(res, 200, replay);
@@ -72,13 +75,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     };
 
     if (method === 'POST' && url.pathname === '/v1/customers') {
-      const metadata = Object.fromEntries(Object.entries(params).filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]));
+      const metadata = Object.fromEntries(
+        Object.entries(params)
+          .filter(([k]) => k.startsWith('metadata['))
+          .map(([k, v]) => [k.slice(9, -1), v]),
+      );
       const customer = { id: id('cus'), object: 'customer', email: params.email ?? null, metadata };
       customers.set(customer.id, customer);
       return answer(customer);
     }
     if (method === 'POST' && url.pathname === '/v1/checkout/sessions') {
-      if (!params.customer || !customers.has(params.customer)) return stripeError(res, 400, 'resource_missing', `No such customer: '${params.customer}'`);
+      if (!params.customer || !customers.has(params.customer))
+        return stripeError(res, 400, 'resource_missing', `No such customer: '${params.customer}'`);
       const sessionId = id('cs_test');
       return answer({
         id: sessionId,
@@ -93,9 +101,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       });
     }
     if (method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
-      if (!params.customer || !customers.has(params.customer)) return stripeError(res, 400, 'resource_missing', `No such customer: '${params.customer}'`);
+      if (!params.customer || !customers.has(params.customer))
+        return stripeError(res, 400, 'resource_missing', `No such customer: '${params.customer}'`);
       const sessionId = id('bps');
-      return answer({ id: sessionId, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url ?? null, url: `https://billing.stripe.test/p/session/${sessionId}` });
+      return answer({
+        id: sessionId,
+        object: 'billing_portal.session',
+        customer: params.customer,
+        return_url: params.return_url ?? null,
+        url: `https://billing.stripe.test/p/session/${sessionId}`,
+      });
     }
     const cancel = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (method === 'DELETE' && cancel) {
@@ -179,7 +194,18 @@ export function subscriptionObject(input: {
     cancel_at: null,
     ended_at: null,
     metadata: input.metadata ?? {},
-    items: { object: 'list', data: [{ id: id('si'), object: 'subscription_item', price: { id: input.price ?? PRICES.pro_monthly, object: 'price' }, current_period_start: start, current_period_end: end }] },
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: id('si'),
+          object: 'subscription_item',
+          price: { id: input.price ?? PRICES.pro_monthly, object: 'price' },
+          current_period_start: start,
+          current_period_end: end,
+        },
+      ],
+    },
   };
 }
 

@@ -31,7 +31,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     const cleanup = new pg.Client({ connectionString: url });
     await cleanup.connect();
-    const { rows } = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [runPrefix]);
+    const { rows } = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [
+      runPrefix,
+    ]);
     for (const row of rows) await cleanup.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`).catch(() => {});
     await cleanup.end();
   };

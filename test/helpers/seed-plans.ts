@@ -23,7 +23,12 @@ export async function userOf(t: TestApp, token: string): Promise<string> {
 }
 
 /** `count` workflows of `ownerId`, each with `versions` versions and its owned library entry. */
-export async function seedWorkflows(t: TestApp, ownerId: string, count: number, options: { versions?: number; visibility?: 'public' | 'private'; forkOf?: { workflowId: string; userId: string } } = {}): Promise<string[]> {
+export async function seedWorkflows(
+  t: TestApp,
+  ownerId: string,
+  count: number,
+  options: { versions?: number; visibility?: 'public' | 'private'; forkOf?: { workflowId: string; userId: string } } = {},
+): Promise<string[]> {
   const prisma = t.database.db.prisma;
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -37,10 +42,19 @@ export async function seedWorkflows(t: TestApp, ownerId: string, count: number, 
         visibility: options.visibility ?? 'private',
         currentVersion: versions[versions.length - 1]!,
         manifest: MANIFEST,
-        ...(options.forkOf ? { forkedFromWorkflowId: options.forkOf.workflowId, forkedFromUserId: options.forkOf.userId, forkedFromVersion: '1.0.0' } : {}),
+        ...(options.forkOf
+          ? { forkedFromWorkflowId: options.forkOf.workflowId, forkedFromUserId: options.forkOf.userId, forkedFromVersion: '1.0.0' }
+          : {}),
         versions: { create: versions.map((version) => ({ id: `wfv_${suffix()}`, version, manifest: MANIFEST })) },
         libraryEntries: {
-          create: { id: `lib_${suffix()}`, userId: ownerId, sourceType: options.forkOf ? 'forked' : 'owned', sourceUserId: options.forkOf?.userId ?? ownerId, enabledAdapters: ['adapter_one'], workflowVersion: versions[versions.length - 1]! },
+          create: {
+            id: `lib_${suffix()}`,
+            userId: ownerId,
+            sourceType: options.forkOf ? 'forked' : 'owned',
+            sourceUserId: options.forkOf?.userId ?? ownerId,
+            enabledAdapters: ['adapter_one'],
+            workflowVersion: versions[versions.length - 1]!,
+          },
         },
       },
     });
@@ -54,13 +68,27 @@ export async function seedSubscribe(t: TestApp, userId: string, workflowId: stri
   const prisma = t.database.db.prisma;
   const workflow = await prisma.workflow.findUniqueOrThrow({ where: { id: workflowId } });
   await prisma.libraryEntry.create({
-    data: { id: `lib_${suffix()}`, userId, workflowId, sourceType: 'subscribed', sourceUserId: workflow.ownerId, enabledAdapters: ['adapter_one'], workflowVersion: workflow.currentVersion },
+    data: {
+      id: `lib_${suffix()}`,
+      userId,
+      workflowId,
+      sourceType: 'subscribed',
+      sourceUserId: workflow.ownerId,
+      enabledAdapters: ['adapter_one'],
+      workflowVersion: workflow.currentVersion,
+    },
   });
   await prisma.workflow.update({ where: { id: workflowId }, data: { subscribersCount: { increment: 1 } } });
 }
 
 /** A deployment bundling `workflowIds`, with one usage row per day in `usageDays`. */
-export async function seedDeployment(t: TestApp, ownerId: string, workflowIds: string[], usageDays: string[] = [], options: { allowAnonymous?: boolean } = {}): Promise<string> {
+export async function seedDeployment(
+  t: TestApp,
+  ownerId: string,
+  workflowIds: string[],
+  usageDays: string[] = [],
+  options: { allowAnonymous?: boolean } = {},
+): Promise<string> {
   const id = `dep_${suffix()}`;
   await t.database.db.prisma.deployment.create({
     data: {
@@ -78,15 +106,32 @@ export async function seedDeployment(t: TestApp, ownerId: string, workflowIds: s
 
 export async function seedBillingRecords(t: TestApp, userId: string, count: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
-    await t.database.db.prisma.billingRecord.create({ data: { id: `bill_${suffix()}`, userId, kind: 'invoice_paid', amount: 1200, currency: 'usd' } });
+    await t.database.db.prisma.billingRecord.create({
+      data: { id: `bill_${suffix()}`, userId, kind: 'invoice_paid', amount: 1200, currency: 'usd' },
+    });
   }
 }
 
-export async function setPlan(t: TestApp, userId: string, plan: string, status = 'active', extra: { customerId?: string; subscriptionId?: string } = {}): Promise<void> {
-  await t.database.db.prisma.billingSubscription.upsert({ where: { userId }, create: { userId, plan, status, ...extra }, update: { plan, status, ...extra } });
+export async function setPlan(
+  t: TestApp,
+  userId: string,
+  plan: string,
+  status = 'active',
+  extra: { customerId?: string; subscriptionId?: string } = {},
+): Promise<void> {
+  await t.database.db.prisma.billingSubscription.upsert({
+    where: { userId },
+    create: { userId, plan, status, ...extra },
+    update: { plan, status, ...extra },
+  });
 }
 
-export async function seedConnections(t: TestApp, userId: string, count: number, period = new Date().toISOString().slice(0, 7)): Promise<void> {
+export async function seedConnections(
+  t: TestApp,
+  userId: string,
+  count: number,
+  period = new Date().toISOString().slice(0, 7),
+): Promise<void> {
   await t.database.db.prisma.usageCounter.upsert({
     where: { userId_metric_period: { userId, metric: 'connections', period } },
     create: { userId, metric: 'connections', period, count },

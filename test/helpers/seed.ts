@@ -63,7 +63,14 @@ export async function seedWorkflow(t: TestApp, ownerId: string, options: SeedWor
       publishedAt: options.visibility === 'public' ? now : null,
       versions: { create: versions.map((v) => ({ id: `wfv_${suffix()}`, version: v.version, manifest: v.manifest })) },
       libraryEntries: {
-        create: { id: `lib_${suffix()}`, userId: ownerId, sourceType: 'owned', sourceUserId: ownerId, enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'], workflowVersion: current.version },
+        create: {
+          id: `lib_${suffix()}`,
+          userId: ownerId,
+          sourceType: 'owned',
+          sourceUserId: ownerId,
+          enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'],
+          workflowVersion: current.version,
+        },
       },
     },
   });
@@ -93,7 +100,12 @@ export async function seedSubscription(
   });
 }
 
-export async function updateLibraryEntry(t: TestApp, userId: string, workflowId: string, data: { isActive?: boolean; enabledAdapters?: string[] }): Promise<void> {
+export async function updateLibraryEntry(
+  t: TestApp,
+  userId: string,
+  workflowId: string,
+  data: { isActive?: boolean; enabledAdapters?: string[] },
+): Promise<void> {
   await t.database.db.prisma.libraryEntry.update({ where: { userId_workflowId: { userId, workflowId } }, data });
 }
 

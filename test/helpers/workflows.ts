@@ -11,7 +11,13 @@ export function sampleManifest(overrides: Record<string, unknown> = {}): Record<
       { id: 'plan', name: 'Plan the change', action: 'planning_agent' },
       { id: 'code', name: 'Write the code', action: 'code_agent', depends_on: ['plan'] },
       { id: 'tests', name: 'Write the tests', action: 'generate_tests', depends_on: ['plan'] },
-      { id: 'review', name: 'Review', action: 'review_agent', depends_on: ['code', 'tests'], retry: { max_attempts: 2, backoff: 'exponential' } },
+      {
+        id: 'review',
+        name: 'Review',
+        action: 'review_agent',
+        depends_on: ['code', 'tests'],
+        retry: { max_attempts: 2, backoff: 'exponential' },
+      },
     ],
     ...overrides,
   };
@@ -31,7 +37,14 @@ export interface WorkflowBody {
 export async function createWorkflow(t: TestApp, token: string, body: WorkflowBody = {}): Promise<Record<string, any>> {
   const res = await t.call('POST', '/v1/workflows', {
     token,
-    body: { name: 'Review pipeline', description: 'Plans, codes, tests and reviews', manifest: sampleManifest(), category: 'quality', tags: ['review', 'tests'], ...body },
+    body: {
+      name: 'Review pipeline',
+      description: 'Plans, codes, tests and reviews',
+      manifest: sampleManifest(),
+      category: 'quality',
+      tags: ['review', 'tests'],
+      ...body,
+    },
   });
   if (res.status !== 201) throw new Error(`create workflow failed: ${res.status} ${res.text}`);
   return res.body.data;

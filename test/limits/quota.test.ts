@@ -11,7 +11,14 @@ const SINGLE_CONNECTION = 'it has one connection, so concurrent transactions nev
 
 describe('plans as data', () => {
   it('has the rate limits and free quotas of spec 8, and free for anything unknown', () => {
-    expect(planLimits('free')).toMatchObject({ requestsPerMinute: 30, requestsPerHour: 500, workflows: 5, deployments: 1, connectionsPerMonth: 500, subscriptions: 20 });
+    expect(planLimits('free')).toMatchObject({
+      requestsPerMinute: 30,
+      requestsPerHour: 500,
+      workflows: 5,
+      deployments: 1,
+      connectionsPerMonth: 500,
+      subscriptions: 20,
+    });
     expect(planLimits('pro')).toMatchObject({ requestsPerMinute: 100, requestsPerHour: 5000 });
     expect(planLimits('team')).toMatchObject({ requestsPerMinute: 300, requestsPerHour: 20000 });
     expect(planLimits('enterprise')).toMatchObject({ requestsPerMinute: 1000, requestsPerHour: 100000 });
@@ -19,13 +26,15 @@ describe('plans as data', () => {
     expect(planLimits(null).plan).toBe('free');
     for (const plan of ['pro', 'team', 'enterprise'] as const) {
       const [lower, higher] = [planLimits(plan === 'pro' ? 'free' : plan === 'team' ? 'pro' : 'team'), planLimits(plan)];
-      for (const key of ['workflows', 'deployments', 'subscriptions', 'connectionsPerMonth'] as const) expect(higher[key]).toBeGreaterThan(lower[key]);
+      for (const key of ['workflows', 'deployments', 'subscriptions', 'connectionsPerMonth'] as const)
+        expect(higher[key]).toBeGreaterThan(lower[key]);
     }
   });
 
   it('grants the paid plan only while the subscription is active, trialing or past due', () => {
     for (const status of ['active', 'trialing', 'past_due']) expect(effectivePlan({ plan: 'team', status })).toBe('team');
-    for (const status of ['canceled', 'unpaid', 'incomplete', 'incomplete_expired', 'paused']) expect(effectivePlan({ plan: 'team', status })).toBe('free');
+    for (const status of ['canceled', 'unpaid', 'incomplete', 'incomplete_expired', 'paused'])
+      expect(effectivePlan({ plan: 'team', status })).toBe('free');
     expect(effectivePlan(null)).toBe('free');
     expect(usagePeriod(new Date('2026-02-28T23:59:59.999Z'))).toBe('2026-02');
   });
@@ -39,9 +48,13 @@ describe('quotas', () => {
   afterAll(async () => t?.close());
 
   const prisma = () => t.database.db.prisma;
-  const inTx = <T>(fn: (tx: Parameters<Parameters<ReturnType<typeof prisma>['$transaction']>[0]>[0]) => Promise<T>) => prisma().$transaction(fn);
+  const inTx = <T>(fn: (tx: Parameters<Parameters<ReturnType<typeof prisma>['$transaction']>[0]>[0]) => Promise<T>) =>
+    prisma().$transaction(fn);
   const refusal = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => null, (e: unknown) => e);
+    const error = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     return error as AppError;
   };
@@ -61,7 +74,11 @@ describe('quotas', () => {
     const userId = await userOf(t, await t.token('dep-edge@example.com', { plan: 'free' }));
     await expect(inTx((tx) => enforceQuota(tx, userId, 'deployments'))).resolves.toMatchObject({ used: 1, limit: 1 });
     await seedDeployment(t, userId, []);
-    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'deployments')))).details).toMatchObject({ quota: 'deployments', limit: 1, used: 1 });
+    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'deployments')))).details).toMatchObject({
+      quota: 'deployments',
+      limit: 1,
+      used: 1,
+    });
   });
 
   it('subscriptions: a free user may have 20', async () => {
@@ -71,7 +88,11 @@ describe('quotas', () => {
     for (const id of published.slice(0, 19)) await seedSubscribe(t, userId, id);
     await expect(inTx((tx) => enforceQuota(tx, userId, 'subscriptions'))).resolves.toMatchObject({ used: 20, limit: 20 });
     await seedSubscribe(t, userId, published[19]!);
-    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'subscriptions')))).details).toMatchObject({ quota: 'subscriptions', limit: 20, used: 20 });
+    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'subscriptions')))).details).toMatchObject({
+      quota: 'subscriptions',
+      limit: 20,
+      used: 20,
+    });
   });
 
   it('a downgraded user keeps what they have but gets nothing new over the new quota', async () => {
@@ -127,7 +148,7 @@ describe('quotas', () => {
     expect(over.body.error.details).toMatchObject({ quota: 'subscriptions', limit: 20, used: 20 });
   });
 
-  it('refuses a free user\'s second deployment through REST', async () => {
+  it("refuses a free user's second deployment through REST", async () => {
     const token = await t.token('rest-deployments@example.com', { plan: 'free' });
     const userId = await userOf(t, token);
     const [workflowId] = await seedWorkflows(t, userId, 1);
@@ -137,7 +158,7 @@ describe('quotas', () => {
     expect(second.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'deployments', limit: 1, used: 1 } });
   });
 
-  it('refuses an MCP initialize beyond the month\'s connections with HTTP 402 and a JSON-RPC error', async () => {
+  it("refuses an MCP initialize beyond the month's connections with HTTP 402 and a JSON-RPC error", async () => {
     const ownerToken = await t.token('mcp-quota@example.com', { plan: 'free' });
     const userId = await userOf(t, ownerToken);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1), [], { allowAnonymous: true });
@@ -146,7 +167,12 @@ describe('quotas', () => {
     const initialize = (token?: string) =>
       t.call('POST', `/v1/mcp/${deploymentId}?adapter=adapter_one`, {
         token,
-        body: { jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } },
+        body: {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+        },
         headers: { accept: 'application/json, text/event-stream' },
       });
     expect((await initialize()).status).toBe(200);
@@ -162,16 +188,33 @@ describe('quotas', () => {
     const userId = await userOf(t, token);
     await seedWorkflows(t, userId, 2);
     await seedConnections(t, userId, 12);
-    const res = await t.graphql('{ me { userId plan limits { plan requestsPerMinute workflows connectionsPerMonth } usage { workflows { used limit remaining } deployments { used } subscriptions { limit } connections { used limit remaining } } billing { plan status } } }', {}, token);
+    const res = await t.graphql(
+      '{ me { userId plan limits { plan requestsPerMinute workflows connectionsPerMonth } usage { workflows { used limit remaining } deployments { used } subscriptions { limit } connections { used limit remaining } } billing { plan status } } }',
+      {},
+      token,
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.me).toMatchObject({
       plan: 'free',
       limits: { plan: 'free', requestsPerMinute: 30, workflows: 5, connectionsPerMonth: 500 },
-      usage: { workflows: { used: 2, limit: 5, remaining: 3 }, deployments: { used: 0 }, subscriptions: { limit: 20 }, connections: { used: 12, limit: 500, remaining: 488 } },
+      usage: {
+        workflows: { used: 2, limit: 5, remaining: 3 },
+        deployments: { used: 0 },
+        subscriptions: { limit: 20 },
+        connections: { used: 12, limit: 500, remaining: 488 },
+      },
       billing: { plan: 'free', status: 'active' },
     });
     const rest = await t.call('GET', '/v1/users/me', { token });
-    expect(Object.keys(rest.body.data).sort()).toEqual(['createdAt', 'deploymentCount', 'email', 'subscriptionCount', 'updatedAt', 'userId', 'workflowCount']);
+    expect(Object.keys(rest.body.data).sort()).toEqual([
+      'createdAt',
+      'deploymentCount',
+      'email',
+      'subscriptionCount',
+      'updatedAt',
+      'userId',
+      'workflowCount',
+    ]);
   });
 });
 
@@ -191,7 +234,9 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
         prisma.$transaction(
           async (tx) => {
             await enforceQuota(tx, userId, 'workflows');
-            await tx.workflow.create({ data: { id: `wf_race_${i}_${userId}`, ownerId: userId, name: `r${i}`, currentVersion: '1.0.0', manifest: MANIFEST } });
+            await tx.workflow.create({
+              data: { id: `wf_race_${i}_${userId}`, ownerId: userId, name: `r${i}`, currentVersion: '1.0.0', manifest: MANIFEST },
+            });
           },
           { maxWait: 20_000, timeout: 20_000 },
         ),
@@ -206,11 +251,14 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
     const token = await t.token('race-rest@example.com', { plan: 'free' });
     const userId = await userOf(t, token);
     await seedWorkflows(t, userId, 4);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => t.call('POST', '/v1/workflows', { token, body: { name: `Race ${i}`, manifest: MANIFEST } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => t.call('POST', '/v1/workflows', { token, body: { name: `Race ${i}`, manifest: MANIFEST } })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(19);
-    for (const r of results.filter((x) => x.status === 402)) expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, used: 5 } });
+    for (const r of results.filter((x) => x.status === 402))
+      expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, used: 5 } });
     const list = await t.call('GET', '/v1/workflows', { token });
     expect(list.body.pagination.count ?? list.body.data.length).toBe(5);
   });

@@ -15,11 +15,22 @@ import { seedDeployment, seedWorkflows, setPlan, userOf } from '../helpers/seed-
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const ENFORCE = { RATE_LIMIT_MODE: 'enforce' };
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } },
+};
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
 async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -101,7 +112,10 @@ describe('rate limits per user (in memory)', () => {
     const responses: [string, CallResult][] = [
       ['REST 200', await t.call('GET', '/v1/users/me', { token })],
       ['REST 404 route', await t.call('GET', '/v1/nothing-here', { token })],
-      ['REST 400 input', await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'gold', successUrl: 'x', cancelUrl: 'y' } })],
+      [
+        'REST 400 input',
+        await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'gold', successUrl: 'x', cancelUrl: 'y' } }),
+      ],
       ['REST 401', await t.call('GET', '/v1/users/me', { token: 'not.a.token' })],
       ['REST 401 no header', await t.call('GET', '/v1/users/me')],
       ['REST 501 billing', await t.call('POST', '/v1/billing/portal', { token, body: {} })],

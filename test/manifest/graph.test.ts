@@ -9,7 +9,14 @@ describe('dependencyLevels', () => {
   });
 
   it('groups steps that can run in parallel', () => {
-    const steps = [s('analyze'), s('design', 'analyze'), s('tests', 'design'), s('code', 'design'), s('run', 'code', 'tests'), s('docs', 'analyze')];
+    const steps = [
+      s('analyze'),
+      s('design', 'analyze'),
+      s('tests', 'design'),
+      s('code', 'design'),
+      s('run', 'code', 'tests'),
+      s('docs', 'analyze'),
+    ];
     expect(dependencyLevels(steps)).toEqual([['analyze'], ['design', 'docs'], ['tests', 'code'], ['run']]);
   });
 

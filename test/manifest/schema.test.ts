@@ -4,7 +4,7 @@ import { manifestSchema } from '../../src/manifest/schema.js';
 import { ADAPTERS, OUTPUT_TYPES, STEP_ACTIONS, STEP_ID_PATTERN } from '../../src/manifest/types.js';
 import { manifestSchemaDocument } from '../../src/manifest/validate.js';
 
-type Node = Record<string, any>;  
+type Node = Record<string, any>;
 const schema = manifestSchema as Node;
 
 describe('manifest JSON Schema', () => {

@@ -28,7 +28,11 @@ describe('validateManifest: semantic checks', () => {
   it('reports a step depending on itself as a circular dependency, once, with its own message', () => {
     const m = { ...minimalManifest(), steps: [step('build', ['build'])] };
     const e = onlyError(m);
-    expect(e).toEqual({ path: '/steps/0/depends_on/0', code: 'circular_dependency', message: "circular dependency: step 'build' depends on itself (steps[0].depends_on[0])" });
+    expect(e).toEqual({
+      path: '/steps/0/depends_on/0',
+      code: 'circular_dependency',
+      message: "circular dependency: step 'build' depends on itself (steps[0].depends_on[0])",
+    });
   });
 
   it('reports a two-step cycle naming both steps', () => {

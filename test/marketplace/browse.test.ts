@@ -27,7 +27,8 @@ describe('marketplace browse', () => {
 
   async function publicIn(category: string, n: number): Promise<string[]> {
     const ids: string[] = [];
-    for (let i = 0; i < n; i += 1) ids.push((await createWorkflow(t, owner, { name: `${category} ${i}`, category, visibility: 'public' })).workflowId);
+    for (let i = 0; i < n; i += 1)
+      ids.push((await createWorkflow(t, owner, { name: `${category} ${i}`, category, visibility: 'public' })).workflowId);
     return ids;
   }
 
@@ -60,7 +61,10 @@ describe('marketplace browse', () => {
   it('shows a display name as the handle, but never one that looks like an e-mail address', async () => {
     const [w] = await publicIn('handles', 1);
     await prisma().user.update({ where: { id: ownerId }, data: { displayName: 'Ada Lovelace' } });
-    expect((await t.call('GET', '/v1/marketplace?category=handles', { token: viewer })).body.data[0].owner).toEqual({ userId: ownerId, handle: 'Ada Lovelace' });
+    expect((await t.call('GET', '/v1/marketplace?category=handles', { token: viewer })).body.data[0].owner).toEqual({
+      userId: ownerId,
+      handle: 'Ada Lovelace',
+    });
     await prisma().user.update({ where: { id: ownerId }, data: { displayName: 'market-owner@example.com' } });
     const res = await t.call('GET', '/v1/marketplace?category=handles', { token: viewer });
     expect(res.body.data[0].owner.handle).toBe(`user-${ownerId.slice(4, 12)}`);
@@ -74,14 +78,26 @@ describe('marketplace browse', () => {
     const ids = await readAllPages(t, viewer, '/v1/marketplace?category=filtering');
     expect(ids.sort()).toEqual([a, b].sort());
     const w = (await t.call('GET', `/v1/workflows/${a}`, { token: owner })).body.data;
-    await t.call('PUT', `/v1/workflows/${a}`, { token: owner, body: { name: w.name, manifest: w.manifest, category: w.category, visibility: 'private' } });
+    await t.call('PUT', `/v1/workflows/${a}`, {
+      token: owner,
+      body: { name: w.name, manifest: w.manifest, category: w.category, visibility: 'private' },
+    });
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=FILTERING')).toEqual([b]);
   });
 
   it('sort=popular (subscribers + 2 × forks) pages through ties without gaps or repeats', async () => {
     const ids = await publicIn('ties-popular', 7);
-    const counts: [number, number][] = [[3, 0], [1, 1], [0, 0], [0, 0], [5, 0], [3, 0], [0, 0]];
-    for (const [i, id] of ids.entries()) await prisma().workflow.update({ where: { id }, data: { subscribersCount: counts[i]![0], forksCount: counts[i]![1] } });
+    const counts: [number, number][] = [
+      [3, 0],
+      [1, 1],
+      [0, 0],
+      [0, 0],
+      [5, 0],
+      [3, 0],
+      [0, 0],
+    ];
+    for (const [i, id] of ids.entries())
+      await prisma().workflow.update({ where: { id }, data: { subscribersCount: counts[i]![0], forksCount: counts[i]![1] } });
     const pop = new Map(ids.map((id, i) => [id, counts[i]![0] + 2 * counts[i]![1]]));
     const expected = [...ids].sort((a, b) => pop.get(b)! - pop.get(a)! || desc(a, b));
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=ties-popular&sort=popular')).toEqual(expected);
@@ -90,7 +106,14 @@ describe('marketplace browse', () => {
 
   it('sort=recent (time of publishing) pages through equal times', async () => {
     const ids = await publicIn('ties-recent', 6);
-    const times = ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2025-12-31T00:00:00.000Z', '2026-01-02T00:00:00.000Z'];
+    const times = [
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      '2025-12-31T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+    ];
     for (const [i, id] of ids.entries()) await prisma().workflow.update({ where: { id }, data: { publishedAt: new Date(times[i]!) } });
     const at = new Map(ids.map((id, i) => [id, times[i]!]));
     const expected = [...ids].sort((a, b) => desc(at.get(a)!, at.get(b)!) || desc(a, b));
@@ -100,8 +123,18 @@ describe('marketplace browse', () => {
   it('sort=rating ranks forty 4.8s above one 5 and pages through ties (Bayesian average, then count, then id)', async () => {
     const ids = await publicIn('ties-rating', 8);
     // [ratingSum, ratingCount]: (35 + sum) / (10 + count)
-    const ratings: [number, number][] = [[5, 1], [192, 40], [8, 2], [8, 2], [0, 0], [0, 0], [7, 2], [8, 2]];
-    for (const [i, id] of ids.entries()) await prisma().workflow.update({ where: { id }, data: { ratingSum: ratings[i]![0], ratingCount: ratings[i]![1] } });
+    const ratings: [number, number][] = [
+      [5, 1],
+      [192, 40],
+      [8, 2],
+      [8, 2],
+      [0, 0],
+      [0, 0],
+      [7, 2],
+      [8, 2],
+    ];
+    for (const [i, id] of ids.entries())
+      await prisma().workflow.update({ where: { id }, data: { ratingSum: ratings[i]![0], ratingCount: ratings[i]![1] } });
     expect(bayesianRating(5, 1)).toBeCloseTo(3.636, 3);
     expect(bayesianRating(192, 40)).toBeCloseTo(4.54, 3);
     const key = (i: number) => Math.floor(bayesianRating(ratings[i]![0], ratings[i]![1]) * 1_000_000 + 1e-6);
@@ -140,7 +173,8 @@ describe('marketplace browse', () => {
   it('refuses a cursor from another sort order, from another list, or with forged values', async () => {
     await publicIn('cursors', 3);
     const popular = (await t.call('GET', '/v1/marketplace?category=cursors&limit=1', { token: viewer })).body.pagination.nextCursor;
-    const rating = (await t.call('GET', '/v1/marketplace?category=cursors&limit=1&sort=rating', { token: viewer })).body.pagination.nextCursor;
+    const rating = (await t.call('GET', '/v1/marketplace?category=cursors&limit=1&sort=rating', { token: viewer })).body.pagination
+      .nextCursor;
     expect(popular).toBeTruthy();
     expect(rating).toBeTruthy();
     const own = (await t.call('GET', '/v1/workflows?limit=1', { token: owner })).body.pagination.nextCursor;
@@ -159,7 +193,9 @@ describe('marketplace browse', () => {
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
     // A well-formed cursor with values of the user's choosing only positions the page.
-    const crafted = await t.call('GET', `/v1/marketplace?cursor=${encodeCursor('marketplace:popular', [2_000_000_000, "' OR 1=1 --"])}`, { token: viewer });
+    const crafted = await t.call('GET', `/v1/marketplace?cursor=${encodeCursor('marketplace:popular', [2_000_000_000, "' OR 1=1 --"])}`, {
+      token: viewer,
+    });
     expect(crafted.status).toBe(200);
   });
 

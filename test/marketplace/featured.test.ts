@@ -16,7 +16,8 @@ describe('featured workflows', () => {
     const [a, b, c, d] = await tokens(t, 'featured-owner', 4);
     const reviewers = await tokens(t, 'featured-reviewer', 4);
     const fans = await tokens(t, 'featured-fan', 6);
-    const make = async (token: string, name: string) => (ids[name] = (await createWorkflow(t, token, { name, visibility: 'public' })).workflowId);
+    const make = async (token: string, name: string) =>
+      (ids[name] = (await createWorkflow(t, token, { name, visibility: 'public' })).workflowId);
     await subscribeAndReview(t, reviewers, await make(a!, 'A1'), [5]);
     await subscribeAndReview(t, reviewers.slice(0, 3), await make(a!, 'A2'), [5]);
     await subscribeAndReview(t, reviewers.slice(0, 3), await make(b!, 'B1'), [4]);
@@ -43,7 +44,10 @@ describe('featured workflows', () => {
     // A2 loses to A1 (same owner); C1 averages 3; C2 has only 2 ratings.
     expect(names(first)).toEqual(['A1', 'D1', 'B1']);
     expect(first.body.pagination).toEqual({ nextCursor: null, hasMore: false, count: 3 });
-    expect(first.body.data[0]).toMatchObject({ stats: { rating: 5, ratingCount: 4, subscribers: 4 }, owner: { handle: expect.stringMatching(/^user-/) } });
+    expect(first.body.data[0]).toMatchObject({
+      stats: { rating: 5, ratingCount: 4, subscribers: 4 },
+      owner: { handle: expect.stringMatching(/^user-/) },
+    });
     for (let i = 0; i < 3; i += 1) expect((await featured()).body).toEqual(first.body);
   });
 

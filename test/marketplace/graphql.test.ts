@@ -20,7 +20,8 @@ describe('marketplace through GraphQL', () => {
     await t?.database.drop();
   });
 
-  const ITEM = 'workflowId name category tags stats { rating ratingCount subscribers forks } owner { userId handle } publishedAt workflow { name currentVersion }';
+  const ITEM =
+    'workflowId name category tags stats { rating ratingCount subscribers forks } owner { userId handle } publishedAt workflow { name currentVersion }';
   const QUERY = `query($q: String!) {
     marketplace(category: "gql", sort: rating, limit: 50) { data { ${ITEM} } pagination { count hasMore nextCursor } }
     marketplaceSearch(q: $q, category: "gql", limit: 50) { data { ${ITEM} } pagination { count } }
@@ -67,7 +68,11 @@ describe('marketplace through GraphQL', () => {
       const res = await t.graphql(query, variables, viewer);
       expect(res.body.errors?.[0]?.extensions?.code, query).toBe('VALIDATION_ERROR');
     }
-    const soup = await t.graphql('query($q: String!) { marketplaceSearch(q: $q) { pagination { count } } }', { q: "' OR 1=1 -- (a & b | !c:*" }, viewer);
+    const soup = await t.graphql(
+      'query($q: String!) { marketplaceSearch(q: $q) { pagination { count } } }',
+      { q: "' OR 1=1 -- (a & b | !c:*" },
+      viewer,
+    );
     expect(soup.body.errors).toBeUndefined();
     const sort = await t.graphql('query { marketplace(sort: best) { pagination { count } } }', {}, viewer);
     expect(sort.body.errors?.length).toBeGreaterThan(0);

@@ -10,7 +10,9 @@ export async function readAllPages(t: TestApp, token: string, path: string, limi
   let cursor: string | null = null;
   for (let guard = 0; guard < 200; guard += 1) {
     const sep = path.includes('?') ? '&' : '?';
-    const res: CallResult = await t.call('GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    const res: CallResult = await t.call('GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      token,
+    });
     expect(res.status, res.text).toBe(200);
     ids.push(...res.body.data.map((w: { workflowId: string }) => w.workflowId));
     expect(res.body.pagination.count).toBe(res.body.data.length);
@@ -29,7 +31,10 @@ export async function subscribeAndReview(t: TestApp, tokens: string[], workflowI
   for (const [i, token] of tokens.entries()) {
     const sub = await t.call('POST', `/v1/library/${workflowId}`, { token, body: {} });
     expect(sub.status, sub.text).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${workflowId}/reviews`, { token, body: { rating: ratings[i % ratings.length], text: 'A useful workflow, recommended.' } });
+    const review = await t.call('POST', `/v1/workflows/${workflowId}/reviews`, {
+      token,
+      body: { rating: ratings[i % ratings.length], text: 'A useful workflow, recommended.' },
+    });
     expect(review.status, review.text).toBe(201);
   }
 }

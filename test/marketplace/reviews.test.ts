@@ -125,7 +125,9 @@ describe('reviews', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: CallResult = await t.call('GET', `/v1/workflows/${w}/reviews?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: stranger });
+      const res: CallResult = await t.call('GET', `/v1/workflows/${w}/reviews?limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: stranger,
+      });
       expect(res.status).toBe(200);
       expect(res.text).not.toContain('@example.com');
       seen.push(...res.body.data.map((r: any) => r.text));
@@ -150,7 +152,12 @@ describe('reviews', () => {
 
     const changed = await t.call('PUT', path, { token: stranger, body: { rating: 4, text: 'Better after the update.' } });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ reviewId: review.reviewId, rating: 4, text: 'Better after the update.', createdAt: review.createdAt });
+    expect(changed.body.data).toMatchObject({
+      reviewId: review.reviewId,
+      rating: 4,
+      text: 'Better after the update.',
+      createdAt: review.createdAt,
+    });
     expect(await statsOf(w)).toMatchObject({ rating: 4.5, ratingCount: 2 });
     expect((await t.call('PUT', path, { token: stranger, body: { rating: 7, text: TEXT } })).status).toBe(400);
     expect((await t.call('PUT', path, { token: stranger, body: { rating: 4 } })).status).toBe(400);
@@ -159,7 +166,9 @@ describe('reviews', () => {
       expect((await t.call('PUT', path, { token, body: { rating: 1, text: TEXT } })).status).toBe(403);
       expect((await t.call('DELETE', path, { token })).status).toBe(403);
     }
-    expect((await t.call('PUT', `/v1/workflows/${w}/reviews/rev_unknown`, { token: stranger, body: { rating: 1, text: TEXT } })).status).toBe(404);
+    expect(
+      (await t.call('PUT', `/v1/workflows/${w}/reviews/rev_unknown`, { token: stranger, body: { rating: 1, text: TEXT } })).status,
+    ).toBe(404);
     // The review exists, but not under this workflow.
     expect((await t.call('DELETE', `/v1/workflows/${workflowId}/reviews/${review.reviewId}`, { token: stranger })).status).toBe(404);
 
@@ -185,7 +194,9 @@ describe('reviews', () => {
     // Half change their rating to 5 while the other half delete theirs, all at once.
     const ops = users.map((u, i) => {
       const path = `/v1/workflows/${w}/reviews/${created[i]!.body.data.reviewId}`;
-      return i % 2 === 0 ? t.call('PUT', path, { token: u, body: { rating: 5, text: 'Changed my mind.' } }) : t.call('DELETE', path, { token: u });
+      return i % 2 === 0
+        ? t.call('PUT', path, { token: u, body: { rating: 5, text: 'Changed my mind.' } })
+        : t.call('DELETE', path, { token: u });
     });
     expect((await Promise.all(ops)).map((r) => r.status)).toEqual(users.map(() => 200));
     expect(await storedVersusActual(w)).toEqual({ stored: [25, 5], actual: [25, 5] });
@@ -212,7 +223,11 @@ describe('reviews', () => {
       stranger,
     );
     expect(created.body.errors).toBeUndefined();
-    const bad = await t.graphql('mutation($w: String!) { createReview(workflowId: $w, rating: 9, text: "short") { reviewId } }', { w }, stranger);
+    const bad = await t.graphql(
+      'mutation($w: String!) { createReview(workflowId: $w, rating: 9, text: "short") { reviewId } }',
+      { w },
+      stranger,
+    );
     expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     const read = await t.graphql(
       `query($w: String!) {
@@ -223,7 +238,11 @@ describe('reviews', () => {
       owner,
     );
     expect(read.body.errors).toBeUndefined();
-    expect(read.body.data.workflow.reviews).toMatchObject({ totalCount: 1, edges: [{ node: { rating: 5, text: 'Through GraphQL, works.' } }], pageInfo: { hasNextPage: false } });
+    expect(read.body.data.workflow.reviews).toMatchObject({
+      totalCount: 1,
+      edges: [{ node: { rating: 5, text: 'Through GraphQL, works.' } }],
+      pageInfo: { hasNextPage: false },
+    });
     expect(read.body.data.workflowReviews.data).toEqual([{ reviewId: created.body.data.createReview.reviewId }]);
     expect(read.text).not.toContain('@example.com');
   });

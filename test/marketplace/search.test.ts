@@ -34,7 +34,18 @@ describe('marketplace search', () => {
         steps: [{ id: 'one', name: 'Frobnicate the gizmo', action: 'code_agent' }],
       }),
     });
-    for (const q of ['zephyrine', 'Zephyr', 'zeph deploy', 'wombat', 'xylocat', 'quixot', 'jabberwock', 'frobnic', 'gizmo', 'ZEPHYRINE HELPER']) {
+    for (const q of [
+      'zephyrine',
+      'Zephyr',
+      'zeph deploy',
+      'wombat',
+      'xylocat',
+      'quixot',
+      'jabberwock',
+      'frobnic',
+      'gizmo',
+      'ZEPHYRINE HELPER',
+    ]) {
       const res = await search(q);
       expect(res.status, q).toBe(200);
       expect(idsOf(res), q).toContain(w.workflowId);
@@ -45,15 +56,40 @@ describe('marketplace search', () => {
   });
 
   it("matches prefixes while typing: 'revi' finds 'review'", async () => {
-    const w = await createWorkflow(t, owner, { name: 'Pullrequest reviewer', visibility: 'public', category: 'prefix', description: 'review helper', tags: [] });
-    for (const q of ['p', 'pull', 'pullreq', 'revi', 'review', 'reviewer']) expect(idsOf(await search(q, '&category=prefix')), q).toContain(w.workflowId);
+    const w = await createWorkflow(t, owner, {
+      name: 'Pullrequest reviewer',
+      visibility: 'public',
+      category: 'prefix',
+      description: 'review helper',
+      tags: [],
+    });
+    for (const q of ['p', 'pull', 'pullreq', 'revi', 'review', 'reviewer'])
+      expect(idsOf(await search(q, '&category=prefix')), q).toContain(w.workflowId);
     expect(idsOf(await search('reviewers', '&category=prefix'))).toEqual([]);
   });
 
   it('ranks a name match above a description match', async () => {
-    const inDescription = await createWorkflow(t, owner, { name: 'Something else', description: 'Handles the kumquat case', category: 'relevance', tags: [], visibility: 'public' });
-    const inName = await createWorkflow(t, owner, { name: 'Kumquat pipeline', description: 'Does things', category: 'relevance', tags: [], visibility: 'public' });
-    const inTags = await createWorkflow(t, owner, { name: 'Third one', description: 'Does other things', category: 'relevance', tags: ['kumquat'], visibility: 'public' });
+    const inDescription = await createWorkflow(t, owner, {
+      name: 'Something else',
+      description: 'Handles the kumquat case',
+      category: 'relevance',
+      tags: [],
+      visibility: 'public',
+    });
+    const inName = await createWorkflow(t, owner, {
+      name: 'Kumquat pipeline',
+      description: 'Does things',
+      category: 'relevance',
+      tags: [],
+      visibility: 'public',
+    });
+    const inTags = await createWorkflow(t, owner, {
+      name: 'Third one',
+      description: 'Does other things',
+      category: 'relevance',
+      tags: ['kumquat'],
+      visibility: 'public',
+    });
     expect(idsOf(await search('kumquat'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
     expect(idsOf(await search('kumq', '&category=relevance'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
   });
@@ -78,7 +114,11 @@ describe('marketplace search', () => {
 
   it('pages through results of equal relevance without gaps or repeats, and filters by category', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 7; i += 1) ids.push((await createWorkflow(t, owner, { name: `Samename tie ${i}`, category: i < 5 ? 'tied' : 'other', tags: [], visibility: 'public' })).workflowId);
+    for (let i = 0; i < 7; i += 1)
+      ids.push(
+        (await createWorkflow(t, owner, { name: `Samename tie ${i}`, category: i < 5 ? 'tied' : 'other', tags: [], visibility: 'public' }))
+          .workflowId,
+      );
     const all = await readAllPages(t, viewer, '/v1/marketplace/search?q=samename');
     expect([...all].sort()).toEqual([...ids].sort());
     expect(new Set(all).size).toBe(all.length);
@@ -112,7 +152,15 @@ describe('marketplace search', () => {
       expect(res.status, q).toBe(200);
       expect(res.body.success).toBe(true);
     }
-    for (const q of ['((operatorish', '!operatorish', 'operatorish:*', "operatorish' & 'target", '"operatorish"', 'ｏｐｅｒａｔｏｒｉｓｈ', '\u0000operatorish']) {
+    for (const q of [
+      '((operatorish',
+      '!operatorish',
+      'operatorish:*',
+      "operatorish' & 'target",
+      '"operatorish"',
+      'ｏｐｅｒａｔｏｒｉｓｈ',
+      '\u0000operatorish',
+    ]) {
       expect(idsOf(await search(q)), q).toEqual([w.workflowId]);
     }
     expect((await t.call('GET', '/v1/marketplace?limit=1', { token: viewer })).status).toBe(200);
@@ -134,7 +182,13 @@ describe('marketplace search', () => {
   });
 
   it('refuses bad limits and cursors, and a cursor of another search or of browsing', async () => {
-    for (const extra of ['&limit=0', '&limit=500', '&limit=2.5', '&cursor=garbled!!', `&cursor=${encodeCursor('search:nope', [1, 1, 'x'])}`]) {
+    for (const extra of [
+      '&limit=0',
+      '&limit=500',
+      '&limit=2.5',
+      '&cursor=garbled!!',
+      `&cursor=${encodeCursor('search:nope', [1, 1, 'x'])}`,
+    ]) {
       const res = await search('samename', extra);
       expect(res.status, extra).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');

@@ -46,7 +46,13 @@ describe('seed', () => {
         WHERE NOT EXISTS (SELECT 1 FROM library_entries e WHERE e.user_id = r.user_id AND e.workflow_id = r.workflow_id AND e.source_type = 'subscribed')
           AND NOT EXISTS (SELECT 1 FROM workflows f WHERE f.owner_id = r.user_id AND f.forked_from_workflow_id = r.workflow_id)
       UNION ALL SELECT 'own reviews', count(*)::int FROM reviews r JOIN workflows w ON w.id = r.workflow_id WHERE w.owner_id = r.user_id`;
-    expect(mismatches.map((m) => [m.kind, m.n])).toEqual([['subscribers', 0], ['forks', 0], ['ratings', 0], ['unused reviews', 0], ['own reviews', 0]]);
+    expect(mismatches.map((m) => [m.kind, m.n])).toEqual([
+      ['subscribers', 0],
+      ['forks', 0],
+      ['ratings', 0],
+      ['unused reviews', 0],
+      ['own reviews', 0],
+    ]);
   });
 
   it('serves the seeded marketplace: browse, search and featured', async () => {
@@ -63,6 +69,8 @@ describe('seed', () => {
 
   it('refuses a database that is not empty', async () => {
     await expect(seedDatabase(t.database.db.prisma, { workflows: 5, users: 2, seed: 1, now })).rejects.toThrow(NotEmptyError);
-    await expect(seedDatabase(t.database.db.prisma, { workflows: 5, users: 2, seed: 1, now })).rejects.toThrow(/not empty \(\d+ users, \d+ workflows\)/);
+    await expect(seedDatabase(t.database.db.prisma, { workflows: 5, users: 2, seed: 1, now })).rejects.toThrow(
+      /not empty \(\d+ users, \d+ workflows\)/,
+    );
   });
 });

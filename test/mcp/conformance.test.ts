@@ -10,8 +10,11 @@ describe('MCP conformance suite', () => {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const env = { ...process.env };
       delete env.DATABASE_URL;
-      execFile(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/mcp-conformance.ts'], { env, timeout: 150_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+      execFile(
+        process.execPath,
+        ['node_modules/tsx/dist/cli.mjs', 'scripts/mcp-conformance.ts'],
+        { env, timeout: 150_000 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
       );
     });
     expect(output).toContain('6 passed, 0 failed');

@@ -32,18 +32,37 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     address?: string;
   }
 
-  function legacy(deploymentId: string, method: string, params: Record<string, unknown> | undefined, who: Caller = {}): Promise<CallResult> {
+  function legacy(
+    deploymentId: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    who: Caller = {},
+  ): Promise<CallResult> {
     const headers: Record<string, string> = { ...ACCEPT };
     if (who.address) headers['x-forwarded-for'] = who.address;
-    return t.call('POST', `/v1/mcp/${deploymentId}`, { token: who.token, headers, body: { jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) } });
+    return t.call('POST', `/v1/mcp/${deploymentId}`, {
+      token: who.token,
+      headers,
+      body: { jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) },
+    });
   }
 
-  function modern(deploymentId: string, method: string, params: Record<string, unknown>, who: Caller = {}, client = meta()): Promise<CallResult> {
+  function modern(
+    deploymentId: string,
+    method: string,
+    params: Record<string, unknown>,
+    who: Caller = {},
+    client = meta(),
+  ): Promise<CallResult> {
     const headers: Record<string, string> = { ...ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': method };
     if (who.address) headers['x-forwarded-for'] = who.address;
     if (method === 'tools/call' || method === 'prompts/get') headers['mcp-name'] = String(params.name);
     if (method === 'resources/read') headers['mcp-name'] = String(params.uri);
-    return t.call('POST', `/v1/mcp/${deploymentId}`, { token: who.token, headers, body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: client } } });
+    return t.call('POST', `/v1/mcp/${deploymentId}`, {
+      token: who.token,
+      headers,
+      body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: client } },
+    });
   }
 
   const initialize = (deploymentId: string, who: Caller = {}, name = 'probe') =>
@@ -54,8 +73,14 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     const userId = await userOf(t, token);
     const [wf] = await seedWorkflows(t, userId, 1);
     const deploymentId = await seedDeployment(t, userId, [wf!], [], { allowAnonymous: true });
-    await t.database.db.prisma.deployment.update({ where: { id: deploymentId }, data: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] } });
-    await t.database.db.prisma.libraryEntry.updateMany({ where: { userId }, data: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] } });
+    await t.database.db.prisma.deployment.update({
+      where: { id: deploymentId },
+      data: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] },
+    });
+    await t.database.db.prisma.libraryEntry.updateMany({
+      where: { userId },
+      data: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] },
+    });
     return { token, userId, deploymentId, workflowId: wf! };
   }
 
@@ -80,7 +105,11 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
       // A client that skips initialize, in the 2025 era, and a 2026-07-28 client: refused and not counted.
       for (const res of [await legacy(deploymentId, method, params, stranger), await modern(deploymentId, method, params, stranger)]) {
         expect(res.status, `${method}: ${res.text}`).toBe(402);
-        expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32010, data: { code: 'PLAN_LIMIT_EXCEEDED', quota: 'connections' } } });
+        expect(res.body).toMatchObject({
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32010, data: { code: 'PLAN_LIMIT_EXCEEDED', quota: 'connections' } },
+        });
       }
       // The owner's connection, counted earlier today, is still served in the same era.
       const served = await legacy(deploymentId, method, params, { token });
@@ -107,7 +136,10 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
       );
       statuses.push(...results);
     }
-    expect(statuses.filter((s) => s !== 200 && s !== 402), JSON.stringify(statuses)).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200 && s !== 402),
+      JSON.stringify(statuses),
+    ).toEqual([]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(250);
     expect(statuses.filter((s) => s === 402)).toHaveLength(50);
     const refused = await initialize(deploymentId, { address: '10.99.0.1' });
@@ -124,8 +156,20 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     const { token, userId, deploymentId } = await freeOwner('meta-games@example.com');
     const who = { token };
     // Other client versions, other capabilities, other names that map to the same adapter: one connection.
-    for (const [name, version] of [['probe', '1'], ['probe', '2'], ['other-agent', '9'], ['generic', '0.0.1']] as const) {
-      expect((await modern(deploymentId, 'tools/list', {}, who, { ...meta(name, version), 'io.modelcontextprotocol/clientCapabilities': { roots: {} } })).status).toBe(200);
+    for (const [name, version] of [
+      ['probe', '1'],
+      ['probe', '2'],
+      ['other-agent', '9'],
+      ['generic', '0.0.1'],
+    ] as const) {
+      expect(
+        (
+          await modern(deploymentId, 'tools/list', {}, who, {
+            ...meta(name, version),
+            'io.modelcontextprotocol/clientCapabilities': { roots: {} },
+          })
+        ).status,
+      ).toBe(200);
     }
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 1 });
   });

@@ -19,7 +19,10 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     bob = await t.token('bob-2026@example.com');
     await seedPlan(t, await userIdOf(t, alice), 'team');
     wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Feature pipeline' });
-    const res = await t.call('POST', '/v1/deployments', { token: alice, body: { name: 'Private', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] } });
+    const res = await t.call('POST', '/v1/deployments', {
+      token: alice,
+      body: { name: 'Private', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] },
+    });
     dep = res.body.data.deploymentId;
   });
   afterAll(async () => {
@@ -46,7 +49,9 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     const token = options.token === undefined ? alice : options.token;
     const path = `/v1/mcp/${options.id ?? dep}${options.query ?? ''}`;
     const payload = body ?? { jsonrpc: '2.0', id: 1, method, params: { _meta: meta(), ...params } };
-    return typeof payload === 'string' ? t.call('POST', path, { token, headers, rawBody: payload }) : t.call('POST', path, { token, headers, body: payload });
+    return typeof payload === 'string'
+      ? t.call('POST', path, { token, headers, rawBody: payload })
+      : t.call('POST', path, { token, headers, body: payload });
   }
 
   function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | null = 1) {
@@ -75,7 +80,12 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     });
 
     it('an unsupported protocol version → -32022 naming the supported ones', async () => {
-      const res = await send('tools/list', {}, { headers: { 'mcp-protocol-version': '2027-01-01' } }, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('x', '2027-01-01') } });
+      const res = await send(
+        'tools/list',
+        {},
+        { headers: { 'mcp-protocol-version': '2027-01-01' } },
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('x', '2027-01-01') } },
+      );
       expectRpcError(res, 400, -32022, /Unsupported protocol version '2027-01-01'.*2026-07-28.*2025-11-25, 2025-06-18, 2025-03-26/);
       expect(res.body.error.data).toEqual({ supported: [MODERN], requested: '2027-01-01' });
     });
@@ -105,15 +115,30 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     });
 
     it('client information naming another adapter than the adapter parameter: the parameter wins', async () => {
-      const res = await send('tools/list', {}, { query: '?adapter=adapter_three' }, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } });
+      const res = await send(
+        'tools/list',
+        {},
+        { query: '?adapter=adapter_three' },
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } },
+      );
       expect(res.status, res.text).toBe(200);
       // adapter_three offers a tool per step besides the workflow's own; adapter_one would offer one.
       expect(res.body.result.tools.length).toBeGreaterThan(1);
       const name = res.body.result.tools[0].name as string;
-      const call = await send('tools/call', { name, arguments: {} }, { query: '?adapter=adapter_three' }, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: meta('claude-code') } });
+      const call = await send(
+        'tools/call',
+        { name, arguments: {} },
+        { query: '?adapter=adapter_three' },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: meta('claude-code') } },
+      );
       expect(call.body.result.structuredContent).toMatchObject({ adapter: 'adapter_three' });
       // Without the parameter the same client information gives adapter_one: one tool.
-      const fromClient = await send('tools/list', {}, {}, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } });
+      const fromClient = await send(
+        'tools/list',
+        {},
+        {},
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } },
+      );
       expect(fromClient.body.result.tools).toHaveLength(1);
     });
   });
@@ -121,7 +146,12 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
   describe("today's cases, in 2026-07-28", () => {
     it('body not JSON → -32700; not sent as JSON → 415', async () => {
       expectRpcError(await send('tools/list', {}, {}, '{"jsonrpc":'), 400, -32700, /Parse error/, null);
-      const res = await send('tools/list', {}, { headers: { 'content-type': 'text/plain' } }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } }));
+      const res = await send(
+        'tools/list',
+        {},
+        { headers: { 'content-type': 'text/plain' } },
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } }),
+      );
       expect(res.status).toBe(415);
     });
 
@@ -129,7 +159,11 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       expectRpcError(await send('tools/frobnicate'), 404, -32601, /not found/i);
       expectRpcError(await send('tools/call', { name: 'no_such_tool', arguments: {} }), 200, -32602, /unknown tool 'no_such_tool'/);
       expectRpcError(await send('prompts/get', { name: 'nope' }), 200, -32602, /nope/);
-      const missing = await send('resources/read', { uri: 'workflow://nope/manifest' }, { headers: { 'mcp-name': 'workflow://nope/manifest' } });
+      const missing = await send(
+        'resources/read',
+        { uri: 'workflow://nope/manifest' },
+        { headers: { 'mcp-name': 'workflow://nope/manifest' } },
+      );
       expectRpcError(missing, 200, -32602, /Resource not found/);
       expect(missing.body.error.data).toEqual({ uri: 'workflow://nope/manifest' });
     });
@@ -137,7 +171,9 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     it('access: no token 401 (as for an unknown id), another user 404, a disabled adapter 403', async () => {
       const none = await send('tools/list', {}, { token: null });
       expectRpcError(none, 401, -32001, /needs a credential/, null);
-      expect(none.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/v1\/mcp\/dep_\w+", scope="mcp"$/);
+      expect(none.headers.get('www-authenticate')).toMatch(
+        /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/v1\/mcp\/dep_\w+", scope="mcp"$/,
+      );
       const unknown = await send('tools/list', {}, { token: null, id: 'dep_unknown00000000000' });
       expect(unknown.status).toBe(401);
       expect(unknown.text).toBe(none.text);
@@ -147,12 +183,30 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     });
 
     it('lists tools with titles, annotations and output schemas, and calls one with structured content', async () => {
-      const list = await send('tools/list', {}, {}, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } });
+      const list = await send(
+        'tools/list',
+        {},
+        {},
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta('claude-code') } },
+      );
       expect(list.status).toBe(200);
       const [tool] = list.body.result.tools;
-      expect(tool).toMatchObject({ name: expect.stringMatching(/^[a-zA-Z0-9_-]{1,64}$/), title: 'Feature pipeline', annotations: { readOnlyHint: true }, outputSchema: { type: 'object' } });
-      const call = await send('tools/call', { name: tool.name, arguments: { task: 'x' } }, {}, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: { task: 'x' }, _meta: meta('claude-code') } });
-      expect(call.body.result).toMatchObject({ resultType: 'complete', structuredContent: { workflowId: wf, adapter: 'adapter_one', task: 'x' } });
+      expect(tool).toMatchObject({
+        name: expect.stringMatching(/^[a-zA-Z0-9_-]{1,64}$/),
+        title: 'Feature pipeline',
+        annotations: { readOnlyHint: true },
+        outputSchema: { type: 'object' },
+      });
+      const call = await send(
+        'tools/call',
+        { name: tool.name, arguments: { task: 'x' } },
+        {},
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: { task: 'x' }, _meta: meta('claude-code') } },
+      );
+      expect(call.body.result).toMatchObject({
+        resultType: 'complete',
+        structuredContent: { workflowId: wf, adapter: 'adapter_one', task: 'x' },
+      });
     });
   });
 });

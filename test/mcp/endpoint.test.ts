@@ -48,10 +48,17 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     if (options.session) headers['mcp-session-id'] = options.session;
     const path = `/v1/mcp/${id}${options.query ?? ''}`;
     const token = options.token === undefined ? alice : options.token;
-    return typeof body === 'string' ? t.call('POST', path, { token, rawBody: body, headers }) : t.call('POST', path, { token, body, headers });
+    return typeof body === 'string'
+      ? t.call('POST', path, { token, rawBody: body, headers })
+      : t.call('POST', path, { token, body, headers });
   }
 
-  const request = (method: string, params?: Record<string, unknown>, id: number | string = 1) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+  const request = (method: string, params?: Record<string, unknown>, id: number | string = 1) => ({
+    jsonrpc: '2.0',
+    id,
+    method,
+    ...(params ? { params } : {}),
+  });
   const initialize = (clientName = 'test-client', protocolVersion = '2025-11-25') =>
     request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } });
 
@@ -81,7 +88,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
         id: 1,
         result: {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { subscribe: false, listChanged: false } },
+          capabilities: {
+            tools: { listChanged: false },
+            prompts: { listChanged: false },
+            resources: { subscribe: false, listChanged: false },
+          },
           serverInfo: { name: 'workflow-service', title: 'Private', version: expect.any(String) },
           instructions: expect.stringContaining('Private'),
         },
@@ -125,10 +136,18 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       const other = await seedWorkflow(t, aliceId, { name: 'Release train' });
       const second = await createDeployment({ name: 'Second', workflowIds: [other] });
       const toolsOf = (res: CallResult) => (res.body.result.tools as { name: string }[]).map((tool) => tool.name).join(',');
-      const [firstTools, secondTools] = [toolsOf(await post(dep, request('tools/list'))), toolsOf(await post(second, request('tools/list')))];
+      const [firstTools, secondTools] = [
+        toolsOf(await post(dep, request('tools/list'))),
+        toolsOf(await post(second, request('tools/list'))),
+      ];
       expect(firstTools).not.toBe(secondTools);
       const sends = Array.from({ length: 40 }, (_, i) => {
-        if (i % 10 === 9) return post(i % 2 ? dep : second, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
+        if (i % 10 === 9)
+          return post(i % 2 ? dep : second, {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: 1, reason: 'test' },
+          });
         return post(i % 2 ? dep : second, request('tools/list', undefined, 'same'));
       });
       const answers = await Promise.all(sends);
@@ -162,7 +181,13 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     });
 
     it('a batch → -32600', async () => {
-      expectRpcError(await post(dep, [request('ping', undefined, 1), request('ping', undefined, 2)]), 400, -32600, /batches .* are not supported/, null);
+      expectRpcError(
+        await post(dep, [request('ping', undefined, 1), request('ping', undefined, 2)]),
+        400,
+        -32600,
+        /batches .* are not supported/,
+        null,
+      );
     });
 
     it('an unknown method → -32601', async () => {
@@ -170,33 +195,68 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     });
 
     it('params that are not an object, or miss what the method needs → -32602', async () => {
-      expectRpcError(await post(dep, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] }), 200, -32602, /params must be an object/);
+      expectRpcError(
+        await post(dep, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] }),
+        200,
+        -32602,
+        /params must be an object/,
+      );
       expectRpcError(await post(dep, request('prompts/get', {})), 200, -32602, /Invalid params for prompts\/get: params\.name/);
-      expectRpcError(await post(dep, request('initialize', { protocolVersion: '2025-11-25' })), 200, -32602, /Invalid params for initialize/);
+      expectRpcError(
+        await post(dep, request('initialize', { protocolVersion: '2025-11-25' })),
+        200,
+        -32602,
+        /Invalid params for initialize/,
+      );
     });
 
     it('tools/call with an unknown tool or arguments of the wrong type → -32602', async () => {
       const session = await connect(dep, 'test-client');
-      expectRpcError(await post(dep, request('tools/call', { name: 'nope', arguments: {} }), { session }), 200, -32602, /unknown tool 'nope'/);
+      expectRpcError(
+        await post(dep, request('tools/call', { name: 'nope', arguments: {} }), { session }),
+        200,
+        -32602,
+        /unknown tool 'nope'/,
+      );
       const tools = (await post(dep, request('tools/list'), { session })).body.result.tools;
       const wrongType = await post(dep, request('tools/call', { name: tools[0].name, arguments: { task: 5 } }), { session });
       expectRpcError(wrongType, 200, -32602, /argument 'task' must be a string/);
       expect(wrongType.body.error.data.errors).toEqual([expect.objectContaining({ argument: 'task' })]);
-      expectRpcError(await post(dep, request('tools/call', { name: tools[0].name, arguments: { force: true } }), { session }), 200, -32602, /unknown argument 'force'/);
-      expectRpcError(await post(dep, request('tools/call', { name: tools[0].name, arguments: 'do it' }), { session }), 200, -32602, /Invalid params for tools\/call/);
+      expectRpcError(
+        await post(dep, request('tools/call', { name: tools[0].name, arguments: { force: true } }), { session }),
+        200,
+        -32602,
+        /unknown argument 'force'/,
+      );
+      expectRpcError(
+        await post(dep, request('tools/call', { name: tools[0].name, arguments: 'do it' }), { session }),
+        200,
+        -32602,
+        /Invalid params for tools\/call/,
+      );
     });
 
     it('unknown prompt → -32602, unknown resource → -32002, unknown cursor → -32602', async () => {
       const session = await connect(dep, 'test-client');
       expectRpcError(await post(dep, request('prompts/get', { name: 'nope' }), { session }), 200, -32602, /unknown prompt 'nope'/);
-      expectRpcError(await post(dep, request('resources/read', { uri: 'workflow://nope/manifest' }), { session }), 200, -32002, /Resource not found/);
+      expectRpcError(
+        await post(dep, request('resources/read', { uri: 'workflow://nope/manifest' }), { session }),
+        200,
+        -32002,
+        /Resource not found/,
+      );
       expectRpcError(await post(dep, request('tools/list', { cursor: 'x' }), { session }), 200, -32602, /unknown cursor/);
     });
 
     it('refuses a body that is not sent as JSON (415) and an unsupported MCP-Protocol-Version (400)', async () => {
       const res = await post(dep, JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
       expectRpcError(res, 415, -32600, /Content-Type: application\/json/, null);
-      expectRpcError(await post(dep, request('ping'), { headers: { 'mcp-protocol-version': '2024-11-05' } }), 400, -32600, /unsupported MCP-Protocol-Version/);
+      expectRpcError(
+        await post(dep, request('ping'), { headers: { 'mcp-protocol-version': '2024-11-05' } }),
+        400,
+        -32600,
+        /unsupported MCP-Protocol-Version/,
+      );
     });
 
     it('an adapter query parameter that names no adapter → 400', async () => {
@@ -209,12 +269,16 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       const res = await post(dep, initialize(), { token: null });
       expectRpcError(res, 401, -32001, /needs a credential unless its deployment allows anonymous use/, null);
       // The challenge points an OAuth client at the endpoint's protected resource metadata (RFC 9728).
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`,
+      );
       // Without a credential, an unknown id gets the same answer: nothing says which deployments exist.
       const unknown = await post('dep_unknown00000000000', initialize(), { token: null });
       expect(unknown.status).toBe(401);
       expect(unknown.text).toBe(res.text);
-      expect(unknown.headers.get('www-authenticate')).toBe('Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/dep_unknown00000000000", scope="mcp"');
+      expect(unknown.headers.get('www-authenticate')).toBe(
+        'Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/dep_unknown00000000000", scope="mcp"',
+      );
       const bad = await post(dep, initialize(), { token: 'not-a-token' });
       expect(bad.status).toBe(401);
       expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+"/);
@@ -256,7 +320,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       const id = await createDeployment({ name: 'No Cursor', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] });
       const res = await post(id, initialize('cursor-vscode'));
       expectRpcError(res, 403, -32003, /adapter 'adapter_two' \(chosen from clientInfo.name\) is disabled/);
-      expect(res.body.error.data).toMatchObject({ reason: 'adapter_disabled', adapter: 'adapter_two', enabledAdapters: ['adapter_one', 'adapter_three'] });
+      expect(res.body.error.data).toMatchObject({
+        reason: 'adapter_disabled',
+        adapter: 'adapter_two',
+        enabledAdapters: ['adapter_one', 'adapter_three'],
+      });
       const viaQuery = await post(id, initialize('cursor-vscode'), { query: '?adapter=adapter_one' });
       expect(viaQuery.status).toBe(200);
       const session = await connect(id, 'claude-code');
@@ -302,7 +370,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     it('takes the adapter query parameter over clientInfo.name', async () => {
       const { session, tools } = await toolsFor('claude-code', { query: '?adapter=adapter_three' });
       expect(tools).toHaveLength(5);
-      const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: {} }), { session, query: '?adapter=adapter_three' });
+      const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: {} }), {
+        session,
+        query: '?adapter=adapter_three',
+      });
       expect(call.body.result.structuredContent.adapter).toBe('adapter_three');
     });
 
@@ -346,13 +417,29 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     it('serves a subscribed workflow at the library entry version, manifest included', async () => {
       const carolTok = await t.token('carol@example.com');
       const carolId = await userIdOf(t, carolTok);
-      const v1 = { manifest_version: '1.0', name: 'old', intent: 'Version one intent.', steps: [{ id: 'only', name: 'Only step', action: 'code_agent' }] };
+      const v1 = {
+        manifest_version: '1.0',
+        name: 'old',
+        intent: 'Version one intent.',
+        steps: [{ id: 'only', name: 'Only step', action: 'code_agent' }],
+      };
       const v2 = { ...v1, name: 'new', intent: 'Version two intent.' };
-      const shared = await seedWorkflow(t, carolId, { name: 'Shared', visibility: 'public', versions: [{ version: '1.0.0', manifest: v1 }, { version: '2.0.0', manifest: v2 }] });
+      const shared = await seedWorkflow(t, carolId, {
+        name: 'Shared',
+        visibility: 'public',
+        versions: [
+          { version: '1.0.0', manifest: v1 },
+          { version: '2.0.0', manifest: v2 },
+        ],
+      });
       await seedSubscription(t, aliceId, shared, { version: '1.0.0' });
       const id = await createDeployment({ name: 'Subscribed', workflowIds: [shared] });
       const session = await connect(id, 'my-agent');
-      const call = await post(id, request('tools/call', { name: (await post(id, request('tools/list'), { session })).body.result.tools[0].name, arguments: {} }), { session });
+      const call = await post(
+        id,
+        request('tools/call', { name: (await post(id, request('tools/list'), { session })).body.result.tools[0].name, arguments: {} }),
+        { session },
+      );
       expect(call.body.result.structuredContent).toMatchObject({ workflowId: shared, version: '1.0.0', intent: 'Version one intent.' });
       const resources = (await post(id, request('resources/list'), { session })).body.result.resources;
       expect(resources).toEqual([
@@ -369,10 +456,14 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     const id = await createDeployment({ name: 'Changing', workflowIds: [created.workflowId] });
     const session = await connect(id, 'my-agent');
     const tool = (await post(id, request('tools/list'), { session })).body.result.tools[0].name;
-    const callTool = async () => (await post(id, request('tools/call', { name: tool, arguments: { task: 'Add a flag' } }), { session })).body.result.structuredContent;
+    const callTool = async () =>
+      (await post(id, request('tools/call', { name: tool, arguments: { task: 'Add a flag' } }), { session })).body.result.structuredContent;
     expect(await callTool()).toMatchObject({ version: '1.0.0', intent: sampleManifest().intent });
     const intent = 'Ship the flag behind a kill switch';
-    const put = await t.call('PUT', `/v1/workflows/${created.workflowId}`, { token: alice, body: { name: 'Changing', manifest: sampleManifest({ intent }) } });
+    const put = await t.call('PUT', `/v1/workflows/${created.workflowId}`, {
+      token: alice,
+      body: { name: 'Changing', manifest: sampleManifest({ intent }) },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.body.data.currentVersion).toBe('1.0.1');
     expect(await callTool()).toMatchObject({ version: '1.0.1', intent });

@@ -14,11 +14,18 @@ describe('tool endpoint origins', () => {
   let dep: string;
 
   const ALLOWED = 'https://inspector.example.com';
-  const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1.0.0' } } };
+  const INIT = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1.0.0' } },
+  };
   const ACCEPT = { accept: 'application/json, text/event-stream' };
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: ` ${ALLOWED} , http://tools.example.org:8080`, PUBLIC_BASE_URL: 'https://api.example.net/v1' } });
+    t = await startTestApp({
+      env: { MCP_ALLOWED_ORIGINS: ` ${ALLOWED} , http://tools.example.org:8080`, PUBLIC_BASE_URL: 'https://api.example.net/v1' },
+    });
     alice = await t.token('alice@example.com');
     const wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Origin checked' });
     const res = await t.call('POST', '/v1/deployments', { token: alice, body: { name: 'Browser', workflowIds: [wf] } });
@@ -55,39 +62,54 @@ describe('tool endpoint origins', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it.each([ALLOWED, 'http://tools.example.org:8080', 'https://api.example.net', 'http://localhost:6274', 'http://127.0.0.1:5173', 'http://[::1]:3000'])(
-    'serves the allowed origin %s and lets it read the session id',
-    async (origin) => {
-      const res = await post(origin);
-      expect(res.status, res.text).toBe(200);
-      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-      expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
-      expect(res.headers.get('vary')).toContain('Origin');
-      expect(res.headers.get('mcp-session-id')).toBeTruthy();
-    },
-  );
+  it.each([
+    ALLOWED,
+    'http://tools.example.org:8080',
+    'https://api.example.net',
+    'http://localhost:6274',
+    'http://127.0.0.1:5173',
+    'http://[::1]:3000',
+  ])('serves the allowed origin %s and lets it read the session id', async (origin) => {
+    const res = await post(origin);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+    expect(res.headers.get('vary')).toContain('Origin');
+    expect(res.headers.get('mcp-session-id')).toBeTruthy();
+  });
 
-  it.each(['https://evil.example', 'https://inspector.example.com:8443', 'http://inspector.example.com', 'https://localhost.evil.example', 'null', 'not an origin'])(
-    'refuses the origin %s with 403 before any other check, and records nothing',
-    async (origin) => {
-      const before = await connections();
-      expectRefused(await post(origin), origin);
-      // Before the token and the deployment are looked at: no 401, no 404.
-      expectRefused(await post(origin, null), origin);
-      expectRefused(await post(origin, alice, 'no-such-deployment'), origin);
-      expect(await connections()).toBe(before);
-    },
-  );
+  it.each([
+    'https://evil.example',
+    'https://inspector.example.com:8443',
+    'http://inspector.example.com',
+    'https://localhost.evil.example',
+    'null',
+    'not an origin',
+  ])('refuses the origin %s with 403 before any other check, and records nothing', async (origin) => {
+    const before = await connections();
+    expectRefused(await post(origin), origin);
+    // Before the token and the deployment are looked at: no 401, no 404.
+    expectRefused(await post(origin, null), origin);
+    expectRefused(await post(origin, alice, 'no-such-deployment'), origin);
+    expect(await connections()).toBe(before);
+  });
 
   it('answers a preflight from an allowed origin without a token, and refuses one from another', async () => {
     const preflight = (origin: string) =>
-      t.call('OPTIONS', `/v1/mcp/${dep}`, { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-session-id' } });
+      t.call('OPTIONS', `/v1/mcp/${dep}`, {
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-session-id',
+        },
+      });
     const ok = await preflight(ALLOWED);
     expect(ok.status).toBe(204);
     expect(ok.text).toBe('');
     expect(ok.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(ok.headers.get('access-control-allow-methods')).toBe('POST');
-    for (const h of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version']) expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(h);
+    for (const h of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version'])
+      expect(ok.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(h);
     expect(ok.headers.get('access-control-max-age')).toBe('600');
     expectRefused(await preflight('https://evil.example'), 'https://evil.example');
   });
@@ -106,7 +128,10 @@ describe('tool endpoint origins', () => {
     const open = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: '*' }, database: t.database });
     try {
       // Past the origin check: access is what the answer is about (without a token, an unknown deployment answers as a private one).
-      const res = await open.call('POST', '/v1/mcp/no-such-deployment', { body: INIT, headers: { ...ACCEPT, origin: 'https://anything.example' } });
+      const res = await open.call('POST', '/v1/mcp/no-such-deployment', {
+        body: INIT,
+        headers: { ...ACCEPT, origin: 'https://anything.example' },
+      });
       expect(res.status, res.text).toBe(401);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://anything.example');
     } finally {
@@ -115,6 +140,9 @@ describe('tool endpoint origins', () => {
     for (const bad of ['https://ok.example/path', 'ftp://files.example', 'inspector.example.com', 'null']) {
       expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: bad }), bad).toThrow(ConfigError);
     }
-    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://a.example, http://b.example:81' }).mcpAllowedOrigins).toEqual(['https://a.example', 'http://b.example:81']);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://a.example, http://b.example:81' }).mcpAllowedOrigins).toEqual([
+      'https://a.example',
+      'http://b.example:81',
+    ]);
   });
 });

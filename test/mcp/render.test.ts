@@ -168,9 +168,21 @@ describe.each(CASES)('$adapter / $mode', ({ adapter, mode, adapters, stepTools }
   it('rejects wrong argument types and unknown arguments', () => {
     const name = mainTool(catalog).name;
     expectAppError(() => callTool(catalog, [wf], name, { task: 42 }), 'VALIDATION_ERROR', /argument 'task' must be a string/);
-    expectAppError(() => callTool(catalog, [wf], name, { context: 'acme/shop' }), 'VALIDATION_ERROR', /argument 'context' must be an object/);
-    expectAppError(() => callTool(catalog, [wf], name, { context: { repo: 7 } }), 'VALIDATION_ERROR', /argument 'context.repo' must be a string/);
-    const err = expectAppError(() => callTool(catalog, [wf], name, { task: 'x', force: true }), 'VALIDATION_ERROR', /unknown argument 'force'/);
+    expectAppError(
+      () => callTool(catalog, [wf], name, { context: 'acme/shop' }),
+      'VALIDATION_ERROR',
+      /argument 'context' must be an object/,
+    );
+    expectAppError(
+      () => callTool(catalog, [wf], name, { context: { repo: 7 } }),
+      'VALIDATION_ERROR',
+      /argument 'context.repo' must be a string/,
+    );
+    const err = expectAppError(
+      () => callTool(catalog, [wf], name, { task: 'x', force: true }),
+      'VALIDATION_ERROR',
+      /unknown argument 'force'/,
+    );
     expect(err.details.errors).toEqual([expect.objectContaining({ argument: 'force', keyword: 'additionalProperties' })]);
     expectAppError(() => callTool(catalog, [wf], name, null), 'VALIDATION_ERROR', /arguments must be an object/);
     expectAppError(() => callTool(catalog, [wf], name, ['x']), 'VALIDATION_ERROR', /arguments must be an object/);
@@ -277,7 +289,7 @@ describe('adapter_two', () => {
     const { text, s } = run({});
     expect(text).toContain('Open the composer and carry out the whole workflow in one composer session');
     expect(text).toContain('Show the diff before applying any edit.');
-    expect(text).toContain('wait for the user\'s approval before applying them');
+    expect(text).toContain("wait for the user's approval before applying them");
     expect(text).toContain('- edits files: show the diff, then apply after the user approves');
     expect(s.composer).toEqual({ useComposer: true, showDiff: true, autoApply: false });
     expect(s.editorTasks).toEqual([{ task: 1, steps: ['plan', 'implement', 'write_tests', 'review'], startsAfter: [] }]);
@@ -433,7 +445,9 @@ describe('errors', () => {
   });
 
   it('keeps user text from breaking the Markdown structure', () => {
-    const steps: WorkflowStep[] = [{ id: 'plan', name: 'Plan\n# injected heading', action: 'planning_agent', parameters: { note: 'a `tick`' } }];
+    const steps: WorkflowStep[] = [
+      { id: 'plan', name: 'Plan\n# injected heading', action: 'planning_agent', parameters: { note: 'a `tick`' } },
+    ];
     const w = { ...workflow({ workflowId: 'wf_md' }), manifest: manifest({}, steps) };
     const c = renderCatalog([w], 'adapter_one');
     const text = callTool(c, [w], c.tools[0]?.name ?? '-', {}).content[0]?.text ?? '';

@@ -45,9 +45,14 @@ describe('MCP with the official SDK client', () => {
     owned = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
     const authorTok = await t.token('author@example.com');
     const authorId = await userIdOf(t, authorTok);
-    subscribed = await seedWorkflow(t, authorId, { name: 'Bug triage', visibility: 'public', versions: [{ version: '3.1.0', manifest: seedManifest('triage') }] });
+    subscribed = await seedWorkflow(t, authorId, {
+      name: 'Bug triage',
+      visibility: 'public',
+      versions: [{ version: '3.1.0', manifest: seedManifest('triage') }],
+    });
     await seedSubscription(t, userId, subscribed);
-    const create = async (body: Record<string, unknown>) => (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
+    const create = async (body: Record<string, unknown>) =>
+      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
     deploymentId = await create({ name: 'Everything', workflowIds: [owned, subscribed] });
     anonymousId = await create({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
   });
@@ -74,20 +79,32 @@ describe('MCP with the official SDK client', () => {
         expect(tools).toHaveLength(2 * toolsPerWorkflow);
         for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,48}$/);
         const main = tools.find((x) => x.name.startsWith('feature_pipeline_') && !x.name.includes('__'))!;
-        const result = await client.callTool({ name: main.name, arguments: { task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } } });
+        const result = await client.callTool({
+          name: main.name,
+          arguments: { task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } },
+        });
         expect(result.isError).toBeFalsy();
         const text = (result.content as { type: string; text: string }[])[0]!;
         expect(text.type).toBe('text');
         expect(text.text).toContain('# Workflow: Feature pipeline (version 1.0.0)');
         expect(text.text).toContain('Add cursor pagination to GET /orders');
-        expect(result.structuredContent).toMatchObject({ workflowId: owned, version: '1.0.0', adapter, task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } });
+        expect(result.structuredContent).toMatchObject({
+          workflowId: owned,
+          version: '1.0.0',
+          adapter,
+          task: 'Add cursor pagination to GET /orders',
+          context: { framework: 'fastify' },
+        });
 
         const triage = tools.find((x) => x.name.startsWith('bug_triage_') && !x.name.includes('__'))!;
         const second = await client.callTool({ name: triage.name, arguments: {} });
         expect(second.structuredContent).toMatchObject({ workflowId: subscribed, version: '3.1.0', adapter });
 
         const { prompts } = await client.listPrompts();
-        expect(prompts.map((p) => p.name)).toEqual([expect.stringMatching(/^feature_pipeline_[0-9a-f]{8}_plan$/), expect.stringMatching(/^bug_triage_[0-9a-f]{8}_plan$/)]);
+        expect(prompts.map((p) => p.name)).toEqual([
+          expect.stringMatching(/^feature_pipeline_[0-9a-f]{8}_plan$/),
+          expect.stringMatching(/^bug_triage_[0-9a-f]{8}_plan$/),
+        ]);
         const prompt = await client.getPrompt({ name: prompts[0]!.name, arguments: { task: 'Fix the login bug' } });
         expect(prompt.messages).toHaveLength(1);
         expect(prompt.messages[0]!.role).toBe('user');
@@ -103,7 +120,10 @@ describe('MCP with the official SDK client', () => {
         const read = await client.readResource({ uri: resources[1]!.uri });
         expect(read.contents[0]).toMatchObject({ uri: resources[1]!.uri, mimeType: 'application/json' });
         expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(seedManifest('triage'));
-        expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['workflow://{workflowId}/manifest', 'skill://{+path}']);
+        expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([
+          'workflow://{workflowId}/manifest',
+          'skill://{+path}',
+        ]);
       } finally {
         await client.close();
       }
@@ -125,7 +145,10 @@ describe('MCP with the official SDK client', () => {
   it('surfaces JSON-RPC errors as SDK errors', async () => {
     const client = await connect(t.app, deploymentId, 'claude-code', { token });
     try {
-      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("unknown tool 'no_such_tool'") });
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("unknown tool 'no_such_tool'"),
+      });
       await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
     } finally {
       await client.close();

@@ -19,7 +19,12 @@ function inProcessFetch(app: App, seen?: Request[]) {
   };
 }
 
-async function connect(app: App, deploymentId: string, clientName: string, options: { token?: string; query?: string; pin?: string | null; seen?: Request[] } = {}) {
+async function connect(
+  app: App,
+  deploymentId: string,
+  clientName: string,
+  options: { token?: string; query?: string; pin?: string | null; seen?: Request[] } = {},
+) {
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${deploymentId}${options.query ?? ''}`), {
     fetch: inProcessFetch(app, options.seen),
     requestInit: options.token ? { headers: { authorization: `Bearer ${options.token}` } } : undefined,
@@ -46,9 +51,14 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
     owned = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
     const authorTok = await t.token('author@example.com');
     const authorId = await userIdOf(t, authorTok);
-    subscribed = await seedWorkflow(t, authorId, { name: 'Bug triage', visibility: 'public', versions: [{ version: '3.1.0', manifest: seedManifest('triage') }] });
+    subscribed = await seedWorkflow(t, authorId, {
+      name: 'Bug triage',
+      visibility: 'public',
+      versions: [{ version: '3.1.0', manifest: seedManifest('triage') }],
+    });
     await seedSubscription(t, userId, subscribed);
-    const create = async (body: Record<string, unknown>) => (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
+    const create = async (body: Record<string, unknown>) =>
+      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
     deploymentId = await create({ name: 'Everything', workflowIds: [owned, subscribed] });
     anonymousId = await create({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
   });
@@ -86,20 +96,32 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
           const main = tools.find((x) => x.name.startsWith('feature_pipeline_') && !x.name.includes('__'))!;
           expect(main.title).toEqual(expect.any(String));
           expect(main.annotations).toMatchObject({ readOnlyHint: true });
-          const result = await client.callTool({ name: main.name, arguments: { task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } } });
+          const result = await client.callTool({
+            name: main.name,
+            arguments: { task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } },
+          });
           expect(result.isError).toBeFalsy();
           const text = (result.content as { type: string; text: string }[])[0]!;
           expect(text.type).toBe('text');
           expect(text.text).toContain('# Workflow: Feature pipeline (version 1.0.0)');
           expect(text.text).toContain('Add cursor pagination to GET /orders');
-          expect(result.structuredContent).toMatchObject({ workflowId: owned, version: '1.0.0', adapter, task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } });
+          expect(result.structuredContent).toMatchObject({
+            workflowId: owned,
+            version: '1.0.0',
+            adapter,
+            task: 'Add cursor pagination to GET /orders',
+            context: { framework: 'fastify' },
+          });
 
           const triage = tools.find((x) => x.name.startsWith('bug_triage_') && !x.name.includes('__'))!;
           const second = await client.callTool({ name: triage.name, arguments: {} });
           expect(second.structuredContent).toMatchObject({ workflowId: subscribed, version: '3.1.0', adapter });
 
           const { prompts } = await client.listPrompts();
-          expect(prompts.map((p) => p.name)).toEqual([expect.stringMatching(/^feature_pipeline_[0-9a-f]{8}_plan$/), expect.stringMatching(/^bug_triage_[0-9a-f]{8}_plan$/)]);
+          expect(prompts.map((p) => p.name)).toEqual([
+            expect.stringMatching(/^feature_pipeline_[0-9a-f]{8}_plan$/),
+            expect.stringMatching(/^bug_triage_[0-9a-f]{8}_plan$/),
+          ]);
           const prompt = await client.getPrompt({ name: prompts[0]!.name, arguments: { task: 'Fix the login bug' } });
           expect(prompt.messages).toHaveLength(1);
           expect(prompt.messages[0]!.role).toBe('user');
@@ -115,9 +137,16 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
           const read = await client.readResource({ uri: resources[1]!.uri });
           expect(read.contents[0]).toMatchObject({ uri: resources[1]!.uri, mimeType: 'application/json' });
           expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(seedManifest('triage'));
-          expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['workflow://{workflowId}/manifest', 'skill://{+path}']);
+          expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([
+            'workflow://{workflowId}/manifest',
+            'skill://{+path}',
+          ]);
 
-          const bodies = await Promise.all(seen.filter((r) => r.method === 'POST').map(async (r) => ({ headers: r.headers, body: (await r.json()) as { method?: string } })));
+          const bodies = await Promise.all(
+            seen
+              .filter((r) => r.method === 'POST')
+              .map(async (r) => ({ headers: r.headers, body: (await r.json()) as { method?: string } })),
+          );
           if (era) {
             // Sessionless: no initialize and no session id on the wire, the revision on every request.
             expect(bodies.map((b) => b.body.method)).not.toContain('initialize');
@@ -150,9 +179,15 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
   it('surfaces JSON-RPC errors as SDK errors', async () => {
     const client = await connect(t.app, deploymentId, 'claude-code', { token });
     try {
-      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("unknown tool 'no_such_tool'") });
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("unknown tool 'no_such_tool'"),
+      });
       await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
-      await expect(client.readResource({ uri: 'workflow://nope/manifest' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Resource not found') });
+      await expect(client.readResource({ uri: 'workflow://nope/manifest' })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Resource not found'),
+      });
     } finally {
       await client.close();
     }

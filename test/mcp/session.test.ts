@@ -41,7 +41,10 @@ describe('tool-endpoint sessions', () => {
 
   it('without a secret, instances sharing DATA_DIR share a key and others do not', async () => {
     const shared = dir();
-    const [one, two] = [createSessionCodec({ mcpSessionSecret: null, dataDir: shared }), createSessionCodec({ mcpSessionSecret: null, dataDir: shared })];
+    const [one, two] = [
+      createSessionCodec({ mcpSessionSecret: null, dataDir: shared }),
+      createSessionCodec({ mcpSessionSecret: null, dataDir: shared }),
+    ];
     // Both create the key at the same moment: one file wins and both use it.
     const [a, b] = await Promise.all([one.issue(claims), two.issue(claims)]);
     expect(await two.read(a)).toEqual(claims);
@@ -54,7 +57,12 @@ describe('tool-endpoint sessions', () => {
     expect(loadConfig({}).mcpSessionSecret).toBeNull();
     expect(() => loadConfig({ MCP_SESSION_SECRET: 'short' })).toThrow(/MCP_SESSION_SECRET must be at least 32 characters/);
     try {
-      loadConfig({ NODE_ENV: 'production', OIDC_ISSUER: 'https://idp.example/', OIDC_AUDIENCE: 'a', OIDC_JWKS_URL: 'https://idp.example/jwks' });
+      loadConfig({
+        NODE_ENV: 'production',
+        OIDC_ISSUER: 'https://idp.example/',
+        OIDC_AUDIENCE: 'a',
+        OIDC_JWKS_URL: 'https://idp.example/jwks',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
@@ -66,6 +74,12 @@ describe('tool-endpoint sessions', () => {
     expect(['claude-code', 'Claude Code', 'claude_code', 'claude-code-cli'].map(adapterForClient)).toEqual(Array(4).fill('adapter_one'));
     expect(['Cursor', 'cursor-vscode'].map(adapterForClient)).toEqual(['adapter_two', 'adapter_two']);
     expect(['', 'claude-ai', 'vscode', 'my-cursor'].map(adapterForClient)).toEqual(Array(4).fill('adapter_three'));
-    expect(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', 'x'].map(negotiateVersion)).toEqual(['2025-11-25', '2025-06-18', '2025-03-26', '2025-11-25', '2025-11-25']);
+    expect(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', 'x'].map(negotiateVersion)).toEqual([
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+      '2025-11-25',
+      '2025-11-25',
+    ]);
   });
 });

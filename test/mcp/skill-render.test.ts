@@ -118,6 +118,8 @@ describe('SKILL.md per adapter', () => {
 
   it('rejects an unknown adapter', () => {
     expect(() => renderSkill(workflow, 'adapter_nine' as Adapter)).toThrow(AppError);
-    expect(() => renderSkill(workflow, 'adapter_nine' as Adapter)).toThrow(/adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'/);
+    expect(() => renderSkill(workflow, 'adapter_nine' as Adapter)).toThrow(
+      /adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'/,
+    );
   });
 });

@@ -47,9 +47,14 @@ describe('workflows as skills over MCP', () => {
     notOffered = await seedWorkflow(t, userId, { name: 'Release notes', description: 'Writes release notes.' });
     const authorTok = await t.token('author@example.com');
     const authorId = await userIdOf(t, authorTok);
-    subscribed = await seedWorkflow(t, authorId, { name: 'Bug triage', visibility: 'public', versions: [{ version: '3.1.0', manifest: seedManifest('triage') }] });
+    subscribed = await seedWorkflow(t, authorId, {
+      name: 'Bug triage',
+      visibility: 'public',
+      versions: [{ version: '3.1.0', manifest: seedManifest('triage') }],
+    });
     await seedSubscription(t, userId, subscribed);
-    const create = async (body: Record<string, unknown>) => (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
+    const create = async (body: Record<string, unknown>) =>
+      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
     deploymentId = await create({ name: 'Everything', workflowIds: [owned, subscribed] });
     otherDeploymentId = await create({ name: 'Notes', workflowIds: [notOffered] });
   });

@@ -102,7 +102,12 @@ describe('browser sign-in and sessions (development sign-in)', () => {
   it('refuses a cross-site GraphQL request that carries the session cookie', async () => {
     const cookie = cookieOf(await devSignIn(t, 'ada@example.com')).split(';')[0]!;
     const mutation = 'mutation { createDeployment(name: "stolen", workflowIds: []) { deploymentId } }';
-    const cases: Record<string, string>[] = [{ origin: 'https://evil.example' }, {}, { origin: ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
+    const cases: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      {},
+      { origin: ORIGIN, 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ];
     for (const headers of cases) {
       const res = await graphqlWithCookie(t, cookie, mutation, headers);
       expect(res.status).toBe(403);
@@ -183,12 +188,17 @@ describe('browser sign-in settings', () => {
   });
 
   it('has no development sign-in when an identity provider is configured, and says what is missing without a client id', async () => {
-    const t = await startTestApp({ env: { OIDC_ISSUER: 'http://127.0.0.1:9/', OIDC_AUDIENCE: 'x', OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks' } });
+    const t = await startTestApp({
+      env: { OIDC_ISSUER: 'http://127.0.0.1:9/', OIDC_AUDIENCE: 'x', OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks' },
+    });
     try {
       const page = await t.call('GET', '/sign-in');
       expect(page.status).toBe(503);
       expect(page.text).toContain('OIDC_CLIENT_ID');
-      const dev = await t.call('POST', '/sign-in/dev', { rawBody: 'email=a%40example.com', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN } });
+      const dev = await t.call('POST', '/sign-in/dev', {
+        rawBody: 'email=a%40example.com',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+      });
       expect(dev.status).toBe(404);
       expect(dev.body.error.message).toContain('development sign-in is off');
     } finally {

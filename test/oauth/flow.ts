@@ -41,7 +41,10 @@ export function createBrowser(app: App, origin: string, otherOrigins: string[] =
     remember(jar, response);
     return response;
   }
-  async function follow(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ response: Response; url: string }> {
+  async function follow(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+  ): Promise<{ response: Response; url: string }> {
     let at = new URL(url, origin).href;
     let response = await request(at, init);
     for (let hops = 0; hops < 20 && response.status >= 300 && response.status < 400; hops++) {
@@ -87,7 +90,14 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return REDIRECT_URI;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test IDE', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...this.metadata };
+    return {
+      client_name: 'Test IDE',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...this.metadata,
+    };
   }
   clientInformation() {
     return this.client;
@@ -131,7 +141,14 @@ export async function registerClient(app: App, origin: string, metadata: Record<
     new Request(`${origin}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Raw client', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...metadata }),
+      body: JSON.stringify({
+        client_name: 'Raw client',
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        ...metadata,
+      }),
     }),
   );
   const body = (await response.json()) as { client_id?: string };
@@ -143,8 +160,18 @@ export function authorizationUrl(origin: string, params: Record<string, string>)
   return `${origin}/oauth/authorize?${new URLSearchParams({ response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'mcp', ...params }).toString()}`;
 }
 
-export async function tokenRequest(app: App, origin: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, any> }> {
-  const response = await app.fetch(new Request(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }));
+export async function tokenRequest(
+  app: App,
+  origin: string,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const response = await app.fetch(
+    new Request(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -158,14 +185,30 @@ export async function connectApp(t: { app: App; config: { publicBaseUrl: string 
   const clientId = await registerClient(t.app, origin);
   const { verifier, challenge } = pkcePair();
   const resource = `${t.config.publicBaseUrl}/mcp/${deploymentId}`;
-  const consent = await toConsent(browser, authorizationUrl(origin, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 's' }), email);
+  const consent = await toConsent(
+    browser,
+    authorizationUrl(origin, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 's' }),
+    email,
+  );
   const code = new URL((await answerConsent(browser, consent, 'confirm')).url).searchParams.get('code');
   if (!code) throw new Error('no authorization code');
-  const issued = await tokenRequest(t.app, origin, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+  const issued = await tokenRequest(t.app, origin, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+  });
   if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
   // The grant's id, read back as the user (the browser's dashboard session).
   const session = [...browser.jars.get(origin)!].map(([k, v]) => `${k}=${v}`).join('; ');
-  const gql = await t.app.fetch(new Request(`${origin}/graphql`, { method: 'POST', headers: { cookie: session, origin, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ connectedApps { connectedAppId clientId } }' }) }));
+  const gql = await t.app.fetch(
+    new Request(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { cookie: session, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ connectedApps { connectedAppId clientId } }' }),
+    }),
+  );
   const apps = ((await gql.json()) as { data: { connectedApps: { connectedAppId: string; clientId: string }[] } }).data.connectedApps;
   return apps.find((a) => a.clientId === clientId)!.connectedAppId;
 }

@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
-import { answerConsent, authorizationUrl, createBrowser, MemoryOAuthProvider, pkcePair, REDIRECT_URI, registerClient, toConsent, tokenRequest, type TestBrowser } from './flow.js';
+import {
+  answerConsent,
+  authorizationUrl,
+  createBrowser,
+  MemoryOAuthProvider,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  toConsent,
+  tokenRequest,
+  type TestBrowser,
+} from './flow.js';
 
 /**
  * The tool endpoint as an OAuth protected resource and the service's authorization server, driven
@@ -34,11 +45,15 @@ describe('OAuth for MCP clients', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    t = await startTestApp({ clock, env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
+    t = await startTestApp({
+      clock,
+      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
+    });
     token = await t.token(OWNER);
     const userId = await userIdOf(t, token);
     const wf = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
-    const create = async (body: Record<string, unknown>) => (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
+    const create = async (body: Record<string, unknown>) =>
+      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
     depA = await create({ name: 'Deployment A', workflowIds: [wf] });
     depB = await create({ name: 'Deployment B', workflowIds: [wf] });
     anon = await create({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
@@ -52,14 +67,33 @@ describe('OAuth for MCP clients', () => {
     t.call('POST', `/v1/mcp/${id}`, {
       token: accessToken,
       headers: { accept: 'application/json, text/event-stream' },
-      body: method === 'initialize' ? { jsonrpc: '2.0', id: 1, method, params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } } } : { jsonrpc: '2.0', id: 1, method, params: {} },
+      body:
+        method === 'initialize'
+          ? {
+              jsonrpc: '2.0',
+              id: 1,
+              method,
+              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
+            }
+          : { jsonrpc: '2.0', id: 1, method, params: {} },
     });
 
   /** A raw authorization (registered client, PKCE) through sign-in and consent: the code and the verifier. */
   async function authorizeRaw(resource: string, extra: Record<string, string> = {}) {
     const clientId = await registerClient(t.app, ORIGIN);
     const { verifier, challenge } = pkcePair();
-    const consent = await toConsent(browser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 'st-123', ...extra }), OWNER);
+    const consent = await toConsent(
+      browser,
+      authorizationUrl(ORIGIN, {
+        client_id: clientId,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource,
+        state: 'st-123',
+        ...extra,
+      }),
+      OWNER,
+    );
     const back = await answerConsent(browser, consent, 'confirm');
     const url = new URL(back.url);
     return { clientId, verifier, code: url.searchParams.get('code'), url };
@@ -67,7 +101,14 @@ describe('OAuth for MCP clients', () => {
 
   async function tokensFor(resource: string) {
     const { clientId, verifier, code } = await authorizeRaw(resource);
-    const exchanged = await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId, resource });
+    const exchanged = await tokenRequest(t.app, ORIGIN, {
+      grant_type: 'authorization_code',
+      code: code!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      resource,
+    });
     expect(exchanged.status).toBe(200);
     return { clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
   }
@@ -88,7 +129,11 @@ describe('OAuth for MCP clients', () => {
       const prm = await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`);
       expect(prm.status).toBe(200);
       expect(prm.body).toMatchObject({ resource: `${ORIGIN}/v1/mcp/${depA}`, authorization_servers: [ORIGIN], scopes_supported: ['mcp'] });
-      for (const path of ['/.well-known/oauth-authorization-server', `/.well-known/oauth-authorization-server/v1/mcp/${depA}`, '/.well-known/openid-configuration']) {
+      for (const path of [
+        '/.well-known/oauth-authorization-server',
+        `/.well-known/oauth-authorization-server/v1/mcp/${depA}`,
+        '/.well-known/openid-configuration',
+      ]) {
         const as = await t.call('GET', path);
         expect(as.status, path).toBe(200);
         expect(as.body).toMatchObject({
@@ -109,8 +154,15 @@ describe('OAuth for MCP clients', () => {
       // An unknown deployment's path is answered like a private one's (below), so it reveals nothing.
       const unknown = await t.call('GET', '/.well-known/oauth-protected-resource/v1/mcp/dep_unknown', { headers: { accept: 'text/html' } });
       expect(unknown.status).toBe(200);
-      expect(Object.keys(unknown.body).sort()).toEqual(Object.keys((await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`)).body).sort());
-      for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/v1/mcp/%E0%A4%A', `/.well-known/oauth-protected-resource/v1/mcp/${anon}`, '/.well-known/anything-else']) {
+      expect(Object.keys(unknown.body).sort()).toEqual(
+        Object.keys((await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`)).body).sort(),
+      );
+      for (const path of [
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/v1/mcp/%E0%A4%A',
+        `/.well-known/oauth-protected-resource/v1/mcp/${anon}`,
+        '/.well-known/anything-else',
+      ]) {
         const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
         expect(res.status, path).toBe(404);
         expect(res.headers.get('content-type'), path).toMatch(/application\/json/);
@@ -171,7 +223,11 @@ describe('OAuth for MCP clients', () => {
 
       // Revocation (RFC 7009) of the refresh token ends the whole grant: the access token stops working.
       const revoked = await t.app.fetch(
-        new Request(`${ORIGIN}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }).toString() }),
+        new Request(`${ORIGIN}/oauth/revoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }).toString(),
+        }),
       );
       expect(revoked.status).toBe(200);
       const after = await rpc(depA, provider.saved!.access_token);
@@ -184,14 +240,28 @@ describe('OAuth for MCP clients', () => {
   describe('bad input', () => {
     it('a wrong PKCE verifier is refused (invalid_grant)', async () => {
       const { clientId, code } = await authorizeRaw(endpointOf(depA).href);
-      const res = await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code: code!, code_verifier: pkcePair().verifier, redirect_uri: REDIRECT_URI, client_id: clientId });
+      const res = await tokenRequest(t.app, ORIGIN, {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: pkcePair().verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grant request is invalid/) });
     });
 
     it('the plain PKCE method is refused', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
-      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: 'a'.repeat(43), code_challenge_method: 'plain', resource: endpointOf(depA).href, state: 's' }));
+      const res = await browser.request(
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          code_challenge: 'a'.repeat(43),
+          code_challenge_method: 'plain',
+          resource: endpointOf(depA).href,
+          state: 's',
+        }),
+      );
       expect(res.status).toBe(303);
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_request');
@@ -200,7 +270,13 @@ describe('OAuth for MCP clients', () => {
 
     it('a reused authorization code is refused and revokes what it issued', async () => {
       const { clientId, code, verifier } = await authorizeRaw(endpointOf(depA).href);
-      const form = { grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId };
+      const form = {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+      };
       const first = await tokenRequest(t.app, ORIGIN, form);
       expect(first.status).toBe(200);
       const again = await tokenRequest(t.app, ORIGIN, form);
@@ -212,10 +288,21 @@ describe('OAuth for MCP clients', () => {
     it('a redirect URI that was not registered is refused without redirecting', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
       const { challenge } = pkcePair();
-      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(depA).href, redirect_uri: 'http://localhost:53682/elsewhere' }));
+      const res = await browser.request(
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: endpointOf(depA).href,
+          redirect_uri: 'http://localhost:53682/elsewhere',
+        }),
+      );
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
-      expect(await res.json()).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/redirect_uri did not match any of the client's registered redirect_uris/) });
+      expect(await res.json()).toMatchObject({
+        error: 'invalid_redirect_uri',
+        error_description: expect.stringMatching(/redirect_uri did not match any of the client's registered redirect_uris/),
+      });
     });
 
     it("a token bound to deployment A is refused on B's endpoint and on REST and GraphQL", async () => {
@@ -247,7 +334,8 @@ describe('OAuth for MCP clients', () => {
 
     it('reusing a rotated refresh token revokes the whole family', async () => {
       const issued = await tokensFor(endpointOf(depA).href);
-      const refresh = (rt: string) => tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: rt, client_id: issued.clientId });
+      const refresh = (rt: string) =>
+        tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: rt, client_id: issued.clientId });
       const rotated = await refresh(issued.refresh_token);
       expect(rotated.status).toBe(200);
       expect(rotated.body.refresh_token).not.toBe(issued.refresh_token);
@@ -264,19 +352,44 @@ describe('OAuth for MCP clients', () => {
         ['javascript:alert(1)', /scheme 'javascript:' is not allowed/],
         ['http://ide.example.com/callback', /uses http on a host that is not loopback/],
       ] as const) {
-        const res = await t.call('POST', '/oauth/register', { body: { client_name: 'Bad', redirect_uris: [uri], token_endpoint_auth_method: 'none' } });
+        const res = await t.call('POST', '/oauth/register', {
+          body: { client_name: 'Bad', redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+        });
         expect(res.status, uri).toBe(400);
         expect(res.body).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(message) });
       }
-      for (const uri of ['http://127.0.0.1:33418/cb', 'http://[::1]:1/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'vscode://vscode.github-authentication/did-authenticate', 'https://ide.example.com/cb']) {
-        expect((await t.call('POST', '/oauth/register', { body: { client_name: 'Good', redirect_uris: [uri], token_endpoint_auth_method: 'none' } })).status, uri).toBe(201);
+      for (const uri of [
+        'http://127.0.0.1:33418/cb',
+        'http://[::1]:1/cb',
+        'cursor://anysphere.cursor-retrieval/oauth/callback',
+        'vscode://vscode.github-authentication/did-authenticate',
+        'https://ide.example.com/cb',
+      ]) {
+        expect(
+          (
+            await t.call('POST', '/oauth/register', {
+              body: { client_name: 'Good', redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+            })
+          ).status,
+          uri,
+        ).toBe(201);
       }
     });
 
     it('a denied consent sends the client access_denied, with its state, and issues nothing', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
       const { challenge } = pkcePair();
-      const consent = await toConsent(browser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(depA).href, state: 'deny-state' }), OWNER);
+      const consent = await toConsent(
+        browser,
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: endpointOf(depA).href,
+          state: 'deny-state',
+        }),
+        OWNER,
+      );
       const back = await answerConsent(browser, consent, 'deny');
       const url = new URL(back.url);
       expect(url.searchParams.get('error')).toBe('access_denied');
@@ -294,7 +407,15 @@ describe('OAuth for MCP clients', () => {
     it('a resource that is not one of the tool endpoints is refused', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
       const { challenge } = pkcePair();
-      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/workflows`, state: 's' }));
+      const res = await browser.request(
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: `${ORIGIN}/v1/workflows`,
+          state: 's',
+        }),
+      );
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_target');
     });
@@ -306,9 +427,18 @@ describe('OAuth for MCP clients', () => {
       const list = await t.call('GET', '/v1/connected-apps', { token });
       expect(list.status).toBe(200);
       const app = list.body.data.find((a: { clientId: string }) => a.clientId === issued.clientId);
-      expect(app).toMatchObject({ clientName: 'Raw client', deploymentIds: [depB], connectedAt: expect.any(String), expiresAt: expect.any(String) });
+      expect(app).toMatchObject({
+        clientName: 'Raw client',
+        deploymentIds: [depB],
+        connectedAt: expect.any(String),
+        expiresAt: expect.any(String),
+      });
       const gql = await t.graphql('{ connectedApps { connectedAppId clientName deploymentIds } }', {}, token);
-      expect(gql.body.data.connectedApps).toContainEqual({ connectedAppId: app.connectedAppId, clientName: 'Raw client', deploymentIds: [depB] });
+      expect(gql.body.data.connectedApps).toContainEqual({
+        connectedAppId: app.connectedAppId,
+        clientName: 'Raw client',
+        deploymentIds: [depB],
+      });
 
       // Another user sees none of them and cannot disconnect them.
       const other = await t.token('other@example.com');
@@ -322,9 +452,23 @@ describe('OAuth for MCP clients', () => {
       expect(gone.status).toBe(200);
       expect(gone.body.data).toEqual({ connectedAppId: app.connectedAppId, deleted: true });
       expect((await rpc(depB, issued.access_token)).status).toBe(401);
-      expect((await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: issued.clientId })).body.error).toBe('invalid_grant');
-      expect((await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId)).not.toContain(app.connectedAppId);
-      const again = await t.graphql('mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }', { id: app.connectedAppId }, token);
+      expect(
+        (
+          await tokenRequest(t.app, ORIGIN, {
+            grant_type: 'refresh_token',
+            refresh_token: issued.refresh_token,
+            client_id: issued.clientId,
+          })
+        ).body.error,
+      ).toBe('invalid_grant');
+      expect(
+        (await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId),
+      ).not.toContain(app.connectedAppId);
+      const again = await t.graphql(
+        'mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }',
+        { id: app.connectedAppId },
+        token,
+      );
       expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
     });
 
@@ -332,13 +476,32 @@ describe('OAuth for MCP clients', () => {
       const email = 'leaving@example.com';
       const leaving = await t.token(email);
       const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });
-      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data.deploymentId as string;
+      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data
+        .deploymentId as string;
       const ownBrowser = createBrowser(t.app, ORIGIN);
       const clientId = await registerClient(t.app, ORIGIN);
       const { verifier, challenge } = pkcePair();
-      const consent = await toConsent(ownBrowser, authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: endpointOf(dep).href, state: 's' }), email);
+      const consent = await toConsent(
+        ownBrowser,
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: endpointOf(dep).href,
+          state: 's',
+        }),
+        email,
+      );
       const code = new URL((await answerConsent(ownBrowser, consent, 'confirm')).url).searchParams.get('code')!;
-      const issued = (await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId })).body;
+      const issued = (
+        await tokenRequest(t.app, ORIGIN, {
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          redirect_uri: REDIRECT_URI,
+          client_id: clientId,
+        })
+      ).body;
       expect((await rpc(dep, issued.access_token)).status).toBe(200);
       // Elsewhere the token is recognised (and refused as bound to another endpoint) ...
       expect((await rpc(depA, issued.access_token)).body.error.message).toMatch(/issued for the tool endpoint of deployment/);
@@ -347,7 +510,11 @@ describe('OAuth for MCP clients', () => {
       const after = await rpc(depA, issued.access_token);
       expect(after.status).toBe(401);
       expect(after.body.error.message).toMatch(/unknown, expired or revoked/);
-      const refreshed = await tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: clientId });
+      const refreshed = await tokenRequest(t.app, ORIGIN, {
+        grant_type: 'refresh_token',
+        refresh_token: issued.refresh_token,
+        client_id: clientId,
+      });
       expect(refreshed.status).toBe(400);
       expect(refreshed.body.error).toBe('invalid_grant');
     });

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { freePort, startProcess, stopProcess } from '../browser/service.js';
-import { answerConsent, authorizationUrl, createBrowser, MemoryOAuthProvider, pkcePair, REDIRECT_URI, toConsent, type TestBrowser } from './flow.js';
+import {
+  answerConsent,
+  authorizationUrl,
+  createBrowser,
+  MemoryOAuthProvider,
+  pkcePair,
+  REDIRECT_URI,
+  toConsent,
+  type TestBrowser,
+} from './flow.js';
 
 /**
  * The two other ways in: registration by a client ID metadata document (served on loopback, which
@@ -17,7 +26,12 @@ import { answerConsent, authorizationUrl, createBrowser, MemoryOAuthProvider, pk
 const ORIGIN = 'http://127.0.0.1';
 const SECRET = 'a-test-session-secret-of-at-least-32-characters';
 
-async function connectWithOAuth(t: TestApp, endpoint: URL, provider: MemoryOAuthProvider, drive: (authorizationUrl: URL) => Promise<{ url: string; html: string }>) {
+async function connectWithOAuth(
+  t: TestApp,
+  endpoint: URL,
+  provider: MemoryOAuthProvider,
+  drive: (authorizationUrl: URL) => Promise<{ url: string; html: string }>,
+) {
   const fetchFn = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init));
   const first = new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider });
   await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -40,7 +54,15 @@ describe('client ID metadata documents', () => {
   const documents = new Map<string, { body: string; delayMs?: number }>();
   const docUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
   const metadataOf = (path: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ client_id: docUrl(path), client_name: 'Metadata IDE', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra });
+    JSON.stringify({
+      client_id: docUrl(path),
+      client_name: 'Metadata IDE',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...extra,
+    });
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -80,7 +102,15 @@ describe('client ID metadata documents', () => {
 
   async function authorizeWith(clientId: string) {
     const { challenge } = pkcePair();
-    const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/mcp/${dep}`, state: 's' }));
+    const res = await browser.request(
+      authorizationUrl(ORIGIN, {
+        client_id: clientId,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: `${ORIGIN}/v1/mcp/${dep}`,
+        state: 's',
+      }),
+    );
     return { status: res.status, body: (await res.json()) as { error: string; error_description: string } };
   }
 
@@ -94,7 +124,10 @@ describe('client ID metadata documents', () => {
   it('a document too large (over 5 KiB) is refused', async () => {
     documents.set('/large.json', { body: metadataOf('/large.json', { padding: 'x'.repeat(6 * 1024) }) });
     const res = await authorizeWith(docUrl('/large.json'));
-    expect(res.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/client_id metadata document fetch failed/) });
+    expect(res.body).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/client_id metadata document fetch failed/),
+    });
   });
 
   it('a document that takes too long (over 2.5 s) is refused', async () => {
@@ -104,9 +137,14 @@ describe('client ID metadata documents', () => {
   });
 
   it('a document naming another client_id is refused', async () => {
-    documents.set('/other.json', { body: JSON.stringify({ ...JSON.parse(metadataOf('/other.json')), client_id: docUrl('/someone-else.json') }) });
+    documents.set('/other.json', {
+      body: JSON.stringify({ ...JSON.parse(metadataOf('/other.json')), client_id: docUrl('/someone-else.json') }),
+    });
     const res = await authorizeWith(docUrl('/other.json'));
-    expect(res.body).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/client_id does not match/) });
+    expect(res.body).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringMatching(/client_id does not match/),
+    });
   });
 
   it('a document whose redirect URI breaks the registration rules is refused', async () => {
@@ -121,11 +159,28 @@ describe('client ID metadata documents outside tests', () => {
     const t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
     try {
       const browser = createBrowser(t.app, ORIGIN);
-      for (const clientId of ['https://127.0.0.1:9/ide.json', 'https://localhost/ide.json', 'https://10.1.2.3/ide.json', 'https://192.168.0.10/ide.json', 'https://[::1]/ide.json']) {
+      for (const clientId of [
+        'https://127.0.0.1:9/ide.json',
+        'https://localhost/ide.json',
+        'https://10.1.2.3/ide.json',
+        'https://192.168.0.10/ide.json',
+        'https://[::1]/ide.json',
+      ]) {
         const { challenge } = pkcePair();
-        const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource: `${ORIGIN}/v1/mcp/dep_x`, state: 's' }));
+        const res = await browser.request(
+          authorizationUrl(ORIGIN, {
+            client_id: clientId,
+            code_challenge: challenge,
+            code_challenge_method: 'S256',
+            resource: `${ORIGIN}/v1/mcp/dep_x`,
+            state: 's',
+          }),
+        );
         expect(res.status, clientId).toBe(400);
-        expect(await res.json(), clientId).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/fetch not allowed/) });
+        expect(await res.json(), clientId).toMatchObject({
+          error: 'invalid_client',
+          error_description: expect.stringMatching(/fetch not allowed/),
+        });
       }
     } finally {
       await t.close();
@@ -138,11 +193,24 @@ describe('sign-in at a real OpenID provider in its own process', { timeout: 120_
     const providerPort = await freePort();
     const issuer = `http://127.0.0.1:${providerPort}`;
     const clientSecret = `secret-${Math.random().toString(36).slice(2)}${Date.now()}`;
-    const idp = await startProcess(['test/browser/oidc-provider.mjs', String(providerPort), 'mcp-service', clientSecret, `${ORIGIN}/sign-in/callback`], {}, /oidc provider ready/);
+    const idp = await startProcess(
+      ['test/browser/oidc-provider.mjs', String(providerPort), 'mcp-service', clientSecret, `${ORIGIN}/sign-in/callback`],
+      {},
+      /oidc provider ready/,
+    );
     let t: TestApp | undefined;
     try {
       t = await startTestApp({
-        env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1`, OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'mcp-service', OIDC_JWKS_URL: `${issuer}/jwks`, OIDC_CLIENT_ID: 'mcp-service', OIDC_CLIENT_SECRET: clientSecret, DEV_AUTH: 'off' },
+        env: {
+          MCP_SESSION_SECRET: SECRET,
+          PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+          OIDC_ISSUER: issuer,
+          OIDC_AUDIENCE: 'mcp-service',
+          OIDC_JWKS_URL: `${issuer}/jwks`,
+          OIDC_CLIENT_ID: 'mcp-service',
+          OIDC_CLIENT_SECRET: clientSecret,
+          DEV_AUTH: 'off',
+        },
       });
       const app = t;
       /** Signs in at the provider's own pages (any login, any password) and gives consent there. */
@@ -151,7 +219,9 @@ describe('sign-in at a real OpenID provider in its own process', { timeout: 120_
         expect(page.url.startsWith(issuer)).toBe(true);
         const login = await page.response.text();
         const loginAction = /<form[^>]*action="([^"]+)"/.exec(login)![1]!;
-        page = await browser.follow(new URL(loginAction, page.url).href, { form: { prompt: 'login', login: 'grace@example.com', password: 'any' } });
+        page = await browser.follow(new URL(loginAction, page.url).href, {
+          form: { prompt: 'login', login: 'grace@example.com', password: 'any' },
+        });
         if (page.url.startsWith(issuer)) {
           const consent = await page.response.text();
           const consentAction = /<form[^>]*action="([^"]+)"/.exec(consent)![1]!;
@@ -165,11 +235,21 @@ describe('sign-in at a real OpenID provider in its own process', { timeout: 120_
       expect(home.url).toBe(`${ORIGIN}/v1/deployments`);
       const cookie = [...dashboard.jars.get(ORIGIN)!].map(([k, v]) => `${k}=${v}`).join('; ');
       const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-        (await app.app.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) }))).json() as Promise<any>;
+        (
+          await app.app.fetch(
+            new Request(`${ORIGIN}/graphql`, {
+              method: 'POST',
+              headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+              body: JSON.stringify({ query, variables }),
+            }),
+          )
+        ).json() as Promise<any>;
       const me = await gql('{ me { userId email } }');
       expect(me.data.me.email).toBe('grace@example.com');
       const wf = await seedWorkflow(app, me.data.me.userId, { name: 'Provider pipeline' });
-      const created = await gql('mutation($w: [String!]!) { createDeployment(name: "Grace tools", workflowIds: $w) { deploymentId } }', { w: [wf] });
+      const created = await gql('mutation($w: [String!]!) { createDeployment(name: "Grace tools", workflowIds: $w) { deploymentId } }', {
+        w: [wf],
+      });
       const dep = created.data.createDeployment.deploymentId as string;
 
       // The IDE, in a browser with no session yet: the authorization server sends it to the provider.

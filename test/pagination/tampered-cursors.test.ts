@@ -38,7 +38,12 @@ describe('tampered cursors', () => {
       for (const moment of [farPast, farFuture, new Date(Date.UTC(-1, 0, 1))]) {
         const cursor = encodeCursor(list.kind, [list.time(moment), 'wf_aaaaaaaaaaaaaaaaaaaa']);
         const res = await t.call('GET', `${list.path}?cursor=${cursor}`, { token });
-        expect({ path: list.path, moment: moment.getTime(), status: res.status, code: res.body.error?.code }).toEqual({ path: list.path, moment: moment.getTime(), status: 400, code: 'VALIDATION_ERROR' });
+        expect({ path: list.path, moment: moment.getTime(), status: res.status, code: res.body.error?.code }).toEqual({
+          path: list.path,
+          moment: moment.getTime(),
+          status: 400,
+          code: 'VALIDATION_ERROR',
+        });
         expect(res.body.error.details.fields).toEqual([{ field: 'cursor', message: expect.stringMatching(/cursor is not valid/) }]);
       }
     }
@@ -62,7 +67,11 @@ describe('tampered cursors', () => {
 
   it('answers 400 through GraphQL too', async () => {
     const cursor = encodeCursor(`versions:${workflowId}`, [farPast.toISOString(), 'x']);
-    const res = await t.graphql('query ($id: String!, $c: String) { workflow(workflowId: $id) { versions(cursor: $c) { data { version } } } }', { id: workflowId, c: cursor }, token);
+    const res = await t.graphql(
+      'query ($id: String!, $c: String) { workflow(workflowId: $id) { versions(cursor: $c) { data { version } } } }',
+      { id: workflowId, c: cursor },
+      token,
+    );
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'cursor' }] } });
   });
 });

@@ -1,9 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
-import { seedBillingRecords, seedConnections, seedDeployment, seedSubscribe, seedWorkflows, setPlan, userOf } from '../helpers/seed-plans.js';
+import {
+  seedBillingRecords,
+  seedConnections,
+  seedDeployment,
+  seedSubscribe,
+  seedWorkflows,
+  setPlan,
+  userOf,
+} from '../helpers/seed-plans.js';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } },
+};
 
 describe('DELETE /v1/users/me', () => {
   let stripe: FakeStripe;
@@ -29,7 +42,9 @@ describe('DELETE /v1/users/me', () => {
       library: await p.libraryEntry.count({ where: { OR: [{ userId }, { workflowId: { in: workflowIds } }] } }),
       reviews: await p.review.count({ where: { OR: [{ userId }, { workflowId: { in: workflowIds } }] } }),
       deployments: await p.deployment.count({ where: { OR: [{ ownerId: userId }, { id: { in: deploymentIds } }] } }),
-      bundles: await p.deploymentWorkflow.count({ where: { OR: [{ deploymentId: { in: deploymentIds } }, { workflowId: { in: workflowIds } }] } }),
+      bundles: await p.deploymentWorkflow.count({
+        where: { OR: [{ deploymentId: { in: deploymentIds } }, { workflowId: { in: workflowIds } }] },
+      }),
       usage: await p.deploymentUsage.count({ where: { deploymentId: { in: deploymentIds } } }),
       counters: await p.usageCounter.count({ where: { userId } }),
       subscription: await p.billingSubscription.count({ where: { userId } }),
@@ -65,7 +80,11 @@ describe('DELETE /v1/users/me', () => {
     await setPlan(t, userId, 'pro', 'active', { customerId: 'cus_leaving', subscriptionId: 'sub_leaving' });
     stripe.subscriptions.set('sub_leaving', { id: 'sub_leaving', customer: 'cus_leaving', status: 'active' });
 
-    const endpoint = () => t.call('POST', `/v1/mcp/${dep1}?adapter=adapter_one`, { body: INITIALIZE, headers: { accept: 'application/json, text/event-stream' } });
+    const endpoint = () =>
+      t.call('POST', `/v1/mcp/${dep1}?adapter=adapter_one`, {
+        body: INITIALIZE,
+        headers: { accept: 'application/json, text/event-stream' },
+      });
     // A connection to the anonymous deployment's endpoint, which records a usage row too.
     expect((await endpoint()).status).toBe(200);
     const mine = [w1!, w2!, w3!];
@@ -73,20 +92,43 @@ describe('DELETE /v1/users/me', () => {
       workflows: await prisma().workflow.count({ where: { ownerId: userId } }),
       workflowVersions: await prisma().workflowVersion.count({ where: { workflow: { ownerId: userId } } }),
       deployments: await prisma().deployment.count({ where: { ownerId: userId } }),
-      deploymentPrompts: await prisma().deploymentWorkflow.count({ where: { OR: [{ deployment: { ownerId: userId } }, { workflowId: { in: mine } }] } }),
+      deploymentPrompts: await prisma().deploymentWorkflow.count({
+        where: { OR: [{ deployment: { ownerId: userId } }, { workflowId: { in: mine } }] },
+      }),
       deploymentLookups: await prisma().deploymentUsage.count({ where: { deployment: { ownerId: userId } } }),
       subscriptions: await prisma().libraryEntry.count({ where: { userId, sourceType: 'subscribed' } }),
       subscriberEntries: await prisma().libraryEntry.count({ where: { workflowId: { in: mine }, userId: { not: userId } } }),
       billingRecords: await prisma().billingRecord.count({ where: { userId } }),
     };
-    expect(before).toEqual({ workflows: 3, workflowVersions: 5, deployments: 2, deploymentPrompts: 5, deploymentLookups: 5, subscriptions: 1, subscriberEntries: 2, billingRecords: 3 });
+    expect(before).toEqual({
+      workflows: 3,
+      workflowVersions: 5,
+      deployments: 2,
+      deploymentPrompts: 5,
+      deploymentLookups: 5,
+      subscriptions: 1,
+      subscriberEntries: 2,
+      billingRecords: 3,
+    });
 
     const res = await t.call('DELETE', '/v1/users/me', { token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ userId, deleted: true, deletedAt: expect.any(String), stats: before });
     expect(new Date(res.body.data.deletedAt).toISOString()).toBe(res.body.data.deletedAt);
 
-    expect(await leftovers(userId, mine, [dep1, dep2])).toEqual({ users: 0, workflows: 0, versions: 0, library: 0, reviews: 0, deployments: 0, bundles: 0, usage: 0, counters: 0, subscription: 0, records: 0 });
+    expect(await leftovers(userId, mine, [dep1, dep2])).toEqual({
+      users: 0,
+      workflows: 0,
+      versions: 0,
+      library: 0,
+      reviews: 0,
+      deployments: 0,
+      bundles: 0,
+      usage: 0,
+      counters: 0,
+      subscription: 0,
+      records: 0,
+    });
     // The paid subscription was cancelled at Stripe.
     expect(stripe.requests.some((r) => r.method === 'DELETE' && r.path === '/v1/subscriptions/sub_leaving')).toBe(true);
     expect(stripe.subscriptions.get('sub_leaving')!.status).toBe('canceled');
@@ -99,9 +141,16 @@ describe('DELETE /v1/users/me', () => {
     // The fan's library lost the deleted workflows; their own deployment lost only the bundle of w1.
     const library = await t.call('GET', '/v1/library', { token: fanToken });
     expect(library.text).not.toContain(w1!);
-    expect(await prisma().deploymentWorkflow.findMany({ where: { deploymentId: fanDeployment }, select: { workflowId: true } })).toEqual([{ workflowId: fanOwn }]);
+    expect(await prisma().deploymentWorkflow.findMany({ where: { deploymentId: fanDeployment }, select: { workflowId: true } })).toEqual([
+      { workflowId: fanOwn },
+    ]);
     // Counters other users' workflows keep about the user were corrected.
-    expect(await prisma().workflow.findUniqueOrThrow({ where: { id: theirs! }, select: { subscribersCount: true, ratingSum: true, ratingCount: true } })).toEqual({ subscribersCount: 0, ratingSum: 5, ratingCount: 1 });
+    expect(
+      await prisma().workflow.findUniqueOrThrow({
+        where: { id: theirs! },
+        select: { subscribersCount: true, ratingSum: true, ratingCount: true },
+      }),
+    ).toEqual({ subscribersCount: 0, ratingSum: 5, ratingCount: 1 });
   });
 
   it('the same token afterwards opens nothing; a new sign-in starts a new, empty account on the free plan', async () => {
@@ -117,7 +166,11 @@ describe('DELETE /v1/users/me', () => {
     expect(me.status).toBe(200);
     expect(me.body.data.userId).not.toBe(userId);
     expect(me.body.data).toMatchObject({ email: 'again@example.com', workflowCount: 0, deploymentCount: 0, subscriptionCount: 0 });
-    expect((await t.call('GET', '/v1/billing/subscription', { token })).body.data).toMatchObject({ plan: 'free', status: 'active', customerId: null });
+    expect((await t.call('GET', '/v1/billing/subscription', { token })).body.data).toMatchObject({
+      plan: 'free',
+      status: 'active',
+      customerId: null,
+    });
   });
 
   it('deletes nothing when Stripe cannot cancel the subscription, and says so', async () => {
@@ -144,12 +197,25 @@ describe('DELETE /v1/users/me', () => {
     const token = await t.token('gql-leaving@example.com', { plan: 'free' });
     const userId = await userOf(t, token);
     await seedWorkflows(t, userId, 1, { versions: 3 });
-    const res = await t.graphql('mutation { deleteMe { userId deleted deletedAt stats { workflows workflowVersions deployments deploymentPrompts deploymentLookups subscriptions subscriberEntries billingRecords } } }', {}, token);
+    const res = await t.graphql(
+      'mutation { deleteMe { userId deleted deletedAt stats { workflows workflowVersions deployments deploymentPrompts deploymentLookups subscriptions subscriberEntries billingRecords } } }',
+      {},
+      token,
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.deleteMe).toMatchObject({
       userId,
       deleted: true,
-      stats: { workflows: 1, workflowVersions: 3, deployments: 0, deploymentPrompts: 0, deploymentLookups: 0, subscriptions: 0, subscriberEntries: 0, billingRecords: 0 },
+      stats: {
+        workflows: 1,
+        workflowVersions: 3,
+        deployments: 0,
+        deploymentPrompts: 0,
+        deploymentLookups: 0,
+        subscriptions: 0,
+        subscriberEntries: 0,
+        billingRecords: 0,
+      },
     });
   });
 });

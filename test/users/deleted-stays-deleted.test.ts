@@ -38,11 +38,20 @@ describe('a deleted account stays deleted (two instances over one database)', ()
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toMatchObject({ userId, deleted: true });
 
-    for (const [name, instance] of [['deleting instance', a], ['other instance', b]] as const) {
+    for (const [name, instance] of [
+      ['deleting instance', a],
+      ['other instance', b],
+    ] as const) {
       const me = await instance.call('GET', '/v1/users/me', { token: old });
       expect(me.status, name).toBe(401);
       expect(me.body.error.code, name).toBe('UNAUTHORIZED');
-      const write = await instance.call('POST', '/v1/workflows', { token: old, body: { name: 'Resurrected?', manifest: { manifest_version: '1.0', name: 'x', intent: 'y', steps: [{ id: 'a', name: 'A', action: 'code_agent' }] } } });
+      const write = await instance.call('POST', '/v1/workflows', {
+        token: old,
+        body: {
+          name: 'Resurrected?',
+          manifest: { manifest_version: '1.0', name: 'x', intent: 'y', steps: [{ id: 'a', name: 'A', action: 'code_agent' }] },
+        },
+      });
       expect(write.status, name).toBe(401);
       const gql = await instance.graphql('{ me { userId } }', {}, old);
       expect(gql.status === 401 || gql.body.errors?.[0]?.extensions?.code === 'UNAUTHORIZED', name).toBe(true);

@@ -24,7 +24,10 @@ describe('a workflow is forked at most once per user, ever', () => {
 
     const twice = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: forker, body: {} });
     expect(twice.status).toBe(409);
-    expect(twice.body.error).toMatchObject({ code: 'CONFLICT', details: { workflowId: original.workflowId, forkId: first.body.data.workflowId } });
+    expect(twice.body.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { workflowId: original.workflowId, forkId: first.body.data.workflowId },
+    });
 
     // Fork, delete, fork again: refused every time, the count stays.
     for (let cycle = 0; cycle < 3; cycle += 1) {
@@ -39,7 +42,11 @@ describe('a workflow is forked at most once per user, ever', () => {
     expect(await forks(original.workflowId)).toBe(1);
 
     // Through GraphQL too.
-    const gql = await t.graphql('mutation($id: String!) { forkWorkflow(workflowId: $id) { workflowId } }', { id: original.workflowId }, forker);
+    const gql = await t.graphql(
+      'mutation($id: String!) { forkWorkflow(workflowId: $id) { workflowId } }',
+      { id: original.workflowId },
+      forker,
+    );
     expect(gql.body.errors[0].extensions.code).toBe('CONFLICT');
 
     // Another user counts once more.
@@ -51,7 +58,9 @@ describe('a workflow is forked at most once per user, ever', () => {
   it('counts concurrent forks by the same user once', async () => {
     const original = await createWorkflow(t, owner, { name: 'Raced forks', visibility: 'public' });
     const forker = await t.token('fork-once-racer@example.com');
-    const results = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: forker, body: {} })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: forker, body: {} })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await forks(original.workflowId)).toBe(1);
   });

@@ -30,7 +30,12 @@ describe('forks and the library', () => {
       const res = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: other, body: {} });
       expect(res.status).toBe(201);
       const fork = res.body.data;
-      expect(fork).toMatchObject({ name: 'Original (copy)', visibility: 'private', currentVersion: '1.0.0', forkedFrom: { workflowId: original.workflowId, userId: ownerId, version: '1.0.0' } });
+      expect(fork).toMatchObject({
+        name: 'Original (copy)',
+        visibility: 'private',
+        currentVersion: '1.0.0',
+        forkedFrom: { workflowId: original.workflowId, userId: ownerId, version: '1.0.0' },
+      });
       expect(fork.workflowId).not.toBe(original.workflowId);
       expect(fork.manifest).toEqual(original.manifest);
       expect(fork.createdAt).toBeTruthy();
@@ -39,7 +44,10 @@ describe('forks and the library', () => {
       expect(entry).toMatchObject({ sourceType: 'forked', sourceUserId: ownerId, userId: otherId });
 
       // Independent and editable: the copy changes, the original does not.
-      const edited = await t.call('PUT', `/v1/workflows/${fork.workflowId}`, { token: other, body: { name: 'Mine now', manifest: sampleManifest({ intent: 'changed' }) } });
+      const edited = await t.call('PUT', `/v1/workflows/${fork.workflowId}`, {
+        token: other,
+        body: { name: 'Mine now', manifest: sampleManifest({ intent: 'changed' }) },
+      });
       expect(edited.status).toBe(200);
       expect(edited.body.data.currentVersion).toBe('1.0.1');
       expect((await get(owner, original.workflowId)).body.data.manifest.intent).toBe(original.manifest.intent);
@@ -58,7 +66,9 @@ describe('forks and the library', () => {
     it('lets only one of several concurrent forks by the same user succeed', async () => {
       const original = await createWorkflow(t, owner, { visibility: 'public' });
       const u = await t.token('racer@example.com');
-      const results = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: u, body: {} })));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: u, body: {} })),
+      );
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(4);
       expect((await get(owner, original.workflowId)).body.data.stats.forks).toBe(1);
@@ -89,7 +99,7 @@ describe('forks and the library', () => {
   });
 
   describe('library', () => {
-    it('subscribes to another user\'s public workflow with the spec 2.5 fields', async () => {
+    it("subscribes to another user's public workflow with the spec 2.5 fields", async () => {
       const w = await createWorkflow(t, owner, { name: 'Subscribable', visibility: 'public' });
       const res = await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} });
       expect(res.status).toBe(201);
@@ -140,7 +150,10 @@ describe('forks and the library', () => {
       expect(all.body.data).toHaveLength(1);
       const active = await t.call('GET', '/v1/library?activeOnly=true', { token: u });
       expect(active.body.data).toHaveLength(0);
-      const on = await t.call('PATCH', `/v1/library/${w.workflowId}`, { token: u, body: { isActive: true, enabledAdapters: ['adapter_two', 'adapter_three'] } });
+      const on = await t.call('PATCH', `/v1/library/${w.workflowId}`, {
+        token: u,
+        body: { isActive: true, enabledAdapters: ['adapter_two', 'adapter_three'] },
+      });
       expect(on.body.data).toMatchObject({ isActive: true, enabledAdapters: ['adapter_two', 'adapter_three'] });
       expect((await t.call('PATCH', `/v1/library/${w.workflowId}`, { token: u, body: {} })).status).toBe(400);
       expect((await t.call('PATCH', `/v1/library/${w.workflowId}`, { token: u, body: { isActive: 'no' } })).status).toBe(400);
@@ -160,7 +173,10 @@ describe('forks and the library', () => {
       const pinned = await t.token('pinned@example.com');
       await t.call('POST', `/v1/library/${w.workflowId}`, { token: follower, body: {} });
       await t.call('POST', `/v1/library/${w.workflowId}`, { token: pinned, body: { autoUpdate: false } });
-      await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: { name: 'v2', manifest: sampleManifest({ intent: 'second' }), visibility: 'public' } });
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
+        token: owner,
+        body: { name: 'v2', manifest: sampleManifest({ intent: 'second' }), visibility: 'public' },
+      });
       const f = (await libraryOf(follower)).find((e) => e.workflowId === w.workflowId);
       const p = (await libraryOf(pinned)).find((e) => e.workflowId === w.workflowId);
       expect(f.workflowVersion).toBe('1.0.1');
@@ -168,20 +184,29 @@ describe('forks and the library', () => {
       expect(f.workflowName).toBe('v2');
     });
 
-    it('keeps other users\' subscriptions, unavailable, while a workflow is private; they cannot read it', async () => {
+    it("keeps other users' subscriptions, unavailable, while a workflow is private; they cannot read it", async () => {
       const w = await createWorkflow(t, owner, { visibility: 'public' });
       const sub = await t.token('subscriber@example.com');
       await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });
-      await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: { name: 'Now private', manifest: sampleManifest(), visibility: 'private' } });
-      expect((await libraryOf(sub)).find((e) => e.workflowId === w.workflowId)).toMatchObject({ available: false, unavailableReason: expect.stringMatching(/private/) });
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
+        token: owner,
+        body: { name: 'Now private', manifest: sampleManifest(), visibility: 'private' },
+      });
+      expect((await libraryOf(sub)).find((e) => e.workflowId === w.workflowId)).toMatchObject({
+        available: false,
+        unavailableReason: expect.stringMatching(/private/),
+      });
       expect((await get(sub, w.workflowId)).status).toBe(404);
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: sub })).status).toBe(404);
       const ownerView = await get(owner, w.workflowId);
       expect(ownerView.body.data.stats.subscribers).toBe(1);
-      expect((await libraryOf(owner)).find((e) => e.workflowId === w.workflowId)).toMatchObject({ available: true, unavailableReason: null });
+      expect((await libraryOf(owner)).find((e) => e.workflowId === w.workflowId)).toMatchObject({
+        available: true,
+        unavailableReason: null,
+      });
     });
 
-    it('removes everyone\'s entries when a workflow is deleted', async () => {
+    it("removes everyone's entries when a workflow is deleted", async () => {
       const w = await createWorkflow(t, owner, { visibility: 'public' });
       const sub = await t.token('sub2@example.com');
       await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });

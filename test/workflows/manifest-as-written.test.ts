@@ -17,14 +17,22 @@ function unusualManifest(intent = 'Keep the order of every key') {
     name: 'Ordered manifest',
     context: { test_framework: 'vitest', zz_custom: 'x', language: 'typescript', a: 'first?' },
     manifest_version: '1.0',
-    adapters: { adapter_three: { mode: 'direct' }, adapter_one: { config: { max_parallel_agents: 2, spawn_agents_per_step: true }, mode: 'sub_agent' } },
+    adapters: {
+      adapter_three: { mode: 'direct' },
+      adapter_one: { config: { max_parallel_agents: 2, spawn_agents_per_step: true }, mode: 'sub_agent' },
+    },
   };
 }
 
 /** The same content with every object's keys reversed. */
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reversed(v)]),
+    );
   return value;
 }
 
@@ -53,7 +61,11 @@ describe('manifests as written', () => {
     expect((await t.call('GET', `/v1/workflows/${id}`, { token: owner })).text).toContain(inText(manifest));
     expect((await t.call('GET', `/v1/workflows/${id}`, { token: other })).text).toContain(inText(manifest));
     expect((await t.call('GET', `/v1/workflows/${id}/versions/1.0.0`, { token: owner })).text).toContain(inText(manifest));
-    const gql = await t.graphql('query($id: String!) { workflow(workflowId: $id) { manifest } workflowVersions(workflowId: $id) { data { manifest } } }', { id }, owner);
+    const gql = await t.graphql(
+      'query($id: String!) { workflow(workflowId: $id) { manifest } workflowVersions(workflowId: $id) { data { manifest } } }',
+      { id },
+      owner,
+    );
     expect(JSON.stringify(gql.body.data.workflow.manifest)).toBe(JSON.stringify(manifest));
     expect(JSON.stringify(gql.body.data.workflowVersions.data[0].manifest)).toBe(JSON.stringify(manifest));
 
@@ -77,7 +89,7 @@ describe('manifests as written', () => {
     expect(Object.keys(created.body.data.manifest)).toEqual(['steps', 'intent', 'name', 'manifest_version']);
   });
 
-  it('a new key order alone records no version, and every answer (the tool endpoint\'s cache included) shows the new order', async () => {
+  it("a new key order alone records no version, and every answer (the tool endpoint's cache included) shows the new order", async () => {
     const manifest = unusualManifest('Reordered later');
     const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'Reordered', manifest } });
     const id = created.body.data.workflowId;
@@ -103,7 +115,9 @@ describe('manifests as written', () => {
       expect(put.text).toContain(inText(again));
       expect((await t.call('GET', `/v1/workflows/${id}`, { token: owner })).text).toContain(inText(again));
       expect((await t.call('GET', `/v1/workflows/${id}/versions/1.0.0`, { token: owner })).text).toContain(inText(again));
-      expect((await t.call('GET', `/v1/workflows/${id}/versions`, { token: owner })).body.data.map((v: any) => v.version)).toEqual(['1.0.0']);
+      expect((await t.call('GET', `/v1/workflows/${id}/versions`, { token: owner })).body.data.map((v: any) => v.version)).toEqual([
+        '1.0.0',
+      ]);
       expect((await t.call('GET', `/v1/workflows/${id}/manifest`, { token: owner })).text).toBe(`${JSON.stringify(again, null, 2)}\n`);
 
       const second = await client.readResource({ uri });

@@ -56,10 +56,20 @@ describe('updates keep what they do not mention; subscribers keep their data', (
   }
 
   async function subscribedSetup(name: string) {
-    const w = await createWorkflow(t, owner, { name, visibility: 'public', description: 'Kept words', category: 'quality', tags: ['a', 'b'], allowForks: false });
+    const w = await createWorkflow(t, owner, {
+      name,
+      visibility: 'public',
+      description: 'Kept words',
+      category: 'quality',
+      tags: ['a', 'b'],
+      allowForks: false,
+    });
     expect((await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} })).status).toBe(201);
     const mine = await createWorkflow(t, sub, { name: `${name} (own)` });
-    const dep = await t.call('POST', '/v1/deployments', { token: sub, body: { name: `${name} deployment`, workflowIds: [mine.workflowId, w.workflowId] } });
+    const dep = await t.call('POST', '/v1/deployments', {
+      token: sub,
+      body: { name: `${name} deployment`, workflowIds: [mine.workflowId, w.workflowId] },
+    });
     expect(dep.status, dep.text).toBe(201);
     return { workflowId: w.workflowId as string, mine: mine.workflowId as string, deploymentId: dep.body.data.deploymentId as string };
   }
@@ -68,10 +78,23 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     const { workflowId, deploymentId } = await subscribedSetup('Omitted fields');
     const put = await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { name: 'Renamed only' } });
     expect(put.status, put.text).toBe(200);
-    expect(put.body.data).toMatchObject({ name: 'Renamed only', visibility: 'public', description: 'Kept words', category: 'quality', tags: ['a', 'b'], allowForks: false, currentVersion: '1.0.0' });
+    expect(put.body.data).toMatchObject({
+      name: 'Renamed only',
+      visibility: 'public',
+      description: 'Kept words',
+      category: 'quality',
+      tags: ['a', 'b'],
+      allowForks: false,
+      currentVersion: '1.0.0',
+    });
     expect(put.body.data.manifest).toEqual(sampleManifest());
 
-    expect(await libraryEntry(sub, workflowId)).toMatchObject({ sourceType: 'subscribed', available: true, unavailableReason: null, workflowName: 'Renamed only' });
+    expect(await libraryEntry(sub, workflowId)).toMatchObject({
+      sourceType: 'subscribed',
+      available: true,
+      unavailableReason: null,
+      workflowName: 'Renamed only',
+    });
     expect((await deploymentWorkflows(deploymentId)).map((w) => [w.workflowId, w.available])).toContainEqual([workflowId, true]);
     expect(await offeredResources(deploymentId)).toContain(`workflow://${workflowId}/manifest`);
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: owner })).body.data.stats.subscribers).toBe(1);
@@ -82,13 +105,23 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     const path = `/v1/workflows/${w.workflowId}`;
     const empty = await t.call('PUT', path, { token: owner, body: {} });
     expect(empty.status).toBe(200);
-    expect(empty.body.data).toMatchObject({ name: 'Nulls', visibility: 'public', description: 'd', category: 'c', tags: ['t'], currentVersion: '1.0.0' });
+    expect(empty.body.data).toMatchObject({
+      name: 'Nulls',
+      visibility: 'public',
+      description: 'd',
+      category: 'c',
+      tags: ['t'],
+      currentVersion: '1.0.0',
+    });
     const cleared = await t.call('PUT', path, { token: owner, body: { description: null, category: null, tags: null } });
     expect(cleared.body.data).toMatchObject({ name: 'Nulls', visibility: 'public', description: '', category: '', tags: [] });
     for (const field of ['name', 'manifest', 'visibility', 'allowForks']) {
       const res = await t.call('PUT', path, { token: owner, body: { [field]: null } });
       expect(res.status, field).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field, message: `${field} cannot be null; leave it out to keep the current value` }] } });
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { fields: [{ field, message: `${field} cannot be null; leave it out to keep the current value` }] },
+      });
     }
     expect((await t.call('GET', path, { token: owner })).body.data.visibility).toBe('public');
   });
@@ -101,10 +134,16 @@ describe('updates keep what they do not mention; subscribers keep their data', (
       owner,
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.updateWorkflow).toEqual({ name: 'GraphQL keep', visibility: 'public', description: 'only this', tags: ['g'], currentVersion: '1.0.0' });
+    expect(res.body.data.updateWorkflow).toEqual({
+      name: 'GraphQL keep',
+      visibility: 'public',
+      description: 'only this',
+      tags: ['g'],
+      currentVersion: '1.0.0',
+    });
   });
 
-  it('a private spell keeps the subscriber\'s entry and deployment, unavailable and unreadable, and public again restores them', async () => {
+  it("a private spell keeps the subscriber's entry and deployment, unavailable and unreadable, and public again restores them", async () => {
     const { workflowId, mine, deploymentId } = await subscribedSetup('Private spell');
     const hide = await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { visibility: 'private' } });
     expect(hide.status).toBe(200);
@@ -120,11 +159,17 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     expect(await offeredResources(deploymentId)).toEqual([`workflow://${mine}/manifest`]);
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: sub })).status).toBe(404);
     const viaLibrary = await t.graphql('{ library { data { workflowId available workflow { manifest } } } }', {}, sub);
-    expect(viaLibrary.body.data.library.data.find((e: any) => e.workflowId === workflowId)).toEqual({ workflowId, available: false, workflow: null });
+    expect(viaLibrary.body.data.library.data.find((e: any) => e.workflowId === workflowId)).toEqual({
+      workflowId,
+      available: false,
+      workflow: null,
+    });
 
     // Edits made while private do not reach the subscriber.
     const edited = sampleManifest({ intent: 'A private edit' });
-    expect((await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { manifest: edited } })).body.data.currentVersion).toBe('1.0.1');
+    expect(
+      (await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { manifest: edited } })).body.data.currentVersion,
+    ).toBe('1.0.1');
     expect((await libraryEntry(sub, workflowId)).workflowVersion).toBe('1.0.0');
 
     // Public again: everything comes back, the auto-updating entry at the current version.
@@ -137,7 +182,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: owner })).body.data.stats.subscribers).toBe(1);
   });
 
-  it('deleting the workflow still removes it from the subscriber\'s library and deployments', async () => {
+  it("deleting the workflow still removes it from the subscriber's library and deployments", async () => {
     const { workflowId, mine, deploymentId } = await subscribedSetup('Deleted');
     expect((await t.call('DELETE', `/v1/workflows/${workflowId}`, { token: owner })).body.data).toEqual({ workflowId, deleted: true });
     expect(await libraryEntry(sub, workflowId)).toBeUndefined();

@@ -24,7 +24,13 @@ describe('workflows', () => {
     it('creates a private workflow at version 1.0.0 with the stored fields', async () => {
       const res = await t.call('POST', '/v1/workflows', {
         token: alice,
-        body: { name: 'Ship it', description: 'From plan to review', manifest: sampleManifest(), category: 'delivery', tags: ['ci', 'review'] },
+        body: {
+          name: 'Ship it',
+          description: 'From plan to review',
+          manifest: sampleManifest(),
+          category: 'delivery',
+          tags: ['ci', 'review'],
+        },
       });
       expect(res.status).toBe(201);
       const w = res.body.data;
@@ -45,22 +51,30 @@ describe('workflows', () => {
       expect(w.updatedAt).toBe(w.createdAt);
     });
 
-    it('puts a new workflow in its owner\'s library as owned', async () => {
+    it("puts a new workflow in its owner's library as owned", async () => {
       const w = await createWorkflow(t, alice, { name: 'In the library' });
       const lib = await t.call('GET', '/v1/library?limit=100', { token: alice });
       const entry = lib.body.data.find((e: any) => e.workflowId === w.workflowId);
-      expect(entry).toMatchObject({ sourceType: 'owned', sourceUserId: expect.stringMatching(/^usr_/), isActive: true, workflowName: 'In the library', workflowVersion: '1.0.0', autoUpdate: true });
+      expect(entry).toMatchObject({
+        sourceType: 'owned',
+        sourceUserId: expect.stringMatching(/^usr_/),
+        isActive: true,
+        workflowName: 'In the library',
+        workflowVersion: '1.0.0',
+        autoUpdate: true,
+      });
       expect(entry.enabledAdapters).toEqual(['adapter_one', 'adapter_two', 'adapter_three']);
     });
 
     it('accepts the manifest as a YAML string', async () => {
-      const yaml = 'manifest_version: "1.0"\nname: From YAML\nintent: Check YAML input\nsteps:\n  - id: only\n    name: Only step\n    action: code_agent\n';
+      const yaml =
+        'manifest_version: "1.0"\nname: From YAML\nintent: Check YAML input\nsteps:\n  - id: only\n    name: Only step\n    action: code_agent\n';
       const res = await t.call('POST', '/v1/workflows', { token: alice, body: { name: 'YAML one', manifest: yaml } });
       expect(res.status).toBe(201);
       expect(res.body.data.manifest.steps[0].id).toBe('only');
     });
 
-    it('gets the owner\'s workflow with its manifest, and another user\'s only when public', async () => {
+    it("gets the owner's workflow with its manifest, and another user's only when public", async () => {
       const priv = await createWorkflow(t, alice, { name: 'Secret' });
       const pub = await createWorkflow(t, alice, { name: 'Open', visibility: 'public' });
       const mine = await t.call('GET', `/v1/workflows/${priv.workflowId}`, { token: alice });
@@ -78,10 +92,11 @@ describe('workflows', () => {
   });
 
   describe('list', () => {
-    it('lists only the caller\'s workflows, newest first, with opaque cursors', async () => {
+    it("lists only the caller's workflows, newest first, with opaque cursors", async () => {
       const u = await t.token('lister@example.com');
       const ids: string[] = [];
-      for (let i = 0; i < 5; i += 1) ids.push((await createWorkflow(t, u, { name: `W${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
+      for (let i = 0; i < 5; i += 1)
+        ids.push((await createWorkflow(t, u, { name: `W${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
       const first = await t.call('GET', '/v1/workflows?limit=2', { token: u });
       expect(first.status).toBe(200);
       expect(first.body.pagination).toMatchObject({ hasMore: true, count: 2 });
@@ -99,7 +114,19 @@ describe('workflows', () => {
       expect(pub.body.data.map((w: any) => w.workflowId)).toEqual([ids[3], ids[1]]);
       expect(pub.body.pagination).toEqual({ nextCursor: null, hasMore: false, count: 2 });
       const summary = pub.body.data[0];
-      for (const key of ['workflowId', 'name', 'description', 'visibility', 'category', 'tags', 'currentVersion', 'stats', 'createdAt', 'updatedAt']) expect(summary).toHaveProperty(key);
+      for (const key of [
+        'workflowId',
+        'name',
+        'description',
+        'visibility',
+        'category',
+        'tags',
+        'currentVersion',
+        'stats',
+        'createdAt',
+        'updatedAt',
+      ])
+        expect(summary).toHaveProperty(key);
       const def = await t.call('GET', '/v1/workflows', { token: u });
       expect(def.body.pagination.count).toBe(5);
     });
@@ -123,7 +150,8 @@ describe('workflows', () => {
   describe('update and versions', () => {
     it('keeps the version for metadata changes, bumps patch for content and minor for shape', async () => {
       const w = await createWorkflow(t, alice, { name: 'Versioned' });
-      const put = (body: Record<string, unknown>) => t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: alice, body: { name: 'Versioned', manifest: sampleManifest(), ...body } });
+      const put = (body: Record<string, unknown>) =>
+        t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: alice, body: { name: 'Versioned', manifest: sampleManifest(), ...body } });
       const meta = await put({ name: 'Versioned (renamed)', description: 'new words', tags: ['x'] });
       expect(meta.status).toBe(200);
       expect(meta.body.data).toMatchObject({ name: 'Versioned (renamed)', description: 'new words', tags: ['x'], currentVersion: '1.0.0' });
@@ -161,7 +189,7 @@ describe('workflows', () => {
   });
 
   describe('delete', () => {
-    it('deletes the owner\'s workflow with its versions; others get 403 or 404', async () => {
+    it("deletes the owner's workflow with its versions; others get 403 or 404", async () => {
       const priv = await createWorkflow(t, alice);
       const pub = await createWorkflow(t, alice, { visibility: 'public' });
       expect((await t.call('DELETE', `/v1/workflows/${priv.workflowId}`, { token: bob })).status).toBe(404);
@@ -202,7 +230,11 @@ describe('workflows', () => {
     });
 
     it('exports the workflow as a SKILL.md for an adapter, adapter_three by default', async () => {
-      const w = await createWorkflow(t, alice, { name: 'Ship a feature', description: 'Plan, build and review a feature.', manifest: sampleManifest() });
+      const w = await createWorkflow(t, alice, {
+        name: 'Ship a feature',
+        description: 'Plan, build and review a feature.',
+        manifest: sampleManifest(),
+      });
       const res = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill`, { token: alice });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
@@ -235,13 +267,21 @@ describe('workflows', () => {
       expect(hidden.status).toBe(404);
       expect(hidden.body.error.code).toBe('NOT_FOUND');
       expect(hidden.text).not.toContain('Adapter');
-      const gql = await t.graphql('query($id: String!) { workflowManifest(workflowId: $id, format: "skill") { body } }', { id: w.workflowId }, bob);
+      const gql = await t.graphql(
+        'query($id: String!) { workflowManifest(workflowId: $id, format: "skill") { body } }',
+        { id: w.workflowId },
+        bob,
+      );
       expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
       const badAdapter = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill&adapter=adapter_nine`, { token: alice });
       expect(badAdapter.status).toBe(400);
-      expect(badAdapter.body.error.message).toBe("adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'; got 'adapter_nine'");
-      const adapterWithYaml = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=yaml&adapter=adapter_one`, { token: alice });
+      expect(badAdapter.body.error.message).toBe(
+        "adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'; got 'adapter_nine'",
+      );
+      const adapterWithYaml = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=yaml&adapter=adapter_one`, {
+        token: alice,
+      });
       expect(adapterWithYaml.status).toBe(400);
       expect(adapterWithYaml.body.error.message).toBe("adapter applies only to format 'skill'");
     });
@@ -251,22 +291,92 @@ describe('workflows', () => {
     const withSteps = (steps: unknown) => sampleManifest({ steps });
     const cases: [string, Record<string, unknown>, string][] = [
       ['manifest not an object', { manifest: [1, 2] }, 'manifest'],
-      ['missing name in manifest', { manifest: (() => { const m = sampleManifest(); delete m.name; return m; })() }, 'missing_required_field'],
-      ['missing intent', { manifest: (() => { const m = sampleManifest(); delete m.intent; return m; })() }, 'missing_required_field'],
-      ['missing steps', { manifest: (() => { const m = sampleManifest(); delete m.steps; return m; })() }, 'missing_required_field'],
+      [
+        'missing name in manifest',
+        {
+          manifest: (() => {
+            const m = sampleManifest();
+            delete m.name;
+            return m;
+          })(),
+        },
+        'missing_required_field',
+      ],
+      [
+        'missing intent',
+        {
+          manifest: (() => {
+            const m = sampleManifest();
+            delete m.intent;
+            return m;
+          })(),
+        },
+        'missing_required_field',
+      ],
+      [
+        'missing steps',
+        {
+          manifest: (() => {
+            const m = sampleManifest();
+            delete m.steps;
+            return m;
+          })(),
+        },
+        'missing_required_field',
+      ],
       ['empty steps', { manifest: withSteps([]) }, 'missing_required_field'],
       ['manifest_version 2.0', { manifest: sampleManifest({ manifest_version: '2.0' }) }, 'unsupported_manifest_version'],
       ['step id Build-Step', { manifest: withSteps([{ id: 'Build-Step', name: 'B', action: 'code_agent' }]) }, 'invalid_step_id'],
       ['step id 1abc', { manifest: withSteps([{ id: '1abc', name: 'B', action: 'code_agent' }]) }, 'invalid_step_id'],
-      ['duplicate step id', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent' }, { id: 'a', name: 'A2', action: 'code_agent' }]) }, 'duplicate_step_id'],
+      [
+        'duplicate step id',
+        {
+          manifest: withSteps([
+            { id: 'a', name: 'A', action: 'code_agent' },
+            { id: 'a', name: 'A2', action: 'code_agent' },
+          ]),
+        },
+        'duplicate_step_id',
+      ],
       ['unknown action', { manifest: withSteps([{ id: 'a', name: 'A', action: 'teleport' }]) }, 'unknown_action'],
-      ['depends_on a missing step', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['ghost'] }]) }, 'unknown_dependency'],
-      ['two-step cycle', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['b'] }, { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] }]) }, 'circular_dependency'],
-      ['three-step cycle', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['c'] }, { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] }, { id: 'c', name: 'C', action: 'code_agent', depends_on: ['b'] }]) }, 'circular_dependency'],
-      ['self-dependency', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['a'] }]) }, 'circular_dependency'],
+      [
+        'depends_on a missing step',
+        { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['ghost'] }]) },
+        'unknown_dependency',
+      ],
+      [
+        'two-step cycle',
+        {
+          manifest: withSteps([
+            { id: 'a', name: 'A', action: 'code_agent', depends_on: ['b'] },
+            { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] },
+          ]),
+        },
+        'circular_dependency',
+      ],
+      [
+        'three-step cycle',
+        {
+          manifest: withSteps([
+            { id: 'a', name: 'A', action: 'code_agent', depends_on: ['c'] },
+            { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] },
+            { id: 'c', name: 'C', action: 'code_agent', depends_on: ['b'] },
+          ]),
+        },
+        'circular_dependency',
+      ],
+      [
+        'self-dependency',
+        { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', depends_on: ['a'] }]) },
+        'circular_dependency',
+      ],
       ['adapter mode not in its list', { manifest: sampleManifest({ adapters: { adapter_two: { mode: 'sub_agent' } } }) }, 'invalid_value'],
       ['steps as an object', { manifest: sampleManifest({ steps: { a: 1 } }) }, 'invalid_type'],
-      ['retry.max_attempts as a string', { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', retry: { max_attempts: '3' } }]) }, 'invalid_type'],
+      [
+        'retry.max_attempts as a string',
+        { manifest: withSteps([{ id: 'a', name: 'A', action: 'code_agent', retry: { max_attempts: '3' } }]) },
+        'invalid_type',
+      ],
       ['tags as a string', { tags: 'review' }, 'tags'],
       ['name empty', { name: '   ' }, 'name'],
       ['name too long', { name: 'x'.repeat(101) }, 'name'],
@@ -289,7 +399,15 @@ describe('workflows', () => {
     it('reports the two steps of a cycle by name', async () => {
       const res = await t.call('POST', '/v1/workflows', {
         token: alice,
-        body: { name: 'Cyclic', manifest: sampleManifest({ steps: [{ id: 'build', name: 'B', action: 'code_agent', depends_on: ['test'] }, { id: 'test', name: 'T', action: 'test_agent', depends_on: ['build'] }] }) },
+        body: {
+          name: 'Cyclic',
+          manifest: sampleManifest({
+            steps: [
+              { id: 'build', name: 'B', action: 'code_agent', depends_on: ['test'] },
+              { id: 'test', name: 'T', action: 'test_agent', depends_on: ['build'] },
+            ],
+          }),
+        },
       });
       const cycle = res.body.error.details.manifestErrors.find((e: any) => e.code === 'circular_dependency');
       expect(cycle.message).toMatch(/build/);
@@ -298,7 +416,10 @@ describe('workflows', () => {
 
     it('refuses a bad update and leaves the workflow as it was', async () => {
       const w = await createWorkflow(t, alice);
-      const res = await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: alice, body: { name: 'Changed', manifest: sampleManifest({ steps: [] }) } });
+      const res = await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
+        token: alice,
+        body: { name: 'Changed', manifest: sampleManifest({ steps: [] }) },
+      });
       expect(res.status).toBe(400);
       const after = await t.call('GET', `/v1/workflows/${w.workflowId}`, { token: alice });
       expect(after.body.data).toMatchObject({ name: 'Review pipeline', currentVersion: '1.0.0' });
@@ -317,11 +438,17 @@ describe('workflows', () => {
       const before = await countWorkflows();
       const ok = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: sampleManifest() } });
       expect(ok.body).toEqual({ success: true, data: { valid: true, errors: [] } });
-      const bad = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: sampleManifest({ steps: [{ id: 'X', name: 'x', action: 'nope' }] }) } });
+      const bad = await t.call('POST', '/v1/manifests/validate', {
+        token: alice,
+        body: { manifest: sampleManifest({ steps: [{ id: 'X', name: 'x', action: 'nope' }] }) },
+      });
       expect(bad.status).toBe(200);
       expect(bad.body.data.valid).toBe(false);
       expect(bad.body.data.errors.map((e: any) => e.code).sort()).toEqual(['invalid_step_id', 'unknown_action']);
-      const yaml = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: 'manifest_version: "1.0"\nname: y\nintent: y\nsteps: []\n' } });
+      const yaml = await t.call('POST', '/v1/manifests/validate', {
+        token: alice,
+        body: { manifest: 'manifest_version: "1.0"\nname: y\nintent: y\nsteps: []\n' },
+      });
       expect(yaml.body.data.errors[0].code).toBe('missing_required_field');
       const broken = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: 'a: [unclosed' } });
       expect(broken.status).toBe(400);

@@ -31,7 +31,10 @@ export function signInUrl(): string {
   return `/sign-in?return=${encodeURIComponent(window.location.pathname + window.location.search)}`;
 }
 
-export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: V extends Record<string, never> ? [] | [V] : [V]): Promise<R> {
+export async function request<R, V>(
+  document: TypedDocumentString<R, V>,
+  ...[variables]: V extends Record<string, never> ? [] | [V] : [V]
+): Promise<R> {
   let response: Response;
   try {
     response = await fetch('/graphql', {
@@ -47,7 +50,10 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   try {
     body = (await response.json()) as GraphQLResponse<R>;
   } catch {
-    throw new ApiError(`The service answered ${response.status} without a readable body. Try again in a moment.`, response.status >= 500 ? 'NETWORK' : 'INTERNAL_ERROR');
+    throw new ApiError(
+      `The service answered ${response.status} without a readable body. Try again in a moment.`,
+      response.status >= 500 ? 'NETWORK' : 'INTERNAL_ERROR',
+    );
   }
   const retryAfterHeader = response.headers.get('retry-after');
   const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : null;
@@ -55,9 +61,15 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   if (first) {
     const details = first.extensions?.details ?? {};
     const retry = retryAfter ?? (typeof details.retryAfter === 'number' ? details.retryAfter : null);
-    throw new ApiError(first.message, first.extensions?.code ?? (response.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR'), details, retry);
+    throw new ApiError(
+      first.message,
+      first.extensions?.code ?? (response.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR'),
+      details,
+      retry,
+    );
   }
-  if (!response.ok || !body.data) throw new ApiError(`The service answered ${response.status}.`, response.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR');
+  if (!response.ok || !body.data)
+    throw new ApiError(`The service answered ${response.status}.`, response.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR');
   return body.data;
 }
 
@@ -70,7 +82,11 @@ export interface QueryState<R> {
 
 /** Runs a query when the page opens and whenever its variables change. */
 export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: V, options: { skip?: boolean } = {}): QueryState<R> {
-  const [state, setState] = useState<{ data: R | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: !options.skip });
+  const [state, setState] = useState<{ data: R | null; error: ApiError | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: !options.skip,
+  });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(variables ?? null);
   const latest = useRef(0);

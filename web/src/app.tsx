@@ -53,21 +53,29 @@ export function App() {
   // The page and the viewer load side by side; only the header waits for the viewer.
   return (
     <ViewerContext.Provider value={viewer.data?.me ?? null}>
-      <a href="#main" className="skip-link">Skip to content</a>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="top">
-        <Link href="/deployments" className="brand">Workflow service</Link>
+        <Link href="/deployments" className="brand">
+          Workflow service
+        </Link>
         <nav aria-label="Main">
           <ul>
             {NAV.map(([href, label]) => (
               <li key={href}>
-                <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>{label}</Link>
+                <Link href={href} aria-current={location.startsWith(href) ? 'page' : undefined}>
+                  {label}
+                </Link>
               </li>
             ))}
           </ul>
         </nav>
         <form method="post" action="/sign-out" className="sign-out">
           <span className="who">{viewer.data?.me.email}</span>
-          <button type="submit" className="link-button">Sign out</button>
+          <button type="submit" className="link-button">
+            Sign out
+          </button>
         </form>
       </header>
       <main id="main" tabIndex={-1} className="page">

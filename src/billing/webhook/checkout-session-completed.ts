@@ -26,6 +26,12 @@ export const checkoutSessionCompleted: WebhookHandler = async (ctx) => {
           subscriptionId,
           ...(plan && paid ? { plan, status: 'active', cancelAtPeriodEnd: false } : {}),
         });
-  if (outcome.applied) await writeRecord(ctx, userId, { kind: 'checkout_completed', amount: session.amount_total, currency: session.currency, data: { sessionId: session.id, subscriptionId, priceKey: session.metadata?.priceKey ?? null } });
+  if (outcome.applied)
+    await writeRecord(ctx, userId, {
+      kind: 'checkout_completed',
+      amount: session.amount_total,
+      currency: session.currency,
+      data: { sessionId: session.id, subscriptionId, priceKey: session.metadata?.priceKey ?? null },
+    });
   return outcome;
 };

@@ -11,7 +11,11 @@ function subscriptionOf(invoice: Stripe.Invoice): string | null {
  * Invoices only add billing records: the status change they may cause (past_due, active again)
  * arrives as customer.subscription.updated, which carries the whole state.
  */
-export async function recordInvoice(ctx: WebhookContext, kind: 'invoice_paid' | 'invoice_payment_failed', amount: (invoice: Stripe.Invoice) => number) {
+export async function recordInvoice(
+  ctx: WebhookContext,
+  kind: 'invoice_paid' | 'invoice_payment_failed',
+  amount: (invoice: Stripe.Invoice) => number,
+) {
   const invoice = ctx.event.data.object as Stripe.Invoice;
   const userId = await findUser(ctx.tx, invoice.metadata?.userId, idOf(invoice.customer));
   if (!userId) return { userId: null, applied: false, reason: 'no user for this customer' };

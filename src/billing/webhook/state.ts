@@ -84,16 +84,28 @@ export async function applySubscriptionState(ctx: WebhookContext, userId: string
   if (otherSubscription && LIVE.has(row.status) && state.status !== undefined && !LIVE.has(state.status)) {
     return { userId, applied: false, reason: 'the event is about an older subscription' };
   }
-  const data = Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)) as Prisma.BillingSubscriptionUncheckedUpdateInput;
+  const data = Object.fromEntries(
+    Object.entries(state).filter(([, v]) => v !== undefined),
+  ) as Prisma.BillingSubscriptionUncheckedUpdateInput;
   await tx.billingSubscription.upsert({
     where: { userId },
-    create: { ...(data as Prisma.BillingSubscriptionUncheckedCreateInput), userId, lastEventAt: eventAt, createdAt: ctx.now, updatedAt: ctx.now },
+    create: {
+      ...(data as Prisma.BillingSubscriptionUncheckedCreateInput),
+      userId,
+      lastEventAt: eventAt,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    },
     update: { ...data, lastEventAt: eventAt, updatedAt: ctx.now },
   });
   return { userId, applied: true };
 }
 
-export async function writeRecord(ctx: WebhookContext, userId: string, record: { kind: string; amount?: number | null; currency?: string | null; data: Record<string, unknown> }): Promise<void> {
+export async function writeRecord(
+  ctx: WebhookContext,
+  userId: string,
+  record: { kind: string; amount?: number | null; currency?: string | null; data: Record<string, unknown> },
+): Promise<void> {
   await ctx.tx.billingRecord.create({
     data: {
       id: newId('bill'),

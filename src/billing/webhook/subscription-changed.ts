@@ -36,7 +36,14 @@ export const subscriptionChanged: WebhookHandler = async (ctx) => {
   if (outcome.applied) {
     await writeRecord(ctx, userId, {
       kind: ctx.event.type === 'customer.subscription.created' ? 'subscription_created' : 'subscription_updated',
-      data: { subscriptionId: sub.id, plan: state.plan ?? before?.plan ?? null, previousPlan: before?.plan ?? null, status: sub.status, priceId: state.priceId, cancelAtPeriodEnd: state.cancelAtPeriodEnd },
+      data: {
+        subscriptionId: sub.id,
+        plan: state.plan ?? before?.plan ?? null,
+        previousPlan: before?.plan ?? null,
+        status: sub.status,
+        priceId: state.priceId,
+        cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+      },
     });
   }
   return outcome;

@@ -17,10 +17,19 @@ export const subscriptionDeleted: WebhookHandler = async (ctx) => {
     customerId: idOf(sub.customer),
     subscriptionId: sub.id,
     cancelAtPeriodEnd: false,
-    ...(item ? { currentPeriodStart: secondsToDate(item.current_period_start), currentPeriodEnd: secondsToDate(item.current_period_end) } : {}),
+    ...(item
+      ? { currentPeriodStart: secondsToDate(item.current_period_start), currentPeriodEnd: secondsToDate(item.current_period_end) }
+      : {}),
   });
   if (outcome.applied) {
-    await writeRecord(ctx, userId, { kind: 'subscription_canceled', data: { subscriptionId: sub.id, previousPlan: before?.plan ?? null, endedAt: secondsToDate(sub.ended_at ?? null)?.toISOString() ?? null } });
+    await writeRecord(ctx, userId, {
+      kind: 'subscription_canceled',
+      data: {
+        subscriptionId: sub.id,
+        previousPlan: before?.plan ?? null,
+        endedAt: secondsToDate(sub.ended_at ?? null)?.toISOString() ?? null,
+      },
+    });
   }
   return outcome;
 };

@@ -78,14 +78,14 @@ function instructionsOf(settings: Settings, input: PlanInput, batches: readonly 
   const limit = settings.maxParallelAgents;
   const lines = [
     'You are the orchestrator. Work through the batches in order and wait for every step of a batch to finish before starting the next.',
-    'For each step run by a sub-agent, spawn one sub-agent (for example with the Task tool). Brief it with the workflow intent, the task and that step\'s section below, and ask it to report back what it did and what later steps need.',
+    "For each step run by a sub-agent, spawn one sub-agent (for example with the Task tool). Brief it with the workflow intent, the task and that step's section below, and ask it to report back what it did and what later steps need.",
     limit === 1
       ? 'Never run more than 1 sub-agent at once; the batches below already respect this limit.'
       : `${limit !== undefined ? `Never run more than ${limit} sub-agents at once; the batches below already respect this limit. ` : ''}Launch the sub-agents of one batch together (in one message) so they run in parallel.`,
   ];
   if (listsTools) lines.push('Give a sub-agent only the tools listed for its step; a step without a list gets the tools its action needs.');
   if (batches.some((b) => b.delegate === 'main_agent')) lines.push('Steps run by "you" are yours to do directly, in their own batch.');
-  lines.push('Pass each step\'s result on to the steps that depend on it.');
+  lines.push("Pass each step's result on to the steps that depend on it.");
   return [...lines, ...closingInstructions(input.steps)];
 }
 

@@ -105,23 +105,33 @@ function renderStep(input: PlanInput, stepId: string): RenderedPlan {
   const step = input.steps[index];
   if (!step) throw new Error(`step '${stepId}' is not in workflow '${input.workflow.workflowId}'`);
   const dependencies = related(settings, input, step.dependsOn);
-  const dependents = related(settings, input, input.steps.filter((s) => s.dependsOn.includes(stepId)).map((s) => s.id));
+  const dependents = related(
+    settings,
+    input,
+    input.steps.filter((s) => s.dependsOn.includes(stepId)).map((s) => s.id),
+  );
   const inputs = structuredClone(input.args.inputs ?? {});
   const fns = functionsOf(settings, stepId);
   const instructions = [
     `Do this step only: ${oneLine(step.name)} (${step.action}).`,
-    fns.length > 0 ? `Call only these functions for it: ${fns.join(', ')}.` : 'No functions are listed for this step; use what its action needs.',
+    fns.length > 0
+      ? `Call only these functions for it: ${fns.join(', ')}.`
+      : 'No functions are listed for this step; use what its action needs.',
     dependencies.length > 0
-      ? 'Use the results of the steps it depends on, given in `inputs`; when one is missing, call that step\'s tool first.'
+      ? "Use the results of the steps it depends on, given in `inputs`; when one is missing, call that step's tool first."
       : 'It depends on no other step, so it can start right away.',
     dependents.length > 0
       ? `Return a result the next steps can take as their inputs: ${dependents.map((d) => d.id).join(', ')}.`
-      : 'It is a final step: return its result as part of the workflow\'s outcome.',
+      : "It is a final step: return its result as part of the workflow's outcome.",
   ];
   if (step.condition !== undefined) instructions.push('Check its condition first; when it is false, skip the step and say so.');
   if (step.retry !== undefined) instructions.push('If it fails, try again as its retry setting allows before reporting the failure.');
   const { base } = input;
-  const out = preamble(base, `Workflow: ${base.name} (version ${base.version}), step ${step.id}`, 'one step of the workflow, called as a function.');
+  const out = preamble(
+    base,
+    `Workflow: ${base.name} (version ${base.version}), step ${step.id}`,
+    'one step of the workflow, called as a function.',
+  );
   out.push('', `## Step ${index + 1} of ${input.steps.length}: ${code(step.id)} (${oneLine(step.name)})`, ...commonStepLines(step));
   out.push(`- group: ${step.parallelGroup} of ${base.levels.length}`, functionsLine(settings, stepId));
   out.push('', '## Depends on', ...(dependencies.length > 0 ? dependencies.map(relatedLine) : ['nothing']));
@@ -175,7 +185,20 @@ function stepOutputSchema(mode: string): Schema {
       inputs: anyObject('The inputs passed to this call.'),
       instructions: arr(str()),
     },
-    ['workflowId', 'name', 'version', 'adapter', 'mode', 'intent', 'context', 'step', 'dependencies', 'dependents', 'inputs', 'instructions'],
+    [
+      'workflowId',
+      'name',
+      'version',
+      'adapter',
+      'mode',
+      'intent',
+      'context',
+      'step',
+      'dependencies',
+      'dependents',
+      'inputs',
+      'instructions',
+    ],
   );
 }
 

@@ -27,7 +27,14 @@ interface EditorTask {
 
 /** Actions whose result is file edits, which the editor's diff/apply settings govern. */
 const EDITING_ACTIONS: ReadonlySet<StepAction> = new Set<StepAction>([
-  'code_agent', 'test_agent', 'docs_agent', 'edit_file', 'edit_files', 'generate_code', 'generate_tests', 'file_write',
+  'code_agent',
+  'test_agent',
+  'docs_agent',
+  'edit_file',
+  'edit_files',
+  'generate_code',
+  'generate_tests',
+  'file_write',
 ]);
 
 function settingsOf(manifest: WorkflowManifest): Settings {
@@ -37,7 +44,7 @@ function settingsOf(manifest: WorkflowManifest): Settings {
   return {
     mode,
     // `direct` means edits straight from the chat, so the composer is off whatever the config says.
-    useComposer: mode === 'direct' ? false : config.use_composer ?? true,
+    useComposer: mode === 'direct' ? false : (config.use_composer ?? true),
     // Reviewing before applying is the safe default for an editor that writes to the user's files.
     showDiff: config.show_diff ?? true,
     autoApply: config.auto_apply ?? false,
@@ -69,7 +76,7 @@ function editLines(settings: Settings): string[] {
     settings.showDiff ? 'Show the diff before applying any edit.' : 'Edits need no diff preview before they are applied.',
     settings.autoApply
       ? 'Apply edits automatically as soon as they are ready; do not wait for approval.'
-      : 'Do not apply edits automatically: wait for the user\'s approval before applying them.',
+      : "Do not apply edits automatically: wait for the user's approval before applying them.",
   ];
 }
 
@@ -88,17 +95,17 @@ function instructionsOf(settings: Settings, input: PlanInput): string[] {
     );
   } else if (settings.mode === 'direct') {
     lines.push(
-      'Work step by step without the composer: make one step\'s edits, settle them, then move to the next step in the order listed.',
+      "Work step by step without the composer: make one step's edits, settle them, then move to the next step in the order listed.",
       'Steps of one group do not depend on each other; their order inside the group is free.',
     );
   } else {
     lines.push(
       `Run each step as its own ${surface(settings)} task. Start all tasks of a group together, wait until every one has finished and its edits are settled, then start the next group.`,
-      'Keep each task to its own step\'s files so tasks running together do not make conflicting edits; when two must change the same file, run them one after the other.',
+      "Keep each task to its own step's files so tasks running together do not make conflicting edits; when two must change the same file, run them one after the other.",
     );
   }
   lines.push(...editLines(settings));
-  lines.push('Carry each step\'s result into the steps that depend on it.');
+  lines.push("Carry each step's result into the steps that depend on it.");
   return [...lines, ...closingInstructions(input.steps)];
 }
 
@@ -122,7 +129,10 @@ function groupLines(settings: Settings, tasks: readonly EditorTask[], levels: re
   const several = mine.length > 1;
   const tasksText = `${label} task${several ? 's' : ''} ${mine.map((t) => t.task).join(', ')}`;
   const start = several ? 'start together' : 'starts';
-  const when = after.length === 0 ? 'right away' : `once task${after.length > 1 ? 's' : ''} ${after.join(', ')} ${after.length > 1 ? 'have' : 'has'} finished`;
+  const when =
+    after.length === 0
+      ? 'right away'
+      : `once task${after.length > 1 ? 's' : ''} ${after.join(', ')} ${after.length > 1 ? 'have' : 'has'} finished`;
   return [`${tasksText} ${start} ${when}: ${codeList(mine.flatMap((t) => t.steps))}.`];
 }
 
@@ -163,7 +173,7 @@ function renderPlan(input: PlanInput): RenderedPlan {
 function outputSchema(mode: string): Schema {
   const step = stepSchema({
     editorTask: int('The editor task (1-based) this step belongs to.'),
-    editsFiles: bool('Whether the step\'s action changes files, so the diff/apply settings govern it.'),
+    editsFiles: bool("Whether the step's action changes files, so the diff/apply settings govern it."),
   });
   return planSchema('adapter_two', mode, step, {
     composer: obj({ useComposer: bool(), showDiff: bool(), autoApply: bool() }),

@@ -36,7 +36,6 @@ export type {
 export { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
 export { DEFAULT_SKILL_ADAPTER, parseSkillAdapter, renderSkill, skillName, type RenderedSkill } from './skill.js';
 
-
 function describe(workflow: RenderableWorkflow, how: string): string {
   const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);
   return `${own} (version ${oneLine(workflow.version)}) ${how}`;
@@ -86,7 +85,9 @@ function assertUnique(workflows: readonly RenderableWorkflow[], catalog: Catalog
   const ids = new Set<string>();
   for (const w of workflows) {
     if (ids.has(w.workflowId)) {
-      throw new AppError('INTERNAL_ERROR', `workflow '${w.workflowId}' appears more than once in the deployment`, { workflowId: w.workflowId });
+      throw new AppError('INTERNAL_ERROR', `workflow '${w.workflowId}' appears more than once in the deployment`, {
+        workflowId: w.workflowId,
+      });
     }
     ids.add(w.workflowId);
   }
@@ -166,12 +167,7 @@ function workflowOf(workflows: readonly RenderableWorkflow[], workflowId: string
   return workflow;
 }
 
-export function callTool(
-  catalog: Catalog,
-  workflows: readonly RenderableWorkflow[],
-  toolName: string,
-  args: unknown,
-): ToolCallResult {
+export function callTool(catalog: Catalog, workflows: readonly RenderableWorkflow[], toolName: string, args: unknown): ToolCallResult {
   const tool = catalog.tools.find((t) => t.name === toolName);
   if (!tool) throw new AppError('VALIDATION_ERROR', `unknown tool '${toolName}'`, { tool: toolName });
   const valid = validateArgs<PlanArgs>(tool.inputSchema, args, `tool '${toolName}'`, { tool: toolName });
@@ -190,12 +186,7 @@ export function callTool(
   return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
 }
 
-export function getPrompt(
-  catalog: Catalog,
-  workflows: readonly RenderableWorkflow[],
-  name: string,
-  args: unknown,
-): PromptResult {
+export function getPrompt(catalog: Catalog, workflows: readonly RenderableWorkflow[], name: string, args: unknown): PromptResult {
   const found = catalog.prompts.find((p) => p.name === name);
   if (!found) throw new AppError('VALIDATION_ERROR', `unknown prompt '${name}'`, { prompt: name });
   const valid = validateArgs<PlanArgs>(promptInputSchema, args, `prompt '${name}'`, { prompt: name });

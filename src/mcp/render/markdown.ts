@@ -23,7 +23,10 @@ export function codeList(values: readonly string[]): string {
 }
 
 function quote(value: string): string[] {
-  return value.trim().split(/\r?\n/).map((line) => (line.trim() === '' ? '>' : `> ${line}`));
+  return value
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => (line.trim() === '' ? '>' : `> ${line}`));
 }
 
 function plural(n: number, one: string, many: string): string {
@@ -84,7 +87,14 @@ export interface DocumentParts {
 
 /** Title, lead line, intent, task and context: the top of every plan and step brief. */
 export function preamble(base: BasePlan, title: string, lead: string): string[] {
-  const out: string[] = [`# ${oneLine(title)}`, '', `Adapter ${code(base.adapter)}, mode ${code(base.mode)}: ${lead}`, '', '## Intent', ...quote(base.intent)];
+  const out: string[] = [
+    `# ${oneLine(title)}`,
+    '',
+    `Adapter ${code(base.adapter)}, mode ${code(base.mode)}: ${lead}`,
+    '',
+    '## Intent',
+    ...quote(base.intent),
+  ];
   if (base.task !== undefined) out.push('', '## Task', ...quote(base.task));
   const context = Object.entries(base.context);
   if (context.length > 0) {
@@ -129,11 +139,13 @@ export function renderDocument(input: PlanInput, parts: DocumentParts): string {
 export function closingInstructions(steps: readonly PlanStep[]): string[] {
   const lines: string[] = [];
   if (steps.some((s) => s.condition !== undefined)) {
-    lines.push('Check a step\'s condition just before it would start; when the condition is false, skip the step and report it as skipped.');
+    lines.push("Check a step's condition just before it would start; when the condition is false, skip the step and report it as skipped.");
   }
   if (steps.some((s) => s.retry !== undefined)) {
-    lines.push('When a step with a retry setting fails, try it again up to its number of attempts, waiting as its backoff says, before reporting it as failed.');
+    lines.push(
+      'When a step with a retry setting fails, try it again up to its number of attempts, waiting as its backoff says, before reporting it as failed.',
+    );
   }
-  lines.push('Finish with a short report: each step\'s outcome (done, skipped or failed) and what it produced.');
+  lines.push("Finish with a short report: each step's outcome (done, skipped or failed) and what it produced.");
   return lines;
 }

@@ -93,12 +93,9 @@ export function basePlanProperties(adapter: Adapter, mode: string): { properties
     mode: constant(mode),
     intent: str(),
     task: str('The task passed by the caller, when there was one.'),
-    context: anyObject('Manifest context merged with the caller\'s overrides.'),
+    context: anyObject("Manifest context merged with the caller's overrides."),
     levels: arr(arr(str()), 'Parallel groups in dependency order; steps of one group may run at the same time.'),
-    outputs: obj(
-      { type: str(), expectedFiles: arr(str()), schema: anyObject() },
-      [],
-    ),
+    outputs: obj({ type: str(), expectedFiles: arr(str()), schema: anyObject() }, []),
   };
   const required = ['workflowId', 'name', 'version', 'adapter', 'mode', 'intent', 'context', 'levels'];
   return { properties, required };
@@ -136,8 +133,10 @@ export function planSchema(
   extraRequired: readonly string[] = Object.keys(extra),
 ): Schema {
   const { properties, required } = basePlanProperties(adapter, mode);
-  return obj(
-    { ...properties, steps: arr(step), ...extra, instructions: arr(str(), 'How to carry out the plan, in order.') },
-    [...required, 'steps', ...extraRequired, 'instructions'],
-  );
+  return obj({ ...properties, steps: arr(step), ...extra, instructions: arr(str(), 'How to carry out the plan, in order.') }, [
+    ...required,
+    'steps',
+    ...extraRequired,
+    'instructions',
+  ]);
 }

@@ -69,9 +69,7 @@ export function stepInputSchema(context: ManifestContext | undefined, dependsOn:
   };
 }
 
-export const PROMPT_ARGUMENTS = [
-  { name: 'task', description: 'What the user wants done. Optional.', required: false },
-];
+export const PROMPT_ARGUMENTS = [{ name: 'task', description: 'What the user wants done. Optional.', required: false }];
 
 /** MCP prompt arguments are always strings. */
 export const promptInputSchema: Schema = {

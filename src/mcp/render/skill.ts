@@ -54,13 +54,16 @@ export function skillDescription(workflow: RenderableWorkflow): string {
   const full = `${own} (workflow ${oneLine(workflow.name) || workflow.workflowId}, version ${oneLine(workflow.version)})`;
   const points = Array.from(full);
   if (points.length <= MAX_SKILL_DESCRIPTION_LENGTH) return full;
-  return `${points.slice(0, MAX_SKILL_DESCRIPTION_LENGTH - 1).join('').trimEnd()}…`;
+  return `${points
+    .slice(0, MAX_SKILL_DESCRIPTION_LENGTH - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 export function parseSkillAdapter(value: unknown): Adapter {
   if (value === undefined || value === null) return DEFAULT_SKILL_ADAPTER;
   if (typeof value === 'string' && (ADAPTERS as readonly string[]).includes(value)) return value as Adapter;
-  const got = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? typeof value;
+  const got = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? typeof value);
   throw new AppError('VALIDATION_ERROR', `adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got ${got}`, {
     field: 'adapter',
     allowed: [...ADAPTERS],
@@ -82,6 +85,7 @@ export function renderSkill(workflow: RenderableWorkflow, adapter: Adapter): Ren
   const input = buildPlanInput(workflow, chosen, renderer.modeOf(workflow.manifest), {});
   const plan = renderer.renderPlan(input).text;
   const frontMatter = stringify({ name, description }, { lineWidth: 0 });
-  const use = 'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
+  const use =
+    'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
   return { name, description, text: `---\n${frontMatter}---\n\n${use}\n\n${plan}` };
 }

@@ -71,12 +71,15 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
     <section aria-labelledby="api-keys">
       <h2 id="api-keys">API keys</h2>
       <p className="hint">
-        A key lets an IDE or a script act as you: <code>mcp</code> opens tool endpoints only, <code>api</code> also the REST and GraphQL API. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
+        A key lets an IDE or a script act as you: <code>mcp</code> opens tool endpoints only, <code>api</code> also the REST and GraphQL
+        API. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
       </p>
       {error && !data && <ErrorNotice error={error} onRetry={reload} />}
       {!data && !error && <p aria-live="polite">Loading…</p>}
       {revoke.error && <ErrorNotice error={revoke.error} />}
-      <p role="status" className="hint">{revoked}</p>
+      <p role="status" className="hint">
+        {revoked}
+      </p>
       {data &&
         (data.apiKeys.data.length === 0 ? (
           <p className="empty">No API keys yet.</p>

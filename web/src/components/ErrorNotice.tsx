@@ -25,17 +25,29 @@ export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () 
     case 'UNAUTHORIZED':
       title = 'You are signed out';
       body = `${sentence(error.message)} What you typed on this page stays here until you leave it.`;
-      action = <a className="button" href={signInUrl()}>Sign in again</a>;
+      action = (
+        <a className="button" href={signInUrl()}>
+          Sign in again
+        </a>
+      );
       break;
     case 'PLAN_LIMIT_EXCEEDED':
       // The service's message names the plan, the limit and what is used.
       title = 'Your plan’s limit is reached';
-      action = <a className="button" href="/account">See plans and upgrade</a>;
+      action = (
+        <a className="button" href="/account">
+          See plans and upgrade
+        </a>
+      );
       break;
     case 'RATE_LIMITED':
       title = 'Too many requests';
       body = wait > 0 ? `The service asks to wait ${wait} s before retrying.` : 'You can retry now.';
-      action = onRetry ? <Button isDisabled={wait > 0} onPress={onRetry}>Retry</Button> : null;
+      action = onRetry ? (
+        <Button isDisabled={wait > 0} onPress={onRetry}>
+          Retry
+        </Button>
+      ) : null;
       break;
     case 'VALIDATION_ERROR':
       title = 'Please check what you entered';

@@ -23,7 +23,17 @@ const CreateKey = graphql(`
  * limited to this deployment) and fills the copy-ready setup with it. The secret lives only in
  * this component's state: it is gone when the page is left, as the service never shows it again.
  */
-export function IdeSetup({ deploymentId, name, endpoint, anonymous }: { deploymentId: string; name: string; endpoint: string; anonymous: boolean }) {
+export function IdeSetup({
+  deploymentId,
+  name,
+  endpoint,
+  anonymous,
+}: {
+  deploymentId: string;
+  name: string;
+  endpoint: string;
+  anonymous: boolean;
+}) {
   const [ide, setIde] = useState<Key>(SETUP_IDES[0]);
   const [key, setKey] = useState<{ name: string; secret: string } | null>(null);
   const create = useMutation(CreateKey);
@@ -41,13 +51,16 @@ export function IdeSetup({ deploymentId, name, endpoint, anonymous }: { deployme
         <div className="notice notice-secret">
           <strong>API key “{key.name}” created</strong>
           <p>
-            It opens only this deployment’s tool endpoint. It is shown only now: copy the setup (or the key) before you leave this page. Lost, it cannot be shown again: revoke it on the <Link href="/account">Account page</Link> and create another.
+            It opens only this deployment’s tool endpoint. It is shown only now: copy the setup (or the key) before you leave this page.
+            Lost, it cannot be shown again: revoke it on the <Link href="/account">Account page</Link> and create another.
           </p>
           <CopyBlock label="API key" text={key.secret} />
         </div>
       ) : (
         <p className="hint">
-          This deployment is private: an IDE connects with a personal API key. Choose your IDE below, then “Set up an IDE” creates a key named “{keyName}” that opens only this deployment, and fills the setup with it. Keys are listed on the <Link href="/account">Account page</Link>.
+          This deployment is private: an IDE connects with a personal API key. Choose your IDE below, then “Set up an IDE” creates a key
+          named “{keyName}” that opens only this deployment, and fills the setup with it. Keys are listed on the{' '}
+          <Link href="/account">Account page</Link>.
         </p>
       )}
       <Tabs selectedKey={ide} onSelectionChange={setIde}>

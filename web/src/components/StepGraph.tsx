@@ -52,7 +52,16 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
             .map((d) => {
               const a = pos.get(d)!;
               const b = pos.get(s.id)!;
-              return <path key={`${d}-${s.id}`} d={`M ${a.x + W} ${a.y + H / 2} C ${a.x + W + GAP_X / 2} ${a.y + H / 2}, ${b.x - GAP_X / 2} ${b.y + H / 2}, ${b.x - 2} ${b.y + H / 2}`} fill="none" stroke="#4b5563" strokeWidth="1.5" markerEnd="url(#arrow)" />;
+              return (
+                <path
+                  key={`${d}-${s.id}`}
+                  d={`M ${a.x + W} ${a.y + H / 2} C ${a.x + W + GAP_X / 2} ${a.y + H / 2}, ${b.x - GAP_X / 2} ${b.y + H / 2}, ${b.x - 2} ${b.y + H / 2}`}
+                  fill="none"
+                  stroke="#4b5563"
+                  strokeWidth="1.5"
+                  markerEnd="url(#arrow)"
+                />
+              );
             }),
         )}
         {steps.map((s) => {

@@ -31,7 +31,17 @@ const ComparedVersionsQuery = graphql(`
   }
 `);
 
-function VersionSelect({ label, value, onChange, versions }: { label: string; value: string; onChange: (v: string) => void; versions: string[] }) {
+function VersionSelect({
+  label,
+  value,
+  onChange,
+  versions,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  versions: string[];
+}) {
   return (
     <Select selectedKey={value} onSelectionChange={(k) => onChange(String(k))}>
       <Label>{label}</Label>
@@ -41,7 +51,9 @@ function VersionSelect({ label, value, onChange, versions }: { label: string; va
       <Popover>
         <ListBox>
           {versions.map((v) => (
-            <ListBoxItem key={v} id={v}>{v}</ListBoxItem>
+            <ListBoxItem key={v} id={v}>
+              {v}
+            </ListBoxItem>
           ))}
         </ListBox>
       </Popover>
@@ -85,13 +97,7 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
           </div>
           <pre className="diff" aria-label={`Changes from ${from} to ${to}`} tabIndex={0}>
             {parts.map((p, i) =>
-              p.added ? (
-                <ins key={i}>{p.value}</ins>
-              ) : p.removed ? (
-                <del key={i}>{p.value}</del>
-              ) : (
-                <span key={i}>{p.value}</span>
-              ),
+              p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
             )}
           </pre>
         </>

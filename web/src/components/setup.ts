@@ -13,7 +13,12 @@ export const SETUP_IDES = ['Claude Code', 'Cursor', 'VS Code'] as const;
 
 /** The server's name in the IDE: the deployment's name as a slug. */
 export function serverId(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'workflows';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'workflows'
+  );
 }
 
 /**
@@ -33,11 +38,17 @@ export function setupSnippets(name: string, endpoint: string, key: string | null
     {
       ide: 'Cursor',
       where: 'Put in ~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
-      text: JSON.stringify({ mcpServers: { [id]: key ? { url: endpoint, headers: { Authorization: `Bearer ${key}` } } : { url: endpoint } } }, null, 2),
+      text: JSON.stringify(
+        { mcpServers: { [id]: key ? { url: endpoint, headers: { Authorization: `Bearer ${key}` } } : { url: endpoint } } },
+        null,
+        2,
+      ),
     },
     {
       ide: 'VS Code',
-      where: key ? 'Put in .vscode/mcp.json; VS Code asks for the key once (paste the key shown above) and keeps it in its secret storage:' : 'Put in .vscode/mcp.json:',
+      where: key
+        ? 'Put in .vscode/mcp.json; VS Code asks for the key once (paste the key shown above) and keeps it in its secret storage:'
+        : 'Put in .vscode/mcp.json:',
       text: JSON.stringify(
         key
           ? {

@@ -30,7 +30,16 @@ export function CopyBlock({ label, text }: { label: string; text: string }) {
  * A destructive action behind a dialog. With `typed`, the person must type that text first
  * (account deletion).
  */
-export function ConfirmButton(props: { label: string; /** A longer name for assistive technology, starting with the label. */ accessibleName?: string; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => Promise<unknown> | void; typed?: string; pending?: boolean }) {
+export function ConfirmButton(props: {
+  label: string;
+  /** A longer name for assistive technology, starting with the label. */ accessibleName?: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown> | void;
+  typed?: string;
+  pending?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const ready = !props.typed || typed === props.typed;
@@ -46,12 +55,16 @@ export function ConfirmButton(props: { label: string; /** A longer name for assi
             {props.children}
             {props.typed && (
               <TextField value={typed} onChange={setTyped} autoFocus>
-                <Label>Type <strong>{props.typed}</strong> to confirm</Label>
+                <Label>
+                  Type <strong>{props.typed}</strong> to confirm
+                </Label>
                 <Input autoComplete="off" />
               </TextField>
             )}
             <div className="row">
-              <Button onPress={() => setOpen(false)} autoFocus={!props.typed}>Cancel</Button>
+              <Button onPress={() => setOpen(false)} autoFocus={!props.typed}>
+                Cancel
+              </Button>
               <Button
                 className="danger"
                 isDisabled={!ready || props.pending}
@@ -76,7 +89,11 @@ export function formatDate(iso: string | null | undefined): string {
 }
 
 export const ADAPTERS = ['adapter_one', 'adapter_two', 'adapter_three'] as const;
-export const ADAPTER_LABELS: Record<string, string> = { adapter_one: 'adapter_one (Claude Code)', adapter_two: 'adapter_two (Cursor)', adapter_three: 'adapter_three (other clients)' };
+export const ADAPTER_LABELS: Record<string, string> = {
+  adapter_one: 'adapter_one (Claude Code)',
+  adapter_two: 'adapter_two (Cursor)',
+  adapter_three: 'adapter_three (other clients)',
+};
 
 /** "1 deployment", "2 deployments". */
 export function plural(count: number, word: string): string {

@@ -110,7 +110,10 @@ export default function Account() {
         </h2>
         <p className="hint">
           {me.limits.requestsPerMinute} requests per minute, {me.limits.requestsPerHour} per hour. Billing status: {me.billing.status}
-          {me.billing.currentPeriodEnd ? `, ${me.billing.cancelAtPeriodEnd ? 'ends' : 'renews'} ${formatDate(me.billing.currentPeriodEnd)}` : ''}.
+          {me.billing.currentPeriodEnd
+            ? `, ${me.billing.cancelAtPeriodEnd ? 'ends' : 'renews'} ${formatDate(me.billing.currentPeriodEnd)}`
+            : ''}
+          .
         </p>
         <dl className="quotas">
           {QUOTAS.map(([key, label]) => {
@@ -124,7 +127,14 @@ export default function Account() {
                     `${q.used} (no limit)`
                   ) : (
                     <>
-                      <meter min={0} max={q.limit} value={q.used} high={q.limit * 0.8} optimum={0} aria-label={`${label}: ${q.used} of ${q.limit}`} />
+                      <meter
+                        min={0}
+                        max={q.limit}
+                        value={q.used}
+                        high={q.limit * 0.8}
+                        optimum={0}
+                        aria-label={`${label}: ${q.used} of ${q.limit}`}
+                      />
                       {q.used} of {q.limit}
                     </>
                   )}
@@ -184,7 +194,9 @@ export default function Account() {
             <li>{plural(me.deploymentCount, 'deployment')} (their endpoints stop answering)</li>
             <li>{plural(me.subscriptionCount, 'subscription')} in your library</li>
             <li>{plural(me.usage.apiKeys.used, 'API key')} (IDEs using them are cut off)</li>
-            <li>your reviews, usage history and billing records{me.plan !== 'free' ? '; your paid subscription is cancelled first' : ''}</li>
+            <li>
+              your reviews, usage history and billing records{me.plan !== 'free' ? '; your paid subscription is cancelled first' : ''}
+            </li>
           </ul>
         </ConfirmButton>
       </section>

@@ -136,7 +136,12 @@ export default function DeploymentPage() {
         <ul>
           {d.workflows.map((w) => (
             <li key={w.workflowId}>
-              {w.isOwned ? <Link href={`/workflows/${w.workflowId}`}>{w.name}</Link> : <Link href={`/marketplace/${w.workflowId}`}>{w.name}</Link>} <span className="hint">v{w.version}</span>
+              {w.isOwned ? (
+                <Link href={`/workflows/${w.workflowId}`}>{w.name}</Link>
+              ) : (
+                <Link href={`/marketplace/${w.workflowId}`}>{w.name}</Link>
+              )}{' '}
+              <span className="hint">v{w.version}</span>
             </li>
           ))}
         </ul>
@@ -148,10 +153,18 @@ export default function DeploymentPage() {
       <section aria-labelledby="usage">
         <h2 id="usage">Usage this month</h2>
         <p>
-          {usage.connections.total} connection{usage.connections.total === 1 ? '' : 's'} of {usage.connections.limit} ({usage.connections.remaining} left), {formatDate(usage.from)} to {formatDate(usage.to)}.
+          {usage.connections.total} connection{usage.connections.total === 1 ? '' : 's'} of {usage.connections.limit} (
+          {usage.connections.remaining} left), {formatDate(usage.from)} to {formatDate(usage.to)}.
         </p>
         <Suspense fallback={<p>Loading the chart…</p>}>
-          <UsageChart byDay={usage.byDay} byAdapter={{ adapter_one: usage.byAdapter.adapter_one, adapter_two: usage.byAdapter.adapter_two, adapter_three: usage.byAdapter.adapter_three }} />
+          <UsageChart
+            byDay={usage.byDay}
+            byAdapter={{
+              adapter_one: usage.byAdapter.adapter_one,
+              adapter_two: usage.byAdapter.adapter_two,
+              adapter_three: usage.byAdapter.adapter_three,
+            }}
+          />
         </Suspense>
       </section>
       <section aria-labelledby="danger">

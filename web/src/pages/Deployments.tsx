@@ -73,11 +73,13 @@ export default function Deployments() {
                     <Link href={`/deployments/${d.deploymentId}`}>{d.name}</Link>
                   </h2>
                   <p>
-                    <span className={`badge ${d.status}`}>{d.status}</span> {d.allowAnonymous ? <span className="badge">anonymous access</span> : null}
+                    <span className={`badge ${d.status}`}>{d.status}</span>{' '}
+                    {d.allowAnonymous ? <span className="badge">anonymous access</span> : null}
                   </p>
                   <p>{d.workflows.map((w) => w.name).join(', ') || 'no workflows'}</p>
                   <p className="hint">
-                    {d.usage.connectionsThisMonth} connection{d.usage.connectionsThisMonth === 1 ? '' : 's'} this month · last {formatDate(d.usage.lastConnectedAt)}
+                    {d.usage.connectionsThisMonth} connection{d.usage.connectionsThisMonth === 1 ? '' : 's'} this month · last{' '}
+                    {formatDate(d.usage.lastConnectedAt)}
                   </p>
                 </li>
               ))}
@@ -87,14 +89,20 @@ export default function Deployments() {
             <h2 id="new-deployment">New deployment</h2>
             {data.library.data.length === 0 ? (
               <p className="empty">
-                Your library has no active workflows. <Link href="/workflows/new">Write a workflow</Link> or <Link href="/marketplace">subscribe to one</Link> first.
+                Your library has no active workflows. <Link href="/workflows/new">Write a workflow</Link> or{' '}
+                <Link href="/marketplace">subscribe to one</Link> first.
               </p>
             ) : (
               <Form
                 className="stack"
                 onSubmit={async (e) => {
                   e.preventDefault();
-                  const created = await create.run({ name: name.trim(), workflowIds: picked, enabledAdapters: adapters as Adapter[], allowAnonymous: anonymous });
+                  const created = await create.run({
+                    name: name.trim(),
+                    workflowIds: picked,
+                    enabledAdapters: adapters as Adapter[],
+                    allowAnonymous: anonymous,
+                  });
                   if (created) navigate(`/deployments/${created.createDeployment.deploymentId}`);
                 }}
               >
@@ -107,7 +115,10 @@ export default function Deployments() {
                   {data.library.data.map((entry) => (
                     <Checkbox key={entry.workflowId} value={entry.workflowId}>
                       <span className="box" aria-hidden="true" />
-                      {entry.workflowName} <span className="hint">v{entry.workflowVersion} · {entry.sourceType}</span>
+                      {entry.workflowName}{' '}
+                      <span className="hint">
+                        v{entry.workflowVersion} · {entry.sourceType}
+                      </span>
                     </Checkbox>
                   ))}
                 </CheckboxGroup>

@@ -48,9 +48,16 @@ export default function Library() {
       <ul className="cards">
         {data?.library.data.map((e) => (
           <li key={e.workflowId} className="card">
-            <h2>{e.sourceType === 'subscribed' ? <Link href={`/marketplace/${e.workflowId}`}>{e.workflowName}</Link> : <Link href={`/workflows/${e.workflowId}`}>{e.workflowName}</Link>}</h2>
+            <h2>
+              {e.sourceType === 'subscribed' ? (
+                <Link href={`/marketplace/${e.workflowId}`}>{e.workflowName}</Link>
+              ) : (
+                <Link href={`/workflows/${e.workflowId}`}>{e.workflowName}</Link>
+              )}
+            </h2>
             <p className="hint">
-              {e.sourceType} · version {e.workflowVersion} · {e.autoUpdate ? 'updates automatically' : 'pinned to this version'} · added {formatDate(e.addedAt)}
+              {e.sourceType} · version {e.workflowVersion} · {e.autoUpdate ? 'updates automatically' : 'pinned to this version'} · added{' '}
+              {formatDate(e.addedAt)}
             </p>
             <Switch
               isSelected={e.isActive}

@@ -6,7 +6,6 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { graphql } from '../gql';
 import type { MarketplaceSort } from '../gql/graphql';
 
-
 const BrowseQuery = graphql(`
   query MarketplaceBrowse($sort: MarketplaceSort) {
     marketplaceFeatured {
@@ -85,7 +84,8 @@ function Cards({ items, label }: { items: Card[]; label: string }) {
           <p className="hint">by {w.owner.handle}</p>
           <p>{w.description}</p>
           <p className="hint">
-            {w.stats.subscribers} subscribers · {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ (${w.stats.ratingCount})` : 'no ratings yet'}
+            {w.stats.subscribers} subscribers ·{' '}
+            {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ (${w.stats.ratingCount})` : 'no ratings yet'}
           </p>
         </li>
       ))}
@@ -136,7 +136,13 @@ export default function Marketplace() {
               </section>
               <section aria-labelledby="browse">
                 <h2 id="browse">Browse</h2>
-                <ToggleButtonGroup aria-label="Sort by" selectionMode="single" disallowEmptySelection selectedKeys={[sort]} onSelectionChange={(keys) => setSort([...keys][0] as MarketplaceSort)}>
+                <ToggleButtonGroup
+                  aria-label="Sort by"
+                  selectionMode="single"
+                  disallowEmptySelection
+                  selectedKeys={[sort]}
+                  onSelectionChange={(keys) => setSort([...keys][0] as MarketplaceSort)}
+                >
                   <ToggleButton id="popular">Popular</ToggleButton>
                   <ToggleButton id="recent">Recent</ToggleButton>
                   <ToggleButton id="rating">Top rated</ToggleButton>

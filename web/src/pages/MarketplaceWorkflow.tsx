@@ -95,7 +95,8 @@ export default function MarketplaceWorkflow() {
       <h1>{w.name}</h1>
       <p className="lead">{w.description}</p>
       <p className="hint">
-        {w.category} · version {w.currentVersion} · {w.stats.subscribers} subscribers · {w.stats.forks} forks · {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${w.stats.ratingCount} reviews` : 'no reviews yet'}
+        {w.category} · version {w.currentVersion} · {w.stats.subscribers} subscribers · {w.stats.forks} forks ·{' '}
+        {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${w.stats.ratingCount} reviews` : 'no reviews yet'}
       </p>
       {actionError && <ErrorNotice error={actionError} />}
       <div className="row">
@@ -126,7 +127,9 @@ export default function MarketplaceWorkflow() {
       </div>
       <section aria-labelledby="steps">
         <h2 id="steps">Steps</h2>
-        <div className="graph-wrap" tabIndex={0} role="region" aria-label="Dependency graph (scrolls sideways)">{steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}</div>
+        <div className="graph-wrap" tabIndex={0} role="region" aria-label="Dependency graph (scrolls sideways)">
+          {steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}
+        </div>
       </section>
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>
@@ -135,7 +138,11 @@ export default function MarketplaceWorkflow() {
           {data.workflowReviews.data.map((r) => (
             <li key={r.reviewId}>
               <p>
-                <strong aria-label={`${r.rating} of 5 stars`}>{'★'.repeat(r.rating)}{'☆'.repeat(5 - r.rating)}</strong> {r.author.handle} · {formatDate(r.createdAt)}
+                <strong aria-label={`${r.rating} of 5 stars`}>
+                  {'★'.repeat(r.rating)}
+                  {'☆'.repeat(5 - r.rating)}
+                </strong>{' '}
+                {r.author.handle} · {formatDate(r.createdAt)}
               </p>
               <p>{r.text}</p>
             </li>
@@ -156,7 +163,9 @@ export default function MarketplaceWorkflow() {
             <RadioGroup value={rating} onChange={setRating} orientation="horizontal">
               <Label>Rating</Label>
               {['1', '2', '3', '4', '5'].map((n) => (
-                <Radio key={n} value={n}>{n} ★</Radio>
+                <Radio key={n} value={n}>
+                  {n} ★
+                </Radio>
               ))}
             </RadioGroup>
             <TextField value={text} onChange={setText} isRequired maxLength={2000}>

@@ -37,15 +37,38 @@ const Validate = graphql(`
   }
 `);
 const Create = graphql(`
-  mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
+  mutation CreateWorkflow(
+    $name: String!
+    $description: String
+    $category: String
+    $tags: [String!]
+    $visibility: Visibility
+    $manifest: JSON!
+  ) {
     createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {
       workflowId
     }
   }
 `);
 const Update = graphql(`
-  mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
-    updateWorkflow(workflowId: $workflowId, name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {
+  mutation UpdateWorkflow(
+    $workflowId: String!
+    $name: String!
+    $description: String
+    $category: String
+    $tags: [String!]
+    $visibility: Visibility
+    $manifest: JSON!
+  ) {
+    updateWorkflow(
+      workflowId: $workflowId
+      name: $name
+      description: $description
+      category: $category
+      tags: $tags
+      visibility: $visibility
+      manifest: $manifest
+    ) {
       workflowId
       currentVersion
     }
@@ -83,7 +106,11 @@ interface Problem {
 
 /** The manifest's problems as the service sees them, checked a moment after typing stops. */
 function useLiveValidation(text: string): { problems: Problem[] | null; checking: boolean; failure: ApiError | null } {
-  const [state, setState] = useState<{ problems: Problem[] | null; checking: boolean; failure: ApiError | null }>({ problems: null, checking: false, failure: null });
+  const [state, setState] = useState<{ problems: Problem[] | null; checking: boolean; failure: ApiError | null }>({
+    problems: null,
+    checking: false,
+    failure: null,
+  });
   const latest = useRef(0);
   useEffect(() => {
     const run = ++latest.current;
@@ -98,7 +125,11 @@ function useLiveValidation(text: string): { problems: Problem[] | null; checking
         // Text that is not YAML at all comes back as a validation error with its line.
         if (error.code === 'VALIDATION_ERROR') {
           const d = error.details as { line?: number; column?: number };
-          setState({ problems: [{ path: d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}` : '', message: error.message }], checking: false, failure: null });
+          setState({
+            problems: [{ path: d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}` : '', message: error.message }],
+            checking: false,
+            failure: null,
+          });
         } else {
           setState({ problems: null, checking: false, failure: error });
         }
@@ -141,7 +172,14 @@ export default function WorkflowEditor() {
 
   const problems = validation.problems ?? [];
   const saveError = create.error ?? update.error;
-  const tagList = useMemo(() => tags.split(',').map((t) => t.trim()).filter(Boolean), [tags]);
+  const tagList = useMemo(
+    () =>
+      tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    [tags],
+  );
 
   if (workflowId && existing.error && !existing.data) return <ErrorNotice error={existing.error} onRetry={existing.reload} />;
   if (workflowId && !existing.data) return <p aria-live="polite">Loading…</p>;
@@ -200,7 +238,12 @@ export default function WorkflowEditor() {
           </RadioGroup>
         </div>
         <div className="stack">
-          <TextField value={manifest} onChange={setManifest} isInvalid={problems.length > 0} className="react-aria-TextField manifest-field">
+          <TextField
+            value={manifest}
+            onChange={setManifest}
+            isInvalid={problems.length > 0}
+            className="react-aria-TextField manifest-field"
+          >
             <Label>Manifest (YAML or JSON)</Label>
             <TextArea rows={20} spellCheck={false} className="react-aria-TextArea code" aria-describedby="manifest-problems" />
           </TextField>
@@ -237,10 +280,20 @@ export default function WorkflowEditor() {
           <section aria-labelledby="export">
             <h2 id="export">Export</h2>
             <div className="row">
-              <a className="button secondary" href={`/v1/workflows/${w.workflowId}/manifest?format=json`} download={`${w.workflowId}.json`} onClick={(e) => void download(e, w.workflowId, 'json')}>
+              <a
+                className="button secondary"
+                href={`/v1/workflows/${w.workflowId}/manifest?format=json`}
+                download={`${w.workflowId}.json`}
+                onClick={(e) => void download(e, w.workflowId, 'json')}
+              >
                 Download JSON
               </a>
-              <a className="button secondary" href={`/v1/workflows/${w.workflowId}/manifest?format=yaml`} download={`${w.workflowId}.yaml`} onClick={(e) => void download(e, w.workflowId, 'yaml')}>
+              <a
+                className="button secondary"
+                href={`/v1/workflows/${w.workflowId}/manifest?format=yaml`}
+                download={`${w.workflowId}.yaml`}
+                onClick={(e) => void download(e, w.workflowId, 'yaml')}
+              >
                 Download YAML
               </a>
             </div>

@@ -31,11 +31,15 @@ export default function Workflows() {
     <>
       <div className="title-row">
         <h1>Workflows</h1>
-        <Link href="/workflows/new" className="button">New workflow</Link>
+        <Link href="/workflows/new" className="button">
+          New workflow
+        </Link>
       </div>
       {error && <ErrorNotice error={error} onRetry={reload} />}
       {!data && !error && <p aria-live="polite">Loading…</p>}
-      {data && data.workflows.data.length === 0 && <p className="empty">You have no workflows yet. Write one, or fork one from the marketplace.</p>}
+      {data && data.workflows.data.length === 0 && (
+        <p className="empty">You have no workflows yet. Write one, or fork one from the marketplace.</p>
+      )}
       {data && data.workflows.data.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Your workflows (scrolls sideways)">
           <table>
