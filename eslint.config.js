@@ -1,5 +1,69 @@
+import { readdirSync } from 'node:fs';
+import { posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Layering (docs/decisions.md, "Layering"): a service never imports a face. The faces are how the
+ * outside reaches the service: these folders of src/, and the files below that sit elsewhere.
+ */
+const FACE_FOLDERS = ['graphql', 'rest', 'mcp', 'http'];
+/** Face files outside the face folders, relative to src/. */
+const FACE_FILES = [
+  /^(app|main)\.ts$/, // the composition root: builds the faces and wires them to the services
+  /^[^/]+\/graphql\.ts$/, // a resource's GraphQL types and fields
+  /^[^/]+\/http\.ts$/, // HTTP handlers of a resource (limits/http.ts, metrics/http.ts)
+  /^billing\/webhook\.ts$/, // Stripe's webhook endpoint
+  /^dashboard\/static\.ts$/, // serves the built dashboard
+  /^oauth\/(authorization-server|interaction|sign-in|pages|cookies)\.ts$/, // browser sign-in and the OAuth server's pages
+];
+
+const SRC = fileURLToPath(new URL('src/', import.meta.url));
+
+function srcFiles(dir = '') {
+  return readdirSync(posix.join(SRC, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = posix.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : srcFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const isFace = (path) => FACE_FOLDERS.includes(path.split('/')[0]) || FACE_FILES.some((re) => re.test(path));
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How a file in `from` (a folder of src/) writes an import of `to` (relative to src/). */
+const specifier = (from, to) => {
+  const rel = posix.relative(from, to);
+  return rel.startsWith('.') ? rel : `./${rel}`;
+};
+
+const files = srcFiles();
+const faceFiles = files.filter(isFace);
+const serviceFolders = [...new Set(files.filter((f) => !isFace(f)).map((f) => posix.dirname(f)))];
+
+/** One block per folder of src/: relative import paths depend on where the importing file sits. */
+const layering = serviceFolders.map((folder) => ({
+  files: [posix.join('src', folder, '*.ts')],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...FACE_FOLDERS.map((face) => ({
+            regex: `^${escape(specifier(folder, face))}/`,
+            message: `src/${face}/ is a face: a service may not import it. Move what both need into the service (docs/decisions.md, "Layering").`,
+          })),
+          ...faceFiles
+            .filter((face) => !FACE_FOLDERS.includes(face.split('/')[0]))
+            .map((face) => ({
+              regex: `^${escape(specifier(folder, face).replace(/\.ts$/, ''))}(\\.js|\\.ts)?$`,
+              message: `src/${face} is a face: a service may not import it. Move what both need into the service (docs/decisions.md, "Layering").`,
+            })),
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'bench/results/', 'src/generated/', 'web/src/gql/'] },
@@ -41,5 +105,11 @@ export default tseslint.config(
     // Scripts, tests, benchmarks and tool configuration are not the service: they may read the environment.
     files: ['scripts/**', 'test/**', 'bench/**', 'prisma.config.ts', 'vitest.config.ts', 'codegen.ts', 'src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  ...layering,
+  {
+    // Faces may import faces; the folder blocks above match them too.
+    files: faceFiles.map((face) => `src/${face}`),
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

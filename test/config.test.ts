@@ -1,39 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { generatedFiles } from '../../codegen.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 
-describe('runtime and generated files', () => {
-  it('runs on Node 24', () => {
-    expect(process.versions.node.split('.')[0]).toBe('24');
-  });
-
-  it('schema.graphql and docs/openapi.json are up to date (npm run generate prints them)', () => {
-    for (const [file, content] of Object.entries(generatedFiles())) {
-      const committed = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
-      expect(committed, `${file} is stale: run npm run generate`).toBe(content);
-    }
-  });
-
-  it('prisma/schema.prisma and prisma/migrations agree', () => {
-    const result = spawnSync(process.execPath, ['scripts/prisma.mjs', 'check'], {
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: '' },
-    });
-    expect(result.stdout + result.stderr).toContain('agree');
-    expect(result.status).toBe(0);
-  }, 60_000);
-
-  it('the token script prints a token', () => {
-    const out = execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/token.ts', '--email', 'script@example.com'], {
-      encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: `${process.env.TMPDIR ?? '/tmp'}/wf-token-${process.pid}` },
-    });
-    expect(out.trim().split('.')).toHaveLength(3);
-  });
-});
-
+/** What the service reads from its environment, and what it refuses (src/config.ts). */
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
@@ -82,5 +50,40 @@ describe('configuration', () => {
     expect(c.oidc).toEqual({ issuer: 'https://idp.example/', audience: 'wf', jwksUrl: 'https://idp.example/jwks' });
     expect(c.databaseUrl).toBe('postgres://u@db/x');
     expect(c.publicBaseUrl).toBe('https://api.example.com/v1');
+  });
+});
+
+/** The database settings an operator sizes instances with (docs/operations.md, "Sizing"). */
+describe('database settings', () => {
+  it('default to a pool of 10 connections and a 10 s query bound', () => {
+    const config = loadConfig({});
+    expect(config.databasePoolSize).toBe(10);
+    expect(config.queryTimeoutMs).toBe(10_000);
+  });
+
+  it('take DATABASE_POOL_SIZE and QUERY_TIMEOUT_MS', () => {
+    const config = loadConfig({ DATABASE_POOL_SIZE: '25', QUERY_TIMEOUT_MS: '30000' });
+    expect(config.databasePoolSize).toBe(25);
+    expect(config.queryTimeoutMs).toBe(30_000);
+  });
+
+  it('refuse values out of range or not whole numbers, naming each variable', () => {
+    for (const [pool, timeout] of [
+      ['0', '999'],
+      ['201', '600001'],
+      ['ten', '1.5'],
+      ['-1', '1e4x'],
+    ] as const) {
+      let error: unknown;
+      try {
+        loadConfig({ DATABASE_POOL_SIZE: pool, QUERY_TIMEOUT_MS: timeout });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `${pool} / ${timeout}`).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain(`DATABASE_POOL_SIZE must be an integer from 1 to 200 (got '${pool}')`);
+      expect(problems).toContain(`QUERY_TIMEOUT_MS must be an integer from 1000 to 600000 (got '${timeout}')`);
+    }
   });
 });

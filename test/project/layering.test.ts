@@ -1,0 +1,160 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house rules on imports (docs/decisions.md, "Layering"): services never import from a face
+ * (a lint rule in eslint.config.js; `npm run lint`), and no module imports itself through others.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = join(ROOT, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' ? [] : sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Relative imports of a file (type-only ones included: a type import still couples the layers). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/gm)) {
+    out.push(relative(SRC, resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts'))));
+  }
+  return out;
+}
+
+const graph = new Map(sourceFiles(SRC).map((f) => [relative(SRC, f), importsOf(f)]));
+
+describe('layering of src/', () => {
+  it('finds the modules it checks', () => {
+    expect(graph.get('workflows/service.ts')).toContain('auth/viewer.ts');
+    expect(graph.size).toBeGreaterThan(50);
+  });
+
+  it('has no import circles', () => {
+    // Tarjan's strongly connected components; any component of two or more files is a circle.
+    let index = 0;
+    const indexOf = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (v: string) => {
+      indexOf.set(v, index);
+      low.set(v, index);
+      index += 1;
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!graph.has(w)) continue;
+        if (!indexOf.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
+      }
+      if (low.get(v) === indexOf.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1) circles.push(component.sort());
+      }
+    };
+    for (const v of graph.keys()) if (!indexOf.has(v)) visit(v);
+    expect(circles).toEqual([]);
+  });
+});
+
+describe('the lint rule: a service does not import a face', () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  /** The layering messages ESLint gives `code` written as the file `path` (relative to the repository). */
+  const refusals = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  };
+
+  it('refuses a service importing a face folder, at any depth of src/, type-only imports and re-exports included', async () => {
+    const cases: [string, string, string][] = [
+      ['src/workflows/service.ts', "import type { Incoming } from '../http/incoming.js';\nexport type X = Incoming;\n", 'src/http/'],
+      ['src/deployments/bundle.ts', "export { renderSkill } from '../mcp/render/index.js';\n", 'src/mcp/'],
+      [
+        'src/billing/webhook/state.ts',
+        "import { successResponse } from '../../rest/envelope.js';\nexport const ok = successResponse;\n",
+        'src/rest/',
+      ],
+      ['src/services.ts', "import { builder } from './graphql/builder.js';\nexport const b = builder;\n", 'src/graphql/'],
+      ['src/oauth/sessions.ts', "import { readBodyText } from '../http/body.js';\nexport const r = readBodyText;\n", 'src/http/'],
+    ];
+    for (const [path, code, face] of cases) {
+      const messages = await refusals(path, code);
+      expect(messages, path).toHaveLength(1);
+      expect(messages[0], path).toContain(`${face} is a face`);
+    }
+  });
+
+  it('refuses a service importing a face file that sits in a resource folder', async () => {
+    expect(await refusals('src/workflows/service.ts', "import './graphql.js';\n")).toEqual([
+      expect.stringContaining('src/workflows/graphql.ts is a face'),
+    ]);
+    expect(await refusals('src/limits/quota.ts', "import { clientAddress } from './http.js';\nexport const c = clientAddress;\n")).toEqual([
+      expect.stringContaining('src/limits/http.ts is a face'),
+    ]);
+    expect(
+      await refusals('src/billing/webhook/state.ts', "import { WEBHOOK_PATH } from '../webhook.js';\nexport const p = WEBHOOK_PATH;\n"),
+    ).toEqual([expect.stringContaining('src/billing/webhook.ts is a face')]);
+  });
+
+  it('lets faces import faces, and services import services and packages named like a face', async () => {
+    expect(
+      await refusals('src/workflows/graphql.ts', "import { builder } from '../graphql/builder.js';\nexport const b = builder;\n"),
+    ).toEqual([]);
+    expect(
+      await refusals('src/limits/http.ts', "import { errorResponse } from '../rest/envelope.js';\nexport const e = errorResponse;\n"),
+    ).toEqual([]);
+    expect(
+      await refusals('src/oauth/sign-in.ts', "import { readBodyText } from '../http/body.js';\nexport const r = readBodyText;\n"),
+    ).toEqual([]);
+    expect(
+      await refusals(
+        'src/workflows/service.ts',
+        "import { GraphQLError } from 'graphql';\nimport { AppError } from '../errors.js';\nexport { GraphQLError, AppError };\n",
+      ),
+    ).toEqual([]);
+    expect(await refusals('src/billing/service.ts', "import { isLive } from './webhook/state.js';\nexport const l = isLive;\n")).toEqual(
+      [],
+    );
+  });
+
+  it('applies to every file of src/ outside the face folders, except the face files named in eslint.config.js', async () => {
+    const exempt: string[] = [];
+    for (const file of [...graph.keys()].filter((f) => !/^(graphql|rest|mcp|http)\//.test(f))) {
+      const config = await eslint.calculateConfigForFile(join(SRC, file));
+      const severity = [config.rules?.['no-restricted-imports']].flat()[0];
+      if (severity === 0 || severity === 'off') exempt.push(file);
+      else expect(severity, file).toBe(2);
+    }
+    const resourceFaces = exempt.filter((f) => /^[^/]+\/(graphql|http)\.ts$/.test(f));
+    expect(resourceFaces.length).toBeGreaterThan(10);
+    expect(exempt.filter((f) => !resourceFaces.includes(f)).sort()).toEqual([
+      'app.ts',
+      'billing/webhook.ts',
+      'dashboard/static.ts',
+      'main.ts',
+      'oauth/authorization-server.ts',
+      'oauth/cookies.ts',
+      'oauth/interaction.ts',
+      'oauth/pages.ts',
+      'oauth/sign-in.ts',
+    ]);
+  });
+});
