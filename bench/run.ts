@@ -288,7 +288,7 @@ function targets(results: ScenarioResult[], idleRssMb: number | null): Target[] 
   const call = byName.get('mcp-tools-call');
   if (call) out.push({ target: 'MCP tools/call p99 < 15 ms', value: `${fmt(call.service.p99)} ms`, met: call.service.p99 < 15 });
   out.push({ target: 'idle resident memory < 200 MB', value: `${fmt(idleRssMb)} MB`, met: idleRssMb === null ? null : idleRssMb < 200 });
-  out.push({ target: 'dashboard query ≤ 5 SQL statements', value: 'see test/bench/dashboard-statements.test.ts', met: null });
+  out.push({ target: 'dashboard query ≤ 5 SQL statements', value: 'see test/graphql/dashboard-statements.test.ts', met: null });
   return out;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The long fuzzing run: the properties of test/hardening/fuzz.test.ts with FUZZ_RUNS=20000 runs
+ * The long fuzzing run: the properties of test/system/fuzz.test.ts with FUZZ_RUNS=20000 runs
  * each (and up to FUZZ_SECONDS, default 600, per property), through vitest so they run exactly
  * as in the suite.
  *
@@ -18,6 +18,6 @@ process.stdout.write(
   `fuzzing with FUZZ_RUNS=${env.FUZZ_RUNS}${env.FUZZ_SEED ? ` FUZZ_SEED=${env.FUZZ_SEED}` : ''}${env.FUZZ_SECONDS ? ` FUZZ_SECONDS=${env.FUZZ_SECONDS}` : ''}\n`,
 );
 
-const child = spawn(process.execPath, [vitest, 'run', 'test/hardening/fuzz.test.ts', ...process.argv.slice(2)], { env, stdio: 'inherit' });
+const child = spawn(process.execPath, [vitest, 'run', 'test/system/fuzz.test.ts', ...process.argv.slice(2)], { env, stdio: 'inherit' });
 // Ctrl-C reaches the child through the terminal; the exit code is passed on for CI.
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { signDevToken } from '../../src/auth/dev-issuer.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { createApp } from '../src/app.js';
+import { signDevToken } from '../src/auth/dev-issuer.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createTestDatabase } from './helpers/database.js';
 
 describe('logging', () => {
   it('writes one JSON line per request with id, method, route, status, duration and user, never the token', async () => {

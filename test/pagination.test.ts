@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCursor, type CursorValue } from '../../src/pagination.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { encodeCursor, type CursorValue } from '../src/pagination.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { seedWorkflow, userIdOf } from './helpers/seed.js';
 
 /**
  * A cursor is opaque but comes back from the client: one forged to hold a moment PostgreSQL cannot

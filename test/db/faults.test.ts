@@ -10,7 +10,7 @@ import { applyMigrations } from '../../src/db/migrations.js';
 import { startTestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
-import { freePort, ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from './own-postgres.js';
+import { freePort, ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
 
 /**
  * The service against a database that goes away and comes back: the process keeps running,
