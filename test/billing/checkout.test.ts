@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { PRICES, startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
-import { setPlan, userOf } from '../helpers/seed-plans.js';
+import { PRICES, startAppWithFakeStripe, stopAppWithFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
+import { seedPlan, userIdOf } from '../helpers/seed.js';
 
 const GOOD = { successUrl: 'https://app.example.com/billing/done', cancelUrl: 'https://app.example.com/billing' };
 
 describe('billing routes with Stripe (a loopback fake)', () => {
   let stripe: FakeStripe;
   let t: TestApp;
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await startTestApp({ env: stripe.env() });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await stripe?.close();
-  });
+  beforeAll(async () => ({ stripe, t } = await startAppWithFakeStripe()));
+  afterAll(() => stopAppWithFakeStripe(t, stripe));
 
   it('GET /v1/billing/subscription: a user who never paid is on free, active', async () => {
     const token = await t.token('never-paid@example.com', { plan: 'free' });
@@ -34,7 +28,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
 
   it('POST /v1/billing/checkout starts a subscription checkout for the user’s customer, created once', async () => {
     const token = await t.token('buyer@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const first = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', ...GOOD } });
     expect(first.status).toBe(200);
     expect(first.body.data.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
@@ -99,8 +93,8 @@ describe('billing routes with Stripe (a loopback fake)', () => {
 
   it('refuses a second checkout while a paid subscription is live', async () => {
     const token = await t.token('already-pro@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
-    await setPlan(t, userId, 'pro', 'active', { subscriptionId: 'sub_live_1' });
+    const userId = await userIdOf(t, token);
+    await seedPlan(t, userId, 'pro', 'active', { subscriptionId: 'sub_live_1' });
     const res = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'team_monthly', ...GOOD } });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/billing portal/);
@@ -175,10 +169,7 @@ describe('billing without Stripe configuration', () => {
   });
 
   it('names the missing price when only that one is not configured', async () => {
-    const stripe = await startFakeStripe();
-    const env = stripe.env();
-    delete (env as Record<string, string | undefined>).STRIPE_PRICE_TEAM_ANNUAL;
-    const app = await startTestApp({ env });
+    const { stripe, t: app } = await startAppWithFakeStripe({ STRIPE_PRICE_TEAM_ANNUAL: undefined });
     try {
       const res = await app.call('POST', '/v1/billing/checkout', {
         token: await app.token('partial@example.com', { plan: 'free' }),
@@ -187,8 +178,7 @@ describe('billing without Stripe configuration', () => {
       expect(res.status).toBe(501);
       expect(res.body.error.message).toMatch(/STRIPE_PRICE_TEAM_ANNUAL/);
     } finally {
-      await app.close();
-      await stripe.close();
+      await stopAppWithFakeStripe(app, stripe);
     }
   });
 });

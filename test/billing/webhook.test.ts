@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { PRICES, signature, startFakeStripe, stripeEvent, subscriptionObject, type FakeStripe } from '../helpers/fake-stripe.js';
-import { MANIFEST, seedWorkflows, userOf } from '../helpers/seed-plans.js';
+import type { TestApp } from '../helpers/app.js';
+import {
+  PRICES,
+  signature,
+  startAppWithFakeStripe,
+  stopAppWithFakeStripe,
+  stripeEvent,
+  subscriptionObject,
+  type FakeStripe,
+} from '../helpers/fake-stripe.js';
+import { MANIFEST, seedWorkflows } from '../helpers/seed-plans.js';
+import { userIdOf } from '../helpers/seed.js';
 
 describe('Stripe webhook', () => {
   let stripe: FakeStripe;
   let t: TestApp;
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await startTestApp({ env: { ...stripe.env(), RATE_LIMIT_MODE: 'enforce' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await stripe?.close();
-  });
+  beforeAll(async () => ({ stripe, t } = await startAppWithFakeStripe({ RATE_LIMIT_MODE: 'enforce' })));
+  afterAll(() => stopAppWithFakeStripe(t, stripe));
 
   const deliver = (payload: string, sig: string | null = signature(payload)) =>
     t.call('POST', '/v1/billing/webhook', {
@@ -24,7 +27,7 @@ describe('Stripe webhook', () => {
   /** A free user who went through checkout: they have a Stripe customer. */
   async function customer(email: string) {
     const token = await t.token(email, { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const res = await t.call('POST', '/v1/billing/checkout', {
       token,
       body: { priceId: 'pro_monthly', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
 /** Deployments on the GraphQL face, and the dashboard query without N+1 statements. */
 describe('deployments in GraphQL', () => {
@@ -49,12 +50,7 @@ describe('deployments in GraphQL', () => {
       last = res.body.data.createDeployment.deploymentId;
     }
     // One connection, so usage has something to read.
-    const init = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
-    };
+    const init = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
     expect((await t.call('POST', `/v1/mcp/${last}`, { token, body: init })).status).toBe(200);
     return token;
   }

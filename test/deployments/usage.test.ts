@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
 /**
  * Connection counts are exact: after N connections, sequential or concurrent (on PostgreSQL
@@ -51,12 +52,7 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
 
   /** A 2025-era connection: initialize, then a tools/list on its session. */
   async function initialize(deploymentId: string, clientName: string, address: string): Promise<Response> {
-    const body = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } },
-    };
+    const body = initializeRequest({ clientName, protocolVersion: '2025-11-25' });
     const res = await post(deploymentId, address, body);
     if (res.status !== 200) return res;
     return post(

@@ -3,6 +3,7 @@ import { DASHBOARD_QUERY } from '../../bench/scenarios.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
 /**
  * Issue 7's statement budget for the dashboard query that `npm run bench` loads (user →
@@ -16,12 +17,7 @@ describe('the dashboard query of the benchmark', () => {
   let small: { statements: string[]; body: any };
   let large: { statements: string[]; body: any };
 
-  const INITIALIZE = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
-  };
+  const INITIALIZE = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
 
   /** A user with `workflows` workflows of their own and `deployments` deployments bundling `perDeployment` workflows each. */
   async function dashboardUser(

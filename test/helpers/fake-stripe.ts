@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { startTestApp, type TestApp } from './app.js';
 
 /**
  * A small fake of the parts of Stripe's HTTP API the service calls, on loopback. The real SDK
@@ -158,6 +159,25 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 }
 
 /** An event as Stripe sends it. `created` is in epoch seconds. */
+/**
+ * A fake Stripe and a service instance pointed at it. `env` adds configuration, or with undefined
+ * takes a variable of the fake's away (a price that is not configured).
+ */
+export async function startAppWithFakeStripe(env: Record<string, string | undefined> = {}): Promise<{ stripe: FakeStripe; t: TestApp }> {
+  const stripe = await startFakeStripe();
+  const merged: Record<string, string | undefined> = { ...stripe.env(), ...env };
+  const t = await startTestApp({
+    env: Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined)),
+  });
+  return { stripe, t };
+}
+
+/** Stops what startAppWithFakeStripe started (either may be missing when starting failed). */
+export async function stopAppWithFakeStripe(t: TestApp | undefined, stripe: FakeStripe | undefined): Promise<void> {
+  await t?.close();
+  await stripe?.close();
+}
+
 export function stripeEvent(type: string, object: Record<string, unknown>, options: { id?: string; created?: number } = {}): string {
   return JSON.stringify({
     id: options.id ?? id('evt'),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
+import { seedSubscription } from './seed.js';
 
 /**
  * Rows the plans, billing and deletion tests need from other capabilities, written with Prisma
@@ -14,13 +15,6 @@ export const MANIFEST = {
   intent: 'A seeded workflow',
   steps: [{ id: 'plan', name: 'Plan', action: 'planning_agent' }],
 };
-
-/** The user behind a token (created by this first request). */
-export async function userOf(t: TestApp, token: string): Promise<string> {
-  const res = await t.call('GET', '/v1/users/me', { token });
-  if (res.status !== 200) throw new Error(`GET /v1/users/me failed: ${res.status} ${res.text}`);
-  return res.body.data.userId;
-}
 
 /** `count` workflows of `ownerId`, each with `versions` versions and its owned library entry. */
 export async function seedWorkflows(
@@ -63,22 +57,10 @@ export async function seedWorkflows(
   return ids;
 }
 
-/** `userId` subscribes to another user's workflow. */
+/** `userId` subscribes to another user's workflow, which counts one subscriber more (as the library does). */
 export async function seedSubscribe(t: TestApp, userId: string, workflowId: string): Promise<void> {
-  const prisma = t.database.db.prisma;
-  const workflow = await prisma.workflow.findUniqueOrThrow({ where: { id: workflowId } });
-  await prisma.libraryEntry.create({
-    data: {
-      id: `lib_${suffix()}`,
-      userId,
-      workflowId,
-      sourceType: 'subscribed',
-      sourceUserId: workflow.ownerId,
-      enabledAdapters: ['adapter_one'],
-      workflowVersion: workflow.currentVersion,
-    },
-  });
-  await prisma.workflow.update({ where: { id: workflowId }, data: { subscribersCount: { increment: 1 } } });
+  await seedSubscription(t, userId, workflowId, { enabledAdapters: ['adapter_one'] });
+  await t.database.db.prisma.workflow.update({ where: { id: workflowId }, data: { subscribersCount: { increment: 1 } } });
 }
 
 /** A deployment bundling `workflowIds`, with one usage row per day in `usageDays`. */
@@ -110,20 +92,6 @@ export async function seedBillingRecords(t: TestApp, userId: string, count: numb
       data: { id: `bill_${suffix()}`, userId, kind: 'invoice_paid', amount: 1200, currency: 'usd' },
     });
   }
-}
-
-export async function setPlan(
-  t: TestApp,
-  userId: string,
-  plan: string,
-  status = 'active',
-  extra: { customerId?: string; subscriptionId?: string } = {},
-): Promise<void> {
-  await t.database.db.prisma.billingSubscription.upsert({
-    where: { userId },
-    create: { userId, plan, status, ...extra },
-    update: { plan, status, ...extra },
-  });
 }
 
 export async function seedConnections(

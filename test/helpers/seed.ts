@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
+import { sampleManifest } from './workflows.js';
 
 /**
  * Rows the deployment tests need that other capabilities own (workflows, library entries, plans),
@@ -9,11 +10,9 @@ import type { TestApp } from './app.js';
 
 /** A manifest that exercises every adapter's settings: plan → implement and tests in parallel → review. */
 export function seedManifest(name = 'feature'): Record<string, any> {
-  return {
-    manifest_version: '1.0',
+  return sampleManifest({
     name,
     intent: 'Implement a feature with tests, then review it.',
-    context: { language: 'typescript', test_framework: 'vitest' },
     steps: [
       { id: 'plan', name: 'Plan the change', action: 'planning_agent' },
       { id: 'implement', name: 'Implement', action: 'code_agent', depends_on: ['plan'] },
@@ -25,9 +24,10 @@ export function seedManifest(name = 'feature'): Record<string, any> {
       adapter_two: { mode: 'composer', config: { show_diff: true } },
       adapter_three: { mode: 'function_calling', config: { functions_per_step: { implement: ['read_file', 'write_file'] } } },
     },
-  };
+  });
 }
 
+/** The user behind a token (created by this first request). */
 export async function userIdOf(t: TestApp, token: string): Promise<string> {
   const res = await t.call('GET', '/v1/users/me', { token });
   if (res.status !== 200) throw new Error(`GET /v1/users/me failed: ${res.status} ${res.text}`);
@@ -113,11 +113,17 @@ export async function setVisibility(t: TestApp, workflowId: string, visibility: 
   await t.database.db.prisma.workflow.update({ where: { id: workflowId }, data: { visibility } });
 }
 
-/** A paid plan, so tests that create several deployments stay within the plan's quotas. */
-export async function seedPlan(t: TestApp, userId: string, plan: 'pro' | 'team'): Promise<void> {
+/** The user's plan, as billing records it (a paid one keeps tests that create several deployments within its quotas). */
+export async function seedPlan(
+  t: TestApp,
+  userId: string,
+  plan: string,
+  status = 'active',
+  extra: { customerId?: string; subscriptionId?: string } = {},
+): Promise<void> {
   await t.database.db.prisma.billingSubscription.upsert({
     where: { userId },
-    create: { userId, plan, status: 'active' },
-    update: { plan, status: 'active' },
+    create: { userId, plan, status, ...extra },
+    update: { plan, status, ...extra },
   });
 }

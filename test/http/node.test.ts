@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sampleManifest } from '../helpers/workflows.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
 /**
  * The node:http server of src/main.ts over a real loopback socket: requests reach the service with
@@ -136,12 +137,7 @@ describe('the HTTP server', () => {
     });
     expect(dep.status).toBe(201);
     const id = ((await dep.json()) as { data: { deploymentId: string } }).data.deploymentId;
-    const init = {
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'socket', version: '1' } },
-    };
+    const init = initializeRequest({ clientName: 'socket', protocolVersion: '2025-11-25', id: 7 });
     // Content-Type with a charset and a bare Accept: the endpoint passes the SDK a corrected copy.
     const res = await fetch(`${origin}/v1/mcp/${id}`, {
       method: 'POST',

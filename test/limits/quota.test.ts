@@ -4,7 +4,9 @@ import { effectivePlan, planLimits, usagePeriod } from '../../src/limits/plans.j
 import { connectionUsage, enforceConnectionQuota, enforceQuota } from '../../src/limits/quota.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
-import { MANIFEST, seedConnections, seedDeployment, seedSubscribe, seedWorkflows, setPlan, userOf } from '../helpers/seed-plans.js';
+import { MANIFEST, seedConnections, seedDeployment, seedSubscribe, seedWorkflows } from '../helpers/seed-plans.js';
+import { seedPlan, userIdOf } from '../helpers/seed.js';
+import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 
 const onPglite = testDatabaseKind() === 'pglite';
 const SINGLE_CONNECTION = 'it has one connection, so concurrent transactions never interleave; run with DATABASE_URL';
@@ -60,7 +62,7 @@ describe('quotas', () => {
   };
 
   it('workflows: a free user may have 5, the 6th is refused with 402 and the numbers', async () => {
-    const userId = await userOf(t, await t.token('wf-edge@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('wf-edge@example.com', { plan: 'free' }));
     await seedWorkflows(t, userId, 4);
     await expect(inTx((tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ used: 5, limit: 5, remaining: 0 });
     await seedWorkflows(t, userId, 1);
@@ -71,7 +73,7 @@ describe('quotas', () => {
   });
 
   it('deployments: a free user may have 1', async () => {
-    const userId = await userOf(t, await t.token('dep-edge@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('dep-edge@example.com', { plan: 'free' }));
     await expect(inTx((tx) => enforceQuota(tx, userId, 'deployments'))).resolves.toMatchObject({ used: 1, limit: 1 });
     await seedDeployment(t, userId, []);
     expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'deployments')))).details).toMatchObject({
@@ -82,9 +84,9 @@ describe('quotas', () => {
   });
 
   it('subscriptions: a free user may have 20', async () => {
-    const ownerId = await userOf(t, await t.token('publisher@example.com'));
+    const ownerId = await userIdOf(t, await t.token('publisher@example.com'));
     const published = await seedWorkflows(t, ownerId, 21, { visibility: 'public' });
-    const userId = await userOf(t, await t.token('sub-edge@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('sub-edge@example.com', { plan: 'free' }));
     for (const id of published.slice(0, 19)) await seedSubscribe(t, userId, id);
     await expect(inTx((tx) => enforceQuota(tx, userId, 'subscriptions'))).resolves.toMatchObject({ used: 20, limit: 20 });
     await seedSubscribe(t, userId, published[19]!);
@@ -96,16 +98,16 @@ describe('quotas', () => {
   });
 
   it('a downgraded user keeps what they have but gets nothing new over the new quota', async () => {
-    const userId = await userOf(t, await t.token('downgrade@example.com', { plan: 'pro' }));
+    const userId = await userIdOf(t, await t.token('downgrade@example.com', { plan: 'pro' }));
     await seedWorkflows(t, userId, 7);
     await expect(inTx((tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ limit: 100 });
-    await setPlan(t, userId, 'pro', 'canceled');
+    await seedPlan(t, userId, 'pro', 'canceled');
     expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'workflows')))).details).toMatchObject({ limit: 5, used: 7, plan: 'free' });
     expect(await prisma().workflow.count({ where: { ownerId: userId } })).toBe(7);
   });
 
   it('connections: the 500th of the month is counted, the 501st refused and not counted', async () => {
-    const userId = await userOf(t, await t.token('conn-edge@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('conn-edge@example.com', { plan: 'free' }));
     const now = new Date();
     await seedConnections(t, userId, 499);
     await expect(enforceConnectionQuota(prisma(), userId, now)).resolves.toMatchObject({ used: 500, limit: 500, remaining: 0 });
@@ -124,9 +126,9 @@ describe('quotas', () => {
 
   it('refuses over quota through the REST routes: create, fork and subscribe', async () => {
     const token = await t.token('rest-edge@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const publisherToken = await t.token('rest-publisher@example.com');
-    const publisherId = await userOf(t, publisherToken);
+    const publisherId = await userIdOf(t, publisherToken);
     const [publicId] = await seedWorkflows(t, publisherId, 1, { visibility: 'public' });
     await seedWorkflows(t, userId, 4);
     const body = { name: 'Fifth', manifest: MANIFEST };
@@ -139,7 +141,7 @@ describe('quotas', () => {
     expect(fork.body.error.details).toMatchObject({ quota: 'workflows' });
 
     const subscriberToken = await t.token('rest-subscriber@example.com', { plan: 'free' });
-    const subscriberId = await userOf(t, subscriberToken);
+    const subscriberId = await userIdOf(t, subscriberToken);
     const more = await seedWorkflows(t, publisherId, 20, { visibility: 'public' });
     for (const id of more.slice(0, 19)) await seedSubscribe(t, subscriberId, id);
     expect((await t.call('POST', `/v1/library/${more[19]}`, { token: subscriberToken, body: {} })).status).toBe(201);
@@ -150,7 +152,7 @@ describe('quotas', () => {
 
   it("refuses a free user's second deployment through REST", async () => {
     const token = await t.token('rest-deployments@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const [workflowId] = await seedWorkflows(t, userId, 1);
     expect((await t.call('POST', '/v1/deployments', { token, body: { name: 'First', workflowIds: [workflowId] } })).status).toBe(201);
     const second = await t.call('POST', '/v1/deployments', { token, body: { name: 'Second', workflowIds: [workflowId] } });
@@ -160,20 +162,15 @@ describe('quotas', () => {
 
   it("refuses an MCP initialize beyond the month's connections with HTTP 402 and a JSON-RPC error", async () => {
     const ownerToken = await t.token('mcp-quota@example.com', { plan: 'free' });
-    const userId = await userOf(t, ownerToken);
+    const userId = await userIdOf(t, ownerToken);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1), [], { allowAnonymous: true });
     await seedConnections(t, userId, 499);
     // Two connections on adapter_one: an anonymous client, then the owner.
     const initialize = (token?: string) =>
       t.call('POST', `/v1/mcp/${deploymentId}?adapter=adapter_one`, {
         token,
-        body: {
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-        },
-        headers: { accept: 'application/json, text/event-stream' },
+        body: initializeRequest({ id: 7 }),
+        headers: MCP_ACCEPT,
       });
     expect((await initialize()).status).toBe(200);
     const refused = await initialize(ownerToken);
@@ -185,7 +182,7 @@ describe('quotas', () => {
 
   it('reports the quotas of the viewer in GraphQL, and GET /v1/users/me keeps the fields of spec 2.6', async () => {
     const token = await t.token('gql-usage@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     await seedWorkflows(t, userId, 2);
     await seedConnections(t, userId, 12);
     const res = await t.graphql(
@@ -227,7 +224,7 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
 
   it('20 concurrent quota checks of a user with 4 workflows admit exactly one', async () => {
     const prisma = t.database.db.prisma;
-    const userId = await userOf(t, await t.token('race-fn@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('race-fn@example.com', { plan: 'free' }));
     await seedWorkflows(t, userId, 4);
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
@@ -249,7 +246,7 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
 
   it('20 concurrent POST /v1/workflows by a free user with 4 leave exactly 5, and every refusal is a 402', async () => {
     const token = await t.token('race-rest@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     await seedWorkflows(t, userId, 4);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => t.call('POST', '/v1/workflows', { token, body: { name: `Race ${i}`, manifest: MANIFEST } })),
@@ -265,7 +262,7 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
 
   it('concurrent connections never exceed the month quota', async () => {
     const prisma = t.database.db.prisma;
-    const userId = await userOf(t, await t.token('race-conn@example.com', { plan: 'free' }));
+    const userId = await userIdOf(t, await t.token('race-conn@example.com', { plan: 'free' }));
     await seedConnections(t, userId, 490);
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => enforceConnectionQuota(prisma, userId)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);

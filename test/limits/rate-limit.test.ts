@@ -11,36 +11,14 @@ import { createLogger } from '../../src/logger.js';
 import { createRateLimiter } from '../../src/limits/rate-limit.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
-import { seedDeployment, seedWorkflows, setPlan, userOf } from '../helpers/seed-plans.js';
+import { seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
+import { seedPlan, userIdOf } from '../helpers/seed.js';
+import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const ENFORCE = { RATE_LIMIT_MODE: 'enforce' };
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } },
-};
-const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+const INITIALIZE = initializeRequest();
 
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 500,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const hasRedis = await redisReachable();
 
 function expectHeaders(res: CallResult, limit?: number): { limit: number; remaining: number; reset: number } {
@@ -98,11 +76,11 @@ describe('rate limits per user (in memory)', () => {
 
   it('uses the limits of the plan in force', async () => {
     const token = await t.token('pro-limits@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
-    await setPlan(t, userId, 'pro');
+    const userId = await userIdOf(t, token);
+    await seedPlan(t, userId, 'pro');
     t.app.services.billing.forgetPlan(userId);
     expectHeaders(await t.call('GET', '/v1/users/me', { token }), 100);
-    await setPlan(t, userId, 'pro', 'canceled');
+    await seedPlan(t, userId, 'pro', 'canceled');
     t.app.services.billing.forgetPlan(userId);
     expectHeaders(await t.call('GET', '/v1/users/me', { token }), 30);
   });
@@ -126,8 +104,8 @@ describe('rate limits per user (in memory)', () => {
       ['ready', await t.call('GET', '/readyz')],
       ['openapi', await t.call('GET', '/v1/openapi.json')],
       ['webhook 501', await t.call('POST', '/v1/billing/webhook', { rawBody: '{}' })],
-      ['MCP 404', await t.call('POST', '/v1/mcp/dep_nope', { body: INITIALIZE, headers: MCP_HEADERS })],
-      ['MCP authenticated 404', await t.call('POST', '/v1/mcp/dep_nope', { token, body: INITIALIZE, headers: MCP_HEADERS })],
+      ['MCP 404', await t.call('POST', '/v1/mcp/dep_nope', { body: INITIALIZE, headers: MCP_ACCEPT })],
+      ['MCP authenticated 404', await t.call('POST', '/v1/mcp/dep_nope', { token, body: INITIALIZE, headers: MCP_ACCEPT })],
     ];
     for (const [label, res] of responses) {
       expect(res.headers.get('x-ratelimit-limit'), label).not.toBeNull();
@@ -154,10 +132,10 @@ describe('rate limits per user (in memory)', () => {
 
   it('refuses a user over the limit on the tool endpoint with HTTP 429 and a JSON-RPC error', async () => {
     const token = await t.token('mcp-heavy@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1));
-    const call = () => t.call('POST', `/v1/mcp/${deploymentId}?adapter=adapter_one`, { token, body: INITIALIZE, headers: MCP_HEADERS });
-    // userOf made the first request; 28 more, then the 30th on the endpoint.
+    const call = () => t.call('POST', `/v1/mcp/${deploymentId}?adapter=adapter_one`, { token, body: INITIALIZE, headers: MCP_ACCEPT });
+    // userIdOf made the first request; 28 more, then the 30th on the endpoint.
     for (let i = 2; i < 30; i += 1) await t.call('GET', '/v1/users/me', { token });
     const last = await call();
     expect(last.status).toBe(200);
@@ -205,7 +183,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
     try {
       const token = await signDevToken(dataDir, { email: 'shared@example.com' });
       const tokenB = token;
-      await userOf(a, token);
+      await userIdOf(a, token);
       const statuses: number[] = [];
       for (let i = 0; i < 15; i += 1) {
         statuses.push((await a.call('GET', '/v1/users/me', { token })).status);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionUsage } from '../../src/limits/quota.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
-import { seedConnections, seedDeployment, seedWorkflows, userOf } from '../helpers/seed-plans.js';
+import { seedConnections, seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
+import { userIdOf } from '../helpers/seed.js';
 
 /**
  * Connections and the monthly connection quota at the tool endpoint, in both MCP eras: every
@@ -70,7 +71,7 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
 
   async function freeOwner(email: string) {
     const token = await t.token(email, { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const [wf] = await seedWorkflows(t, userId, 1);
     const deploymentId = await seedDeployment(t, userId, [wf!], [], { allowAnonymous: true });
     await t.database.db.prisma.deployment.update({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 
 /**
  * The tool endpoint's Origin check (MCP Streamable HTTP: servers validate Origin against DNS
@@ -14,13 +15,7 @@ describe('tool endpoint origins', () => {
   let dep: string;
 
   const ALLOWED = 'https://inspector.example.com';
-  const INIT = {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1.0.0' } },
-  };
-  const ACCEPT = { accept: 'application/json, text/event-stream' };
+  const INIT = initializeRequest({ clientName: 'browser', protocolVersion: '2025-11-25' });
 
   beforeAll(async () => {
     t = await startTestApp({
@@ -36,7 +31,7 @@ describe('tool endpoint origins', () => {
   });
 
   const post = (origin: string | null, token: string | null = alice, id = dep) =>
-    t.call('POST', `/v1/mcp/${id}`, { token, body: INIT, headers: { ...ACCEPT, ...(origin === null ? {} : { origin }) } });
+    t.call('POST', `/v1/mcp/${id}`, { token, body: INIT, headers: { ...MCP_ACCEPT, ...(origin === null ? {} : { origin }) } });
 
   async function connections(): Promise<number> {
     const res = await t.call('GET', `/v1/deployments/${dep}/usage?period=day`, { token: alice });
@@ -130,7 +125,7 @@ describe('tool endpoint origins', () => {
       // Past the origin check: access is what the answer is about (without a token, an unknown deployment answers as a private one).
       const res = await open.call('POST', '/v1/mcp/no-such-deployment', {
         body: INIT,
-        headers: { ...ACCEPT, origin: 'https://anything.example' },
+        headers: { ...MCP_ACCEPT, origin: 'https://anything.example' },
       });
       expect(res.status, res.text).toBe(401);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://anything.example');

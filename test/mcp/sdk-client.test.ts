@@ -5,7 +5,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import {
+  CLIENT_ADAPTERS,
+  endpointUrl,
+  expectBothWorkflowsOffered,
+  expectUnknownNamesRefused,
+  inProcessFetch,
+  seedEndpointOwner,
+} from '../helpers/mcp.js';
 import { createNodeServer } from '../../src/http/node.js';
 
 /**
@@ -15,12 +22,8 @@ import { createNodeServer } from '../../src/http/node.js';
  */
 const SECRET = 'a-test-session-secret-of-at-least-32-characters';
 
-function inProcessFetch(app: App) {
-  return (url: string | URL, init?: RequestInit) => app.fetch(new Request(url, init));
-}
-
 async function connect(app: App, deploymentId: string, clientName: string, options: { token?: string; query?: string } = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${deploymentId}${options.query ?? ''}`), {
+  const transport = new StreamableHTTPClientTransport(endpointUrl(deploymentId, options.query), {
     fetch: inProcessFetch(app),
     requestInit: options.token ? { headers: { authorization: `Bearer ${options.token}` } } : undefined,
   });
@@ -39,34 +42,16 @@ describe('MCP with the official SDK client', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET } });
-    token = await t.token('owner@example.com');
-    const userId = await userIdOf(t, token);
-    await seedPlan(t, userId, 'team');
-    owned = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
-    const authorTok = await t.token('author@example.com');
-    const authorId = await userIdOf(t, authorTok);
-    subscribed = await seedWorkflow(t, authorId, {
-      name: 'Bug triage',
-      visibility: 'public',
-      versions: [{ version: '3.1.0', manifest: seedManifest('triage') }],
-    });
-    await seedSubscription(t, userId, subscribed);
-    const create = async (body: Record<string, unknown>) =>
-      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
-    deploymentId = await create({ name: 'Everything', workflowIds: [owned, subscribed] });
-    anonymousId = await create({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
+    const owner = await seedEndpointOwner(t);
+    ({ token, owned, subscribed } = owner);
+    deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
+    anonymousId = await owner.deploy({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  const cases = [
-    { client: 'claude-code', adapter: 'adapter_one', toolsPerWorkflow: 1 },
-    { client: 'Cursor', adapter: 'adapter_two', toolsPerWorkflow: 1 },
-    { client: 'generic-agent', adapter: 'adapter_three', toolsPerWorkflow: 5 },
-  ] as const;
-
-  for (const { client: clientName, adapter, toolsPerWorkflow } of cases) {
+  for (const { client: clientName, adapter, toolsPerWorkflow } of CLIENT_ADAPTERS) {
     it(`${clientName} gets ${adapter}: tools, prompts and resources`, async () => {
       const client = await connect(t.app, deploymentId, clientName, { token });
       try {
@@ -74,56 +59,7 @@ describe('MCP with the official SDK client', () => {
         expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {} });
         expect(client.getInstructions()).toContain('Everything');
         await client.ping();
-
-        const { tools } = await client.listTools();
-        expect(tools).toHaveLength(2 * toolsPerWorkflow);
-        for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,48}$/);
-        const main = tools.find((x) => x.name.startsWith('feature_pipeline_') && !x.name.includes('__'))!;
-        const result = await client.callTool({
-          name: main.name,
-          arguments: { task: 'Add cursor pagination to GET /orders', context: { framework: 'fastify' } },
-        });
-        expect(result.isError).toBeFalsy();
-        const text = (result.content as { type: string; text: string }[])[0]!;
-        expect(text.type).toBe('text');
-        expect(text.text).toContain('# Workflow: Feature pipeline (version 1.0.0)');
-        expect(text.text).toContain('Add cursor pagination to GET /orders');
-        expect(result.structuredContent).toMatchObject({
-          workflowId: owned,
-          version: '1.0.0',
-          adapter,
-          task: 'Add cursor pagination to GET /orders',
-          context: { framework: 'fastify' },
-        });
-
-        const triage = tools.find((x) => x.name.startsWith('bug_triage_') && !x.name.includes('__'))!;
-        const second = await client.callTool({ name: triage.name, arguments: {} });
-        expect(second.structuredContent).toMatchObject({ workflowId: subscribed, version: '3.1.0', adapter });
-
-        const { prompts } = await client.listPrompts();
-        expect(prompts.map((p) => p.name)).toEqual([
-          expect.stringMatching(/^feature_pipeline_[0-9a-f]{8}_plan$/),
-          expect.stringMatching(/^bug_triage_[0-9a-f]{8}_plan$/),
-        ]);
-        const prompt = await client.getPrompt({ name: prompts[0]!.name, arguments: { task: 'Fix the login bug' } });
-        expect(prompt.messages).toHaveLength(1);
-        expect(prompt.messages[0]!.role).toBe('user');
-        expect((prompt.messages[0]!.content as { text: string }).text).toContain('Fix the login bug');
-
-        const { resources } = await client.listResources();
-        expect(resources.map((r) => r.uri)).toEqual([
-          `workflow://${owned}/manifest`,
-          `workflow://${subscribed}/manifest`,
-          expect.stringMatching(/^skill:\/\/feature-pipeline-[0-9a-f]{8}\/SKILL\.md$/),
-          expect.stringMatching(/^skill:\/\/bug-triage-[0-9a-f]{8}\/SKILL\.md$/),
-        ]);
-        const read = await client.readResource({ uri: resources[1]!.uri });
-        expect(read.contents[0]).toMatchObject({ uri: resources[1]!.uri, mimeType: 'application/json' });
-        expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(seedManifest('triage'));
-        expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([
-          'workflow://{workflowId}/manifest',
-          'skill://{+path}',
-        ]);
+        await expectBothWorkflowsOffered(client, { owned, subscribed, adapter, toolsPerWorkflow });
       } finally {
         await client.close();
       }
@@ -145,11 +81,7 @@ describe('MCP with the official SDK client', () => {
   it('surfaces JSON-RPC errors as SDK errors', async () => {
     const client = await connect(t.app, deploymentId, 'claude-code', { token });
     try {
-      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
-        code: -32602,
-        message: expect.stringContaining("unknown tool 'no_such_tool'"),
-      });
-      await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
+      await expectUnknownNamesRefused(client);
     } finally {
       await client.close();
     }
@@ -162,12 +94,9 @@ describe('MCP with the official SDK client', () => {
   it('works without state: a second instance with the same secret serves the session the first one opened', async () => {
     const second = await startTestApp({ database: t.database, env: { MCP_SESSION_SECRET: SECRET } });
     try {
-      let turn = 0;
-      const apps = [t.app, second.app];
-      const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${anonymousId}`), {
-        // A load balancer alternating between the two instances, request by request.
-        fetch: (url, init) => apps[turn++ % 2]!.fetch(new Request(url, init)),
-      });
+      // A load balancer alternating between the two instances, request by request.
+      const seen: Request[] = [];
+      const transport = new StreamableHTTPClientTransport(endpointUrl(anonymousId), { fetch: inProcessFetch([t.app, second.app], seen) });
       const client = new Client({ name: 'claude-code', version: '1.0.0' });
       await client.connect(transport);
       for (let i = 0; i < 3; i += 1) {
@@ -176,7 +105,7 @@ describe('MCP with the official SDK client', () => {
         // The adapter chosen at initialize on one instance holds on the other.
         expect(result.structuredContent).toMatchObject({ adapter: 'adapter_one' });
       }
-      expect(turn).toBeGreaterThanOrEqual(8);
+      expect(seen.length).toBeGreaterThanOrEqual(8);
       await client.close();
     } finally {
       await second.close();

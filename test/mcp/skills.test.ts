@@ -1,28 +1,15 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import type { App } from '../../src/app.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { CLIENT_ADAPTERS, connectClient, MODERN, seedEndpointOwner } from '../helpers/mcp.js';
+import { seedWorkflow } from '../helpers/seed.js';
 
 /**
  * Every workflow a deployment offers is also an Agent Skill (`skill://<name>/SKILL.md`), served
  * through the SDK's skills extension and read here with the v2 client's SkillsClient, on
  * 2026-07-28 and in the 2025 era, for each adapter.
  */
-const MODERN = '2026-07-28';
-
-async function connect(app: App, deploymentId: string, clientName: string, token: string, pin: string | null, query = '') {
-  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${deploymentId}${query}`), {
-    fetch: (url: string | URL, init?: RequestInit) => app.fetch(new Request(url, init)),
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  const client = new Client({ name: clientName, version: '1.0.0' }, pin ? { versionNegotiation: { mode: { pin } } } : {});
-  await client.connect(transport);
-  return client;
-}
-
 function frontMatter(text: string): Record<string, unknown> {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
   expect(match).not.toBeNull();
@@ -40,39 +27,21 @@ describe('workflows as skills over MCP', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    token = await t.token('owner@example.com');
-    const userId = await userIdOf(t, token);
-    await seedPlan(t, userId, 'team');
-    owned = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
-    notOffered = await seedWorkflow(t, userId, { name: 'Release notes', description: 'Writes release notes.' });
-    const authorTok = await t.token('author@example.com');
-    const authorId = await userIdOf(t, authorTok);
-    subscribed = await seedWorkflow(t, authorId, {
-      name: 'Bug triage',
-      visibility: 'public',
-      versions: [{ version: '3.1.0', manifest: seedManifest('triage') }],
-    });
-    await seedSubscription(t, userId, subscribed);
-    const create = async (body: Record<string, unknown>) =>
-      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
-    deploymentId = await create({ name: 'Everything', workflowIds: [owned, subscribed] });
-    otherDeploymentId = await create({ name: 'Notes', workflowIds: [notOffered] });
+    const owner = await seedEndpointOwner(t);
+    ({ token, owned, subscribed } = owner);
+    notOffered = await seedWorkflow(t, owner.userId, { name: 'Release notes', description: 'Writes release notes.' });
+    deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
+    otherDeploymentId = await owner.deploy({ name: 'Notes', workflowIds: [notOffered] });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  const cases = [
-    { client: 'claude-code', adapter: 'adapter_one' },
-    { client: 'Cursor', adapter: 'adapter_two' },
-    { client: 'generic-agent', adapter: 'adapter_three' },
-  ] as const;
-
   for (const era of [MODERN, null] as const) {
     const label = era ?? '2025-11-25 (initialize)';
-    for (const { client: clientName, adapter } of cases) {
+    for (const { client: clientName, adapter } of CLIENT_ADAPTERS) {
       it(`${label}: ${clientName} lists and reads a SKILL.md per workflow, written for ${adapter}`, async () => {
-        const client = await connect(t.app, deploymentId, clientName, token, era);
+        const client = await connectClient(t.app, deploymentId, clientName, { token, pin: era });
         try {
           const skills = new SkillsClient(client);
           expect(skills.supported).toBe(true);
@@ -112,11 +81,11 @@ describe('workflows as skills over MCP', () => {
     }
 
     it(`${label}: a skill of an unknown or not-offered workflow is refused clearly`, async () => {
-      const client = await connect(t.app, deploymentId, 'generic-agent', token, era);
+      const client = await connectClient(t.app, deploymentId, 'generic-agent', { token, pin: era });
       try {
         const skills = new SkillsClient(client);
         // A skill that exists on another deployment of the same owner is not served here.
-        const other = await connect(t.app, otherDeploymentId, 'generic-agent', token, era);
+        const other = await connectClient(t.app, otherDeploymentId, 'generic-agent', { token, pin: era });
         let offeredElsewhere: string;
         try {
           offeredElsewhere = (await new SkillsClient(other).list()).skills[0]!.uri;
@@ -145,7 +114,7 @@ describe('workflows as skills over MCP', () => {
   }
 
   it('follows the adapter query parameter', async () => {
-    const client = await connect(t.app, deploymentId, 'claude-code', token, MODERN, '?adapter=adapter_two');
+    const client = await connectClient(t.app, deploymentId, 'claude-code', { token, pin: MODERN, query: '?adapter=adapter_two' });
     try {
       const skills = new SkillsClient(client);
       const { skills: listed } = await skills.list();

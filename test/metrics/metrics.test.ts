@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '../../src/metrics/registry.js';
 import { startTestApp, testOAuthJwks, type CallResult, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
-import { seedDeployment, seedWorkflows, userOf } from '../helpers/seed-plans.js';
+import { seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
+import { userIdOf } from '../helpers/seed.js';
 
 /** GET /metrics: the Prometheus text format, what it counts, and its protection. */
 
@@ -140,8 +141,8 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     const from = { 'x-forwarded-for': '198.51.100.77' };
     // A free user over 30 a minute.
     const token = await t.token('metrics-429@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
-    // userOf was the first request of the minute.
+    const userId = await userIdOf(t, token);
+    // userIdOf was the first request of the minute.
     for (let i = 1; i < 30; i += 1) expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(200);
     expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(429);
     // An address over 30 unauthenticated requests.

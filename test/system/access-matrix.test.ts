@@ -4,6 +4,7 @@ import { routes } from '../../src/rest/routes.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { connectApp } from '../oauth/flow.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
 /**
  * Who may call what: every REST route of the route table, the tool endpoint and /graphql, called
@@ -53,12 +54,7 @@ interface World {
 }
 
 const URLS = { successUrl: 'https://app.example.com/ok', cancelUrl: 'https://app.example.com/cancel' };
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1.0.0' } },
-};
+const INITIALIZE = initializeRequest({ clientName: 'matrix' });
 const workflowBody = () => ({ name: 'Replacement', manifest: sampleManifest(), visibility: 'private' });
 
 // prettier-ignore

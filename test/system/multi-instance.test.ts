@@ -13,6 +13,8 @@ import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { createNodeServer } from '../../src/http/node.js';
+import { initializeRequest } from '../helpers/mcp.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 
 /**
  * Two service instances behind one (imaginary) load balancer: each its own process state and
@@ -20,27 +22,6 @@ import { createNodeServer } from '../../src/http/node.js';
  * configuration (DATA_DIR for the development issuer, MCP_SESSION_SECRET). Limits, quotas and
  * tool-endpoint sessions must hold across them as if they were one.
  */
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 500,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const reason =
   testDatabaseKind() !== 'postgres'
@@ -61,12 +42,7 @@ interface Answer {
   body: any;
 }
 
-const INIT = (clientName: string) => ({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } },
-});
+const INIT = (clientName: string) => initializeRequest({ clientName });
 
 describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + Redis'})`, () => {
   const run = randomBytes(6).toString('hex');

@@ -1,34 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
-import {
-  seedBillingRecords,
-  seedConnections,
-  seedDeployment,
-  seedSubscribe,
-  seedWorkflows,
-  setPlan,
-  userOf,
-} from '../helpers/seed-plans.js';
+import { startAppWithFakeStripe, stopAppWithFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
+import { seedBillingRecords, seedConnections, seedDeployment, seedSubscribe, seedWorkflows } from '../helpers/seed-plans.js';
+import { seedPlan, userIdOf } from '../helpers/seed.js';
+import { initializeRequest } from '../helpers/mcp.js';
 
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } },
-};
+const INITIALIZE = initializeRequest();
 
 describe('DELETE /v1/users/me', () => {
   let stripe: FakeStripe;
   let t: TestApp;
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    t = await startTestApp({ env: stripe.env() });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await stripe?.close();
-  });
+  beforeAll(async () => ({ stripe, t } = await startAppWithFakeStripe()));
+  afterAll(() => stopAppWithFakeStripe(t, stripe));
 
   const prisma = () => t.database.db.prisma;
 
@@ -54,12 +37,12 @@ describe('DELETE /v1/users/me', () => {
 
   it('removes everything of the user in one go, with counts equal to what existed; others keep their forks', async () => {
     const token = await t.token('leaving@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     const forkerToken = await t.token('forker@example.com');
-    const forkerId = await userOf(t, forkerToken);
+    const forkerId = await userIdOf(t, forkerToken);
     const fanToken = await t.token('fan@example.com');
-    const fanId = await userOf(t, fanToken);
-    const otherId = await userOf(t, await t.token('other-author@example.com'));
+    const fanId = await userIdOf(t, fanToken);
+    const otherId = await userIdOf(t, await t.token('other-author@example.com'));
 
     const [w1, w2] = await seedWorkflows(t, userId, 2, { visibility: 'public', versions: 2 });
     const [w3] = await seedWorkflows(t, userId, 1, { versions: 1 });
@@ -77,7 +60,7 @@ describe('DELETE /v1/users/me', () => {
     const fanDeployment = await seedDeployment(t, fanId, [fanOwn!, w1!]);
     await seedBillingRecords(t, userId, 3);
     await seedConnections(t, userId, 7);
-    await setPlan(t, userId, 'pro', 'active', { customerId: 'cus_leaving', subscriptionId: 'sub_leaving' });
+    await seedPlan(t, userId, 'pro', 'active', { customerId: 'cus_leaving', subscriptionId: 'sub_leaving' });
     stripe.subscriptions.set('sub_leaving', { id: 'sub_leaving', customer: 'cus_leaving', status: 'active' });
 
     const endpoint = () =>
@@ -155,7 +138,7 @@ describe('DELETE /v1/users/me', () => {
 
   it('the same token afterwards opens nothing; a new sign-in starts a new, empty account on the free plan', async () => {
     const old = await t.token('again@example.com', { plan: 'free' });
-    const userId = await userOf(t, old);
+    const userId = await userIdOf(t, old);
     await seedWorkflows(t, userId, 2);
     expect((await t.call('DELETE', '/v1/users/me', { token: old })).status).toBe(200);
     expect((await t.call('GET', '/v1/users/me', { token: old })).status).toBe(401);
@@ -175,9 +158,9 @@ describe('DELETE /v1/users/me', () => {
 
   it('deletes nothing when Stripe cannot cancel the subscription, and says so', async () => {
     const token = await t.token('stuck@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     await seedWorkflows(t, userId, 1);
-    await setPlan(t, userId, 'team', 'active', { customerId: 'cus_stuck', subscriptionId: 'sub_stuck' });
+    await seedPlan(t, userId, 'team', 'active', { customerId: 'cus_stuck', subscriptionId: 'sub_stuck' });
     stripe.subscriptions.set('sub_stuck', { id: 'sub_stuck', customer: 'cus_stuck', status: 'active' });
     stripe.failing = true;
     try {
@@ -195,7 +178,7 @@ describe('DELETE /v1/users/me', () => {
 
   it('works through GraphQL (deleteMe), with all eight counts', async () => {
     const token = await t.token('gql-leaving@example.com', { plan: 'free' });
-    const userId = await userOf(t, token);
+    const userId = await userIdOf(t, token);
     await seedWorkflows(t, userId, 1, { versions: 3 });
     const res = await t.graphql(
       'mutation { deleteMe { userId deleted deletedAt stats { workflows workflowVersions deployments deploymentPrompts deploymentLookups subscriptions subscriberEntries billingRecords } } }',
@@ -227,7 +210,7 @@ describe('DELETE /v1/users/me without Stripe configuration', () => {
       const free = await t.token('plain@example.com', { plan: 'free' });
       expect((await t.call('DELETE', '/v1/users/me', { token: free })).status).toBe(200);
       const paid = await t.token('paid-unconfigured@example.com', { plan: 'free' });
-      await setPlan(t, await userOf(t, paid), 'pro', 'active', { subscriptionId: 'sub_orphan' });
+      await seedPlan(t, await userIdOf(t, paid), 'pro', 'active', { subscriptionId: 'sub_orphan' });
       const res = await t.call('DELETE', '/v1/users/me', { token: paid });
       expect(res.status).toBe(501);
       expect(res.body.error.code).toBe('BILLING_NOT_CONFIGURED');
