@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor, type CursorValue } from '../src/pagination.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
 import { seedWorkflow, userIdOf } from './helpers/seed.js';
 
 /**
@@ -13,13 +13,10 @@ describe('tampered cursors', () => {
   let workflowId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('cursors@example.com');
+    [t, token] = await startTestAppWithUsers(['cursors@example.com']);
     workflowId = await seedWorkflow(t, await userIdOf(t, token), { visibility: 'public' });
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   // JavaScript's earliest and latest dates; PostgreSQL's timestamps stop at 4713 BC.
   const farPast = new Date(-8.64e15);

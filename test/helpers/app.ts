@@ -15,7 +15,7 @@ export function testOAuthJwks(): string {
   return JSON.stringify({ keys: [{ ...jwk, alg: 'ES256', use: 'sig', kid: 'test' }] });
 }
 
-export interface CallOptions {
+interface CallOptions {
   token?: string | null;
   body?: unknown;
   /** A raw body sent as is (for malformed JSON and the like). */
@@ -128,4 +128,15 @@ export async function startTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A service instance as startTestApp makes it, then a token for each e-mail (in that order). */
+export async function startTestAppWithUsers<const E extends readonly string[]>(
+  emails: E,
+  options: Parameters<typeof startTestApp>[0] = {},
+): Promise<[TestApp, ...{ [K in keyof E]: string }]> {
+  const t = await startTestApp(options);
+  const tokens: string[] = [];
+  for (const email of emails) tokens.push(await t.token(email));
+  return [t, ...(tokens as { [K in keyof E]: string })];
 }

@@ -2,7 +2,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { initializeRequest } from '../helpers/mcp.js';
 
@@ -19,8 +19,7 @@ describe('the HTTP server', () => {
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('socket@example.com');
+    [t, token] = await startTestAppWithUsers(['socket@example.com']);
     server = createNodeServer((request, connection) => t.app.handle(request, connection));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bayesianRating } from '../../src/marketplace/service.js';
 import { encodeCursor } from '../../src/pagination.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 import { readAllPages } from './helpers.js';
+import { userIdOf } from '../helpers/seed.js';
 
 /** GET /v1/marketplace: sort orders, ties across pages, filters and bad input (issue 4.1). */
 describe('marketplace browse', () => {
@@ -13,14 +14,10 @@ describe('marketplace browse', () => {
   let ownerId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('market-owner@example.com');
-    viewer = await t.token('market-viewer@example.com');
-    ownerId = (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId;
+    [t, owner, viewer] = await startTestAppWithUsers(['market-owner@example.com', 'market-viewer@example.com']);
+    ownerId = await userIdOf(t, owner);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   const prisma = () => t.database.db.prisma;
   const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);

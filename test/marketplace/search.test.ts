@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/pagination.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { readAllPages } from './helpers.js';
 
@@ -11,13 +11,9 @@ describe('marketplace search', () => {
   let viewer: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('search-owner@example.com');
-    viewer = await t.token('search-viewer@example.com');
+    [t, owner, viewer] = await startTestAppWithUsers(['search-owner@example.com', 'search-viewer@example.com']);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   const search = (q: string, extra = '') => t.call('GET', `/v1/marketplace/search?q=${encodeURIComponent(q)}${extra}`, { token: viewer });
   const idsOf = (res: { body: any }) => res.body.data.map((w: any) => w.workflowId);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -18,10 +18,9 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('shapes@example.com');
+    [t, token] = await startTestAppWithUsers(['shapes@example.com']);
   });
-  afterAll(async () => t?.close());
+  afterAll(() => t?.close());
 
   const nullable = (schema: Schema) =>
     (Array.isArray(schema.type) && schema.type.includes('null')) ||

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /** Spec 2.9: "a workflow cannot be forked twice by the same user", and stats.forks counts users. */
@@ -8,10 +8,9 @@ describe('a workflow is forked at most once per user, ever', () => {
   let owner: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('fork-once-owner@example.com');
+    [t, owner] = await startTestAppWithUsers(['fork-once-owner@example.com']);
   });
-  afterAll(async () => t?.close());
+  afterAll(() => t?.close());
 
   const forks = async (workflowId: string) => (await t.call('GET', `/v1/workflows/${workflowId}`, { token: owner })).body.data.stats.forks;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+import { userIdOf } from '../helpers/seed.js';
 
 /** Forks (spec 2.3, 2.9, 4.1) and the library (spec 2.5, 3, 4.5). */
 describe('forks and the library', () => {
@@ -11,15 +12,11 @@ describe('forks and the library', () => {
   let otherId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('owner@example.com');
-    other = await t.token('other@example.com');
-    ownerId = (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId;
-    otherId = (await t.call('GET', '/v1/users/me', { token: other })).body.data.userId;
+    [t, owner, other] = await startTestAppWithUsers(['owner@example.com', 'other@example.com']);
+    ownerId = await userIdOf(t, owner);
+    otherId = await userIdOf(t, other);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   const get = (token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
   const libraryOf = async (token: string) => (await t.call('GET', '/v1/library?limit=100', { token })).body.data as any[];

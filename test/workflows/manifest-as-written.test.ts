@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 
 /** A manifest comes back exactly as written: same keys, same order, same values, everywhere. */
 
@@ -42,11 +42,9 @@ describe('manifests as written', () => {
   let other: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('order-owner@example.com');
-    other = await t.token('order-other@example.com');
+    [t, owner, other] = await startTestAppWithUsers(['order-owner@example.com', 'order-other@example.com']);
   });
-  afterAll(async () => t?.close());
+  afterAll(() => t?.close());
 
   /** The manifest's own JSON text inside an answer's text: byte for byte. */
   const inText = (manifest: unknown) => `"manifest":${JSON.stringify(manifest)}`;

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -16,11 +16,9 @@ describe('updates keep what they do not mention; subscribers keep their data', (
   let sub: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('keep-owner@example.com');
-    sub = await t.token('keep-subscriber@example.com');
+    [t, owner, sub] = await startTestAppWithUsers(['keep-owner@example.com', 'keep-subscriber@example.com']);
   });
-  afterAll(async () => t?.close());
+  afterAll(() => t?.close());
 
   async function libraryEntry(token: string, workflowId: string) {
     const res = await t.call('GET', '/v1/library?limit=100', { token });

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /** Workflow routes (spec 4.1, 2.3, 2.8, 9) through REST. */
@@ -10,13 +10,9 @@ describe('workflows', () => {
   let bob: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    alice = await t.token('alice@example.com');
-    bob = await t.token('bob@example.com');
+    [t, alice, bob] = await startTestAppWithUsers(['alice@example.com', 'bob@example.com']);
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   const countWorkflows = () => t.database.db.prisma.workflow.count();
 
