@@ -25,7 +25,7 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-export interface FunctionTime {
+interface FunctionTime {
   name: string;
   location: string;
   package: string;
@@ -51,7 +51,7 @@ export interface ProfileSummary {
 const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString']);
 
 /** Which package a frame belongs to, from its script URL. */
-export function packageOf(frame: CallFrame): string {
+function packageOf(frame: CallFrame): string {
   const url = frame.url;
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
   if (url.startsWith('node:')) return 'node (core)';
@@ -92,7 +92,7 @@ const AREAS: [string, RegExp][] = [
   ['V8 (program, root)', /^\((program|root)\)/],
 ];
 
-export function areaOf(pkg: string): string {
+function areaOf(pkg: string): string {
   return AREAS.find(([, rule]) => rule.test(pkg))?.[0] ?? 'other';
 }
 

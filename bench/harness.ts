@@ -157,7 +157,7 @@ export function rssMb(pid: number): number | null {
  * CPU time (user + system) a process has used so far, in seconds, from /proc (Linux), or null.
  * Fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s (USER_HZ on Linux).
  */
-export function cpuSeconds(pid: number): number | null {
+function cpuSeconds(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may hold spaces: count from after it.
@@ -169,7 +169,7 @@ export function cpuSeconds(pid: number): number | null {
 }
 
 /** Samples a process's RSS every `everyMs` and keeps the highest value seen. */
-export function sampleRss(pid: number, everyMs = 100): { stop(): number | null } {
+function sampleRss(pid: number, everyMs = 100): { stop(): number | null } {
   let peak: number | null = rssMb(pid);
   const timer = setInterval(() => {
     const now = rssMb(pid);
@@ -222,7 +222,7 @@ function percentile(sorted: Float64Array, p: number): number {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Connection `i` of `connections` gets its own part of the list, so together they send each request once per cycle. */
-export function shareOf<T>(list: readonly T[], i: number, connections: number): T[] {
+function shareOf<T>(list: readonly T[], i: number, connections: number): T[] {
   const from = Math.floor((i * list.length) / connections);
   const to = Math.floor(((i + 1) * list.length) / connections);
   return to > from ? list.slice(from, to) : [list[i % list.length]!];
@@ -317,7 +317,7 @@ export function loadFailures(r: LoadResult): string[] {
   return out;
 }
 
-export async function send(origin: string, request: BenchRequest): Promise<{ status: number; text: string; headers: Headers }> {
+async function send(origin: string, request: BenchRequest): Promise<{ status: number; text: string; headers: Headers }> {
   const res = await fetch(`${origin}${request.path}`, {
     method: request.method,
     headers: request.headers,
@@ -350,7 +350,7 @@ export async function statementsPerRequest(child: Child, scenario: Scenario, cou
 }
 
 /** The first path at which two JSON values differ, for a readable mismatch report. */
-export function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
+function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
   if (isDeepStrictEqual(a, b)) return null;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
     return `${path}: service ${JSON.stringify(a)?.slice(0, 200)} ≠ baseline ${JSON.stringify(b)?.slice(0, 200)}`;

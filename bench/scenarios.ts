@@ -65,15 +65,15 @@ export const SCENARIO_NAMES = [
   'mcp2026-tools-call',
 ] as const;
 
-export const MCP_PROTOCOL_VERSION = '2025-11-25';
+const MCP_PROTOCOL_VERSION = '2025-11-25';
 /** The sessionless revision: no initialize and no session, the revision and the client in each request's _meta. */
-export const MCP_MODERN_VERSION = '2026-07-28';
+const MCP_MODERN_VERSION = '2026-07-28';
 
 /** Client names that select each adapter at initialize (src/mcp/protocol.ts adapterForClient). */
 export const MCP_CLIENTS = ['claude-code', 'cursor-vscode', 'bench-agent'] as const;
 
 /** Whole words, several words and partly typed prefixes, as people type them into a search box. */
-export const SEARCH_TERMS = [
+const SEARCH_TERMS = [
   'review',
   'pull request',
   'revi',
@@ -118,7 +118,7 @@ export const SEARCH_TERMS = [
 
 const TOOL_TASK = 'Add a health check endpoint that reports the database status';
 
-export interface BenchUser {
+interface BenchUser {
   id: string;
   subject: string;
   email: string;
@@ -199,7 +199,7 @@ export function mcpHeaders(token: string, sessionId?: string): Record<string, st
 }
 
 /** A 2026-07-28 request: headers and body, the client named in _meta as the 2025 session was. */
-export function modernRequest(m: McpTarget, id: number, method: string, params: Record<string, unknown>, name?: string): BenchRequest {
+function modernRequest(m: McpTarget, id: number, method: string, params: Record<string, unknown>, name?: string): BenchRequest {
   return {
     method: 'POST',
     path: `/v1/mcp/${m.deploymentId}`,

@@ -39,7 +39,7 @@ const DAY_MS = 86_400_000;
  * data set of the requested size, made by today's migrations, from a half-seeded, differently
  * sized or outdated one (a migration edited since would leave the old schema in place).
  */
-export function seedMark(size: BenchSize): string {
+function seedMark(size: BenchSize): string {
   const schema = createHash('sha256')
     .update(
       listMigrations()
@@ -51,7 +51,7 @@ export function seedMark(size: BenchSize): string {
   return `workflow-service bench v1 users=${size.users} workflows=${size.workflows} deployments=${size.deployments} seed=${size.seed} schema=${schema}`;
 }
 
-export function databaseUrl(adminUrl: string, name: string): string {
+function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -22,7 +22,7 @@ import {
   type Stack,
 } from './words.js';
 
-export const SEED_ISSUER = 'urn:workflow-service:seed';
+const SEED_ISSUER = 'urn:workflow-service:seed';
 
 export interface SeedOptions {
   workflows: number;

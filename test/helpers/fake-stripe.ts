@@ -9,11 +9,11 @@ import { startTestApp, type TestApp } from './app.js';
  * talks to it (STRIPE_API_URL), so requests are form-encoded and answers are shaped as Stripe's.
  */
 
-export const FAKE_SECRET_KEY = 'sk_test_fake_0123456789';
-export const WEBHOOK_SECRET = 'whsec_test_fake_secret';
+const FAKE_SECRET_KEY = 'sk_test_fake_0123456789';
+const WEBHOOK_SECRET = 'whsec_test_fake_secret';
 export const PRICES = { pro_monthly: 'price_pro_m', pro_annual: 'price_pro_y', team_monthly: 'price_team_m', team_annual: 'price_team_y' };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   params: Record<string, string>;
@@ -52,7 +52,7 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
   return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const customers = new Map<string, Record<string, unknown>>();
   const subscriptions = new Map<string, { id: string; customer: string; status: string }>();

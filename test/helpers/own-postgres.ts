@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const BASE = '/usr/lib/postgresql';
 
 /** The bin directory of the newest installed PostgreSQL, or null when none is installed. */
-export function findPostgresBin(): string | null {
+function findPostgresBin(): string | null {
   if (!existsSync(BASE)) return null;
   const versions = readdirSync(BASE)
     .filter((v) => existsSync(join(BASE, v, 'bin', 'initdb')) && existsSync(join(BASE, v, 'bin', 'pg_ctl')))

@@ -61,7 +61,7 @@ export function createBrowser(app: App, origin: string, otherOrigins: string[] =
 export type TestBrowser = ReturnType<typeof createBrowser>;
 
 /** Signs in on the development sign-in page the authorization sent the browser to, and returns the next page. */
-export async function devSignIn(browser: TestBrowser, page: { response: Response; url: string }, email: string) {
+async function devSignIn(browser: TestBrowser, page: { response: Response; url: string }, email: string) {
   const html = await page.response.text();
   const returnTo = /name="return" value="([^"]*)"/.exec(html)?.[1]?.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)));
   if (!returnTo) throw new Error(`not the development sign-in page: ${html.slice(0, 300)}`);
