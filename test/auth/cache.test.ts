@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 
 import { AppError } from '../../src/errors.js';
 import { VerifiedTokenCache } from '../../src/auth/token-cache.js';
-import { createAuthenticator, type Authenticator } from '../../src/auth/verify.js';
-import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from './oidc-fixture.js';
+import type { Authenticator } from '../../src/auth/verify.js';
+import { startFakeIdp, type FakeIdp } from './oidc-fixture.js';
 
 // Wraps jwtVerify so the tests can count real verifications; behaviour is unchanged.
 vi.mock('jose', async (importOriginal) => {
@@ -33,14 +33,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  auth = await createAuthenticator({
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    jwksUrl: idp.jwksUrl,
-    devAuth: false,
-    dataDir,
-    production: false,
-  });
+  auth = await idp.authenticator(dataDir);
   jwtVerify.mockClear();
 });
 

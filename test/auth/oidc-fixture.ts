@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { createAuthenticator, type Authenticator } from '../../src/auth/verify.js';
 
 export const ISSUER = 'https://idp.test.invalid/';
 export const AUDIENCE = 'workflow-service-test';
@@ -18,6 +19,8 @@ export interface FakeIdp {
   /** Makes the JWKS endpoint answer with this status instead of the key set. */
   failWith(status: number | null): void;
   sign(claims?: JWTPayload, header?: { kid?: string; alg?: string }, key?: CryptoKey): Promise<string>;
+  /** The service's authenticator configured for this provider alone (no development issuer). */
+  authenticator(dataDir: string): Promise<Authenticator>;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,16 @@ export async function startFakeIdp(): Promise<FakeIdp> {
       })
         .setProtectedHeader({ alg: header.alg ?? 'RS256', kid: header.kid ?? KID })
         .sign(key);
+    },
+    authenticator(dataDir) {
+      return createAuthenticator({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        jwksUrl: `http://127.0.0.1:${port}/jwks.json`,
+        devAuth: false,
+        dataDir,
+        production: false,
+      });
     },
     async close() {
       server.closeAllConnections();

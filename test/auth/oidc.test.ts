@@ -6,7 +6,7 @@ import { base64url, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AppError } from '../../src/errors.js';
-import { createAuthenticator, type Authenticator } from '../../src/auth/verify.js';
+import type { Authenticator } from '../../src/auth/verify.js';
 import { AUDIENCE, ISSUER, KID, startFakeIdp, type FakeIdp } from './oidc-fixture.js';
 
 let idp: FakeIdp;
@@ -16,14 +16,7 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'auth-oidc-'));
   idp = await startFakeIdp();
-  auth = await createAuthenticator({
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    jwksUrl: idp.jwksUrl,
-    devAuth: false,
-    dataDir,
-    production: false,
-  });
+  auth = await idp.authenticator(dataDir);
 });
 
 afterAll(async () => {
@@ -189,14 +182,7 @@ describe('OIDC mode when the key set cannot be loaded', () => {
     const down = await startFakeIdp();
     try {
       down.failWith(500);
-      const authDown = await createAuthenticator({
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        jwksUrl: down.jwksUrl,
-        devAuth: false,
-        dataDir,
-        production: false,
-      });
+      const authDown = await down.authenticator(dataDir);
       const err = await authDown.verifyAuthorization(`Bearer ${await down.sign()}`).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe('SERVICE_UNAVAILABLE');
