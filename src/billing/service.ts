@@ -15,6 +15,7 @@ import {
   stripePriceOf,
   type PriceKey,
 } from './stripe.js';
+import { isLiveStatus } from './statuses.js';
 
 /** The billing subscription of spec 2.7. */
 export interface BillingSubscriptionDto {
@@ -26,9 +27,6 @@ export interface BillingSubscriptionDto {
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
 }
-
-/** Statuses of a subscription that still charges or may charge the customer. */
-const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
 
 // Rate limiting reads the plan on every request; a plan change reaches other instances within this.
 const PLAN_CACHE_MS = 15_000;
@@ -134,7 +132,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
       where: { userId: viewer.userId },
       select: { subscriptionId: true, status: true, plan: true },
     });
-    if (current?.subscriptionId && LIVE_STATUSES.has(current.status)) {
+    if (current?.subscriptionId && isLiveStatus(current.status)) {
       // A second checkout would start a second subscription and charge twice.
       throw new AppError(
         'CONFLICT',
@@ -193,7 +191,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
    */
   async function cancelForDeletion(userId: string): Promise<void> {
     const row = await prisma.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
-    if (!row?.subscriptionId || !LIVE_STATUSES.has(row.status)) return;
+    if (!row?.subscriptionId || !isLiveStatus(row.status)) return;
     if (!stripe)
       throw notConfigured('STRIPE_SECRET_KEY is not set, so the paid subscription of this account cannot be cancelled before deleting it');
     try {
