@@ -1,10 +1,9 @@
+import type { Prisma } from '@prisma/client';
 import Stripe from 'stripe';
 import { isUniqueViolation } from '../db/errors.js';
-import type { Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
-import { readPlan } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import {
   createStripeClient,
@@ -49,8 +48,15 @@ export function checkRedirectUrl(field: string, value: string): string {
   return url.toString();
 }
 
-/** A user's subscription row, read on every user's request once per PLAN_CACHE_MS. */
-const PLAN_OF_USER: Statement = { name: 'billing_plan_of_user', text: 'SELECT plan, status FROM billing_subscriptions WHERE user_id = $1' };
+/**
+ * The plan in force for a user: the one read of it, for the rate limiter (through the billing
+ * service's short cache), the quotas and the usage report. Account-wide locks read it together
+ * with the lock instead (`lockUserPlan` in src/limits/quota.ts), through the same `effectivePlan`.
+ */
+export async function readPlan(db: Prisma.TransactionClient, userId: string): Promise<PlanName> {
+  const sub = await db.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } });
+  return effectivePlan(sub);
+}
 
 export function createBillingService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
@@ -67,8 +73,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     const now = Date.now();
     const hit = planCache.get(userId);
     if (hit && hit.expiresAt > now) return hit.plan;
-    const [sub] = await db.read<{ plan: string; status: string }>(PLAN_OF_USER, [userId]);
-    const plan = effectivePlan(sub);
+    const plan = await readPlan(prisma, userId);
     if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
     planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
     return plan;

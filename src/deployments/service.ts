@@ -4,6 +4,7 @@ import { AppError, notFound, validation } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
+import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import {
   ENDPOINT_TARGET,
@@ -31,7 +32,7 @@ import {
   type UsageReport,
 } from './types.js';
 import { deploymentsOfOwner } from './rows.js';
-import { createUsageStore, type ConnectionCaller, type CountConnection } from './usage.js';
+import { createUsageStore, type ConnectionCaller } from './usage.js';
 
 /**
  * Deployments (spec 2.4, 3, 4.2): every rule and permission check. Another user's deployment
@@ -93,21 +94,12 @@ function notNull(field: string): AppError {
   });
 }
 
-export interface DeploymentHooks {
-  /** Runs in the create transaction before the insert (the plans engine's deployment quota). */
-  beforeCreate?: (tx: Prisma.TransactionClient, userId: string) => Promise<void>;
-  /** Counts a connection on the owner's monthly counter (default: a plain atomic increment). */
-  countConnection?: CountConnection;
-  /** Counts a connection of a caller other than the owner on the anonymous part of the owner's month. */
-  countAnonymousConnection?: CountConnection;
-}
-
-export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
+export function createDeploymentService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
   /** Manifests the tool endpoint has read, by workflow and version (immutable, so never stale). */
   const manifests = new ManifestCache();
   const readRows: ReadRows = (statement, values) => db.read(statement, values);
-  const usage = createUsageStore(db, hooks.countConnection, hooks.countAnonymousConnection);
+  const usage = createUsageStore(db);
 
   const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
 
@@ -212,7 +204,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const workflowIds = await checkWorkflowIds(viewer, input.workflowIds);
     const now = clock.now();
     const row = await prisma.$transaction(async (tx) => {
-      await hooks.beforeCreate?.(tx, viewer.userId);
+      await enforceQuota(tx, viewer.userId, 'deployments');
       return tx.deployment.create({
         data: {
           id: newId('dep'),
