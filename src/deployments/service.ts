@@ -1,6 +1,7 @@
 import type { Deployment, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
-import { AppError, notFound, validation } from '../errors.js';
+import { AppError, invalidInput, notFound, validation, type FieldProblem } from '../errors.js';
+import { checkLength, cleanName } from '../text.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
@@ -20,7 +21,6 @@ import {
 import {
   DESCRIPTION_MAX,
   type EndpointWorkflow,
-  NAME_MAX,
   WORKFLOWS_MAX,
   type CreateDeploymentInput,
   type DeploymentDto,
@@ -55,26 +55,18 @@ export interface EndpointTarget {
 
 type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
 
-function codePoints(s: string): number {
-  return [...s].length;
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw validation('name must not be empty', { fields: [{ field: 'name', message: 'name must not be empty' }] });
-  if (codePoints(trimmed) > NAME_MAX) {
-    const message = `name must be at most ${NAME_MAX} characters (got ${codePoints(trimmed)})`;
-    throw validation(message, { fields: [{ field: 'name', message }] });
-  }
-  return trimmed;
+function checkName(raw: string): string {
+  const problems: FieldProblem[] = [];
+  const name = cleanName(raw, problems);
+  if (problems.length) throw invalidInput(problems);
+  return name;
 }
 
 function checkDescription(description: string | null | undefined): string | null | undefined {
   if (description === null || description === undefined) return description;
-  if (codePoints(description) > DESCRIPTION_MAX) {
-    const message = `description must be at most ${DESCRIPTION_MAX} characters`;
-    throw validation(message, { fields: [{ field: 'description', message }] });
-  }
+  const problems: FieldProblem[] = [];
+  checkLength(description, DESCRIPTION_MAX, 'description', problems);
+  if (problems.length) throw invalidInput(problems);
   return description;
 }
 

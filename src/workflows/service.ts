@@ -9,15 +9,8 @@ import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import {
-  cleanName,
-  cleanWorkflowInput,
-  mergeWorkflowUpdate,
-  WORKFLOW_LIMITS,
-  type Visibility,
-  type WorkflowInput,
-  type WorkflowUpdateInput,
-} from './input.js';
+import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
+import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
@@ -258,7 +251,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         }
         await enforceQuota(tx, viewer.userId, 'workflows');
         await tx.workflowFork.create({ data: { workflowId, userId: viewer.userId, createdAt: now } });
-        const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
+        const name = requested ?? truncateCharacters(`${original.name} (copy)`, NAME_MAX);
         const manifest = original.manifest as Prisma.InputJsonValue;
         const manifestText = original.manifestText;
         await tx.workflow.create({
