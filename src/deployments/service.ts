@@ -3,6 +3,7 @@ import { newId } from '../clock.js';
 import { AppError, invalidInput, notFound, validation, type FieldProblem } from '../errors.js';
 import { checkLength, cleanName } from '../text.js';
 import type { Viewer } from '../auth/viewer.js';
+import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
@@ -70,16 +71,6 @@ function checkDescription(description: string | null | undefined): string | null
   return description;
 }
 
-/** Known adapters, deduplicated, in the canonical order. */
-export function checkAdapters(adapters: readonly string[]): Adapter[] {
-  const unknown = adapters.filter((a) => !(ADAPTERS as readonly string[]).includes(a));
-  if (unknown.length) {
-    const message = `enabledAdapters may only contain ${ADAPTERS.join(', ')} (got ${unknown.map((a) => `'${a}'`).join(', ')})`;
-    throw validation(message, { fields: [{ field: 'enabledAdapters', message }], allowed: [...ADAPTERS] });
-  }
-  return ADAPTERS.filter((a) => adapters.includes(a));
-}
-
 function notNull(field: string): AppError {
   return validation(`${field} cannot be null; leave it out to keep the current value`, {
     fields: [{ field, message: `${field} cannot be null` }],
@@ -132,7 +123,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
       name: row.name,
       description: row.description,
       workflows: row.bundle.map(toWorkflowDto),
-      enabledAdapters: checkAdapters(row.enabledAdapters),
+      enabledAdapters: adapterSet(row.enabledAdapters),
       status: row.status,
       allowAnonymous: row.allowAnonymous,
       mcpEndpoint: endpointOf(row.id),
@@ -192,7 +183,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     const name = checkName(input.name);
     const description = checkDescription(input.description) ?? null;
     const enabledAdapters =
-      input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : checkAdapters(input.enabledAdapters);
+      input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : adapterSet(input.enabledAdapters);
     const workflowIds = await checkWorkflowIds(viewer, input.workflowIds);
     const now = clock.now();
     const row = await prisma.$transaction(async (tx) => {
@@ -225,7 +216,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     const data: Prisma.DeploymentUpdateInput = {};
     if (input.name !== undefined) data.name = checkName(input.name);
     if (input.description !== undefined) data.description = checkDescription(input.description);
-    if (input.enabledAdapters !== undefined) data.enabledAdapters = checkAdapters(input.enabledAdapters);
+    if (input.enabledAdapters !== undefined) data.enabledAdapters = adapterSet(input.enabledAdapters);
     if (input.allowAnonymous !== undefined) data.allowAnonymous = input.allowAnonymous;
     const workflowIds = input.workflowIds === undefined ? undefined : await checkWorkflowIds(viewer, input.workflowIds);
     if (Object.keys(data).length === 0 && workflowIds === undefined) return getDeployment(viewer, current.id);
@@ -251,9 +242,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     viewer: Viewer,
     input: { deploymentId: string; adapter: string; enabled: boolean },
   ): Promise<{ deploymentId: string; enabledAdapters: Adapter[] }> {
-    const [adapter] = checkAdapters([input.adapter]);
+    const [adapter] = adapterSet([input.adapter], 'adapter');
     const current = await findOwned(viewer, input.deploymentId);
-    const enabled = new Set(checkAdapters(current.enabledAdapters));
+    const enabled = new Set(adapterSet(current.enabledAdapters));
     if (input.enabled) enabled.add(adapter!);
     else enabled.delete(adapter!);
     const enabledAdapters = ADAPTERS.filter((a) => enabled.has(a));
@@ -320,7 +311,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
       name: row.name,
       description: row.description,
       allowAnonymous: row.allowAnonymous,
-      enabledAdapters: checkAdapters(row.enabledAdapters),
+      enabledAdapters: adapterSet(row.enabledAdapters),
       // Unavailable workflows never reach the endpoint: not as tools, prompts or resources.
       bundle: resolveBundle(bundled, row.ownerId).filter((w) => w.available),
     };
