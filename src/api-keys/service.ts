@@ -1,7 +1,7 @@
 import type { ApiKey, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import type { ApiKeyCredential, CredentialUse, Viewer } from '../auth/viewer.js';
-import { AppError, invalidInput, notFound, type FieldProblem } from '../errors.js';
+import { AppError, validationError, notFound, type FieldProblem } from '../errors.js';
 import { enforceQuota } from '../limits/quota.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -114,7 +114,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
       else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
       else expiresAt = parsed;
     }
-    if (problems.length) throw invalidInput(problems);
+    if (problems.length) throw validationError(problems);
     return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
   }
 

@@ -1,6 +1,6 @@
 import type { Deployment, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
-import { AppError, invalidInput, notFound, validation, type FieldProblem } from '../errors.js';
+import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import { checkLength, cleanName } from '../text.js';
 import type { Viewer } from '../auth/viewer.js';
 import { adapterSet } from '../manifest/adapters.js';
@@ -59,7 +59,7 @@ type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
 function checkName(raw: string): string {
   const problems: FieldProblem[] = [];
   const name = cleanName(raw, problems);
-  if (problems.length) throw invalidInput(problems);
+  if (problems.length) throw validationError(problems);
   return name;
 }
 
@@ -67,12 +67,12 @@ function checkDescription(description: string | null | undefined): string | null
   if (description === null || description === undefined) return description;
   const problems: FieldProblem[] = [];
   checkLength(description, DESCRIPTION_MAX, 'description', problems);
-  if (problems.length) throw invalidInput(problems);
+  if (problems.length) throw validationError(problems);
   return description;
 }
 
 function notNull(field: string): AppError {
-  return validation(`${field} cannot be null; leave it out to keep the current value`, {
+  return new AppError('VALIDATION_ERROR', `${field} cannot be null; leave it out to keep the current value`, {
     fields: [{ field, message: `${field} cannot be null` }],
   });
 }
@@ -91,8 +91,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
    * and other users' private workflows get the same answer, so neither leaks.
    */
   async function checkWorkflowIds(viewer: Viewer, workflowIds: readonly string[]): Promise<string[]> {
-    const fail = (message: string, extra: Record<string, unknown> = {}) =>
-      validation(message, { fields: [{ field: 'workflowIds', message }], ...extra });
+    const fail = (message: string, extra: Record<string, unknown> = {}) => validationError([{ field: 'workflowIds', message }], extra);
     if (workflowIds.length === 0) throw fail('workflowIds must name at least one workflow');
     if (workflowIds.length > WORKFLOWS_MAX) throw fail(`workflowIds may name at most ${WORKFLOWS_MAX} workflows`);
     const duplicates = [...new Set(workflowIds.filter((id, i) => workflowIds.indexOf(id) !== i))];

@@ -1,4 +1,4 @@
-import { invalidInput, type FieldProblem } from '../errors.js';
+import { validationError, type FieldProblem } from '../errors.js';
 import { ADAPTERS, type Adapter } from './types.js';
 
 /** Whether a value is one of the three adapters (spec 2.8). */
@@ -17,6 +17,6 @@ export function adapterSet(list: readonly string[], field = 'enabledAdapters'): 
   list.forEach((value, i) => {
     if (!isAdapter(value)) problems.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be one of ${ADAPTERS.join(', ')}` });
   });
-  if (problems.length) throw invalidInput(problems, { allowed: [...ADAPTERS] });
+  if (problems.length) throw validationError(problems, { allowed: [...ADAPTERS] });
   return ADAPTERS.filter((a) => list.includes(a));
 }

@@ -1,4 +1,4 @@
-import { AppError, invalidInput, type FieldProblem } from '../errors.js';
+import { validationError, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
 import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
@@ -51,7 +51,7 @@ export function mergeWorkflowUpdate(
   for (const field of ['name', 'manifest', 'visibility', 'allowForks'] as const) {
     if (input[field] === null) problems.push({ field, message: `${field} cannot be null; leave it out to keep the current value` });
   }
-  if (problems.length) throw invalidInput(problems);
+  if (problems.length) throw validationError(problems);
   const keep = <T>(value: T | null | undefined, stored: T, empty: T): T => (value === undefined ? stored : value === null ? empty : value);
   return {
     name: input.name ?? current.name,
@@ -95,10 +95,7 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   }
 
   if (problems.length || !manifest) {
-    throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), {
-      fields: problems,
-      ...(manifestErrors.length ? { manifestErrors } : {}),
-    });
+    throw validationError(problems, manifestErrors.length ? { manifestErrors } : {});
   }
   return { name, description, manifest, visibility: input.visibility ?? 'private', category, tags, allowForks: input.allowForks ?? true };
 }
