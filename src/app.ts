@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
 import type { CredentialUse, Viewer } from './auth/viewer.js';
-import { graphqlErrorReply, toAppError } from './graphql/errors.js';
+import { graphqlErrorReply } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
 import { assertJsonDepth, readBodyText } from './http/body.js';
@@ -264,7 +264,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       useBrowserSession(request, scope);
       viewer = await scope.authenticate();
     } catch (error) {
-      return graphqlErrorReply(error instanceof AppError ? error : toAppError(error).appError);
+      return graphqlErrorReply(AppError.from(error));
     }
     let forwarded: Request;
     if (request.method === 'POST') {
@@ -287,8 +287,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     try {
       response = await route(request, url, scope);
     } catch (error) {
-      const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
-      if (unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
+      const appError = AppError.from(error);
+      if (appError.unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
       response = errorResponse(appError);
     }
     response = await limitUnidentified(limiter, scope, url.pathname, response);

@@ -1,3 +1,5 @@
+import { describeDbError } from './db/errors.js';
+
 /**
  * The one error table of the service (spec section 7). A code fixes the HTTP
  * status of REST answers, the GraphQL `extensions.code` and the JSON-RPC error
@@ -29,6 +31,11 @@ export class AppError extends Error {
   readonly details: ErrorDetails;
   /** Extra response headers the error implies (Retry-After, WWW-Authenticate). */
   readonly headers: Record<string, string>;
+  /**
+   * Set only by `AppError.from` on the INTERNAL_ERROR standing for a failure nobody expected:
+   * the face that answers logs the original (`cause`) and the client sees nothing of it.
+   */
+  readonly unexpected: boolean = false;
 
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
     super(message);
@@ -40,6 +47,26 @@ export class AppError extends Error {
 
   get status(): number {
     return errorTable[this.code].status;
+  }
+
+  /**
+   * Whatever was thrown, as the service's error: an AppError stays itself (also when a GraphQL
+   * execution wrapped it), a known database failure gets its code (src/db/errors.ts), and anything
+   * else becomes an INTERNAL_ERROR without internals, marked `unexpected`, with the original as
+   * its `cause` for the log.
+   */
+  static from(error: unknown): AppError {
+    let original: unknown = error;
+    // A GraphQLError carries what a resolver threw as `originalError` (possibly wrapped again).
+    while (original instanceof Error && !(original instanceof AppError) && (original as { originalError?: unknown }).originalError)
+      original = (original as { originalError?: unknown }).originalError;
+    if (original instanceof AppError) return original;
+    const known = describeDbError(original);
+    if (known) return new AppError(known.code, known.message, known.details, known.headers);
+    const internal = new AppError('INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
+    (internal as { unexpected: boolean }).unexpected = true;
+    internal.cause = original;
+    return internal;
   }
 }
 
@@ -63,8 +90,6 @@ export function isAppError(value: unknown): value is AppError {
 export const notFound = (what: string, id?: string) =>
   new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`, id ? { id } : {});
 
-export const validation = (message: string, details: ErrorDetails = {}) => new AppError('VALIDATION_ERROR', message, details);
-
 /**
  * One offending input of a 400 VALIDATION_ERROR. Every input error carries
  * `details.fields: FieldProblem[]` (docs/decisions.md, "error.details"); other keys may sit beside it.
@@ -74,7 +99,11 @@ export interface FieldProblem {
   message: string;
 }
 
-/** A 400 for one or more offending inputs: the messages joined, each named in `details.fields`. */
-export function invalidInput(problems: FieldProblem[], extra: ErrorDetails = {}): AppError {
+/**
+ * The one way a 400 for offending inputs is assembled: the message is the problems' messages
+ * joined by "; ", `details.fields` names each of them, and `extra` (manifestErrors, allowed…) sits
+ * beside it.
+ */
+export function validationError(problems: FieldProblem[], extra: ErrorDetails = {}): AppError {
   return new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems, ...extra });
 }

@@ -4,7 +4,6 @@ import { createWorkflowService } from './workflows/service.js';
 import { createLibraryService } from './library/service.js';
 import { createDeploymentService } from './deployments/service.js';
 import { createBillingService } from './billing/service.js';
-import { enforceAnonymousConnectionQuota, enforceConnectionQuota, enforceQuota } from './limits/quota.js';
 import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
@@ -20,11 +19,7 @@ export function createServices(deps: ServiceDeps) {
     users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
     workflows: createWorkflowService(deps),
     library: createLibraryService(deps),
-    deployments: createDeploymentService(deps, {
-      beforeCreate: async (tx, userId) => void (await enforceQuota(tx, userId, 'deployments')),
-      countConnection: enforceConnectionQuota,
-      countAnonymousConnection: enforceAnonymousConnectionQuota,
-    }),
+    deployments: createDeploymentService(deps),
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),
     apiKeys: createApiKeyService(deps),

@@ -1,17 +1,18 @@
 import type { ApiKey, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import type { ApiKeyCredential, CredentialUse, Viewer } from '../auth/viewer.js';
-import { AppError, invalidInput, notFound, type FieldProblem } from '../errors.js';
+import { AppError, validationError, notFound, type FieldProblem } from '../errors.js';
 import { enforceQuota } from '../limits/quota.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { cleanName, NAME_MAX } from '../text.js';
 import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
 
 export const API_KEY_SCOPES = ['mcp', 'api'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Limits of a key's own fields (docs/decisions.md, "API keys"). */
-export const API_KEY_LIMITS = { name: 100, deployments: 100 } as const;
+export const API_KEY_LIMITS = { name: NAME_MAX, deployments: 100 } as const;
 
 /** Seen by its owner: everything but the secret, which only the creation answer carries. */
 export type ApiKeyView = Omit<ApiKey, 'secretHash' | 'userId'>;
@@ -84,10 +85,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
 
   async function cleanInput(viewer: Viewer, input: CreateApiKeyInput) {
     const problems: FieldProblem[] = [];
-    const name = input.name.trim();
-    if (!name) problems.push({ field: 'name', message: 'name must not be empty' });
-    else if ([...name].length > API_KEY_LIMITS.name)
-      problems.push({ field: 'name', message: `name must be at most ${API_KEY_LIMITS.name} characters` });
+    const name = cleanName(input.name, problems);
     const scope = input.scope ?? 'mcp';
     if (!(API_KEY_SCOPES as readonly string[]).includes(scope))
       problems.push({
@@ -116,7 +114,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
       else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
       else expiresAt = parsed;
     }
-    if (problems.length) throw invalidInput(problems);
+    if (problems.length) throw validationError(problems);
     return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
   }
 

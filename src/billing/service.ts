@@ -1,10 +1,9 @@
+import type { Prisma } from '@prisma/client';
 import Stripe from 'stripe';
 import { isUniqueViolation } from '../db/errors.js';
-import type { Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
-import { readPlan } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import {
   createStripeClient,
@@ -15,6 +14,7 @@ import {
   stripePriceOf,
   type PriceKey,
 } from './stripe.js';
+import { isLiveStatus } from './statuses.js';
 
 /** The billing subscription of spec 2.7. */
 export interface BillingSubscriptionDto {
@@ -26,9 +26,6 @@ export interface BillingSubscriptionDto {
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
 }
-
-/** Statuses of a subscription that still charges or may charge the customer. */
-const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
 
 // Rate limiting reads the plan on every request; a plan change reaches other instances within this.
 const PLAN_CACHE_MS = 15_000;
@@ -51,8 +48,15 @@ export function checkRedirectUrl(field: string, value: string): string {
   return url.toString();
 }
 
-/** A user's subscription row, read on every user's request once per PLAN_CACHE_MS. */
-const PLAN_OF_USER: Statement = { name: 'billing_plan_of_user', text: 'SELECT plan, status FROM billing_subscriptions WHERE user_id = $1' };
+/**
+ * The plan in force for a user: the one read of it, for the rate limiter (through the billing
+ * service's short cache), the quotas and the usage report. Account-wide locks read it together
+ * with the lock instead (`lockUserPlan` in src/limits/quota.ts), through the same `effectivePlan`.
+ */
+export async function readPlan(db: Prisma.TransactionClient, userId: string): Promise<PlanName> {
+  const sub = await db.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } });
+  return effectivePlan(sub);
+}
 
 export function createBillingService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
@@ -69,8 +73,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     const now = Date.now();
     const hit = planCache.get(userId);
     if (hit && hit.expiresAt > now) return hit.plan;
-    const [sub] = await db.read<{ plan: string; status: string }>(PLAN_OF_USER, [userId]);
-    const plan = effectivePlan(sub);
+    const plan = await readPlan(prisma, userId);
     if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
     planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
     return plan;
@@ -134,7 +137,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
       where: { userId: viewer.userId },
       select: { subscriptionId: true, status: true, plan: true },
     });
-    if (current?.subscriptionId && LIVE_STATUSES.has(current.status)) {
+    if (current?.subscriptionId && isLiveStatus(current.status)) {
       // A second checkout would start a second subscription and charge twice.
       throw new AppError(
         'CONFLICT',
@@ -193,7 +196,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
    */
   async function cancelForDeletion(userId: string): Promise<void> {
     const row = await prisma.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
-    if (!row?.subscriptionId || !LIVE_STATUSES.has(row.status)) return;
+    if (!row?.subscriptionId || !isLiveStatus(row.status)) return;
     if (!stripe)
       throw notConfigured('STRIPE_SECRET_KEY is not set, so the paid subscription of this account cannot be cancelled before deleting it');
     try {

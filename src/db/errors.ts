@@ -1,11 +1,11 @@
 import { Prisma } from '@prisma/client';
-import { AppError } from '../errors.js';
 
 /**
- * The one place database errors become AppErrors: a unique violation is a CONFLICT, a
- * missing row is NOT_FOUND, a broken foreign key or a NUL character in text is a
- * VALIDATION_ERROR, and a database that cannot be reached is SERVICE_UNAVAILABLE. Anything
- * else stays unexpected.
+ * The one place database errors are recognised: a unique violation is a CONFLICT, a missing row
+ * is NOT_FOUND, a broken foreign key or a NUL character in text is a VALIDATION_ERROR, and a
+ * database that cannot be reached is SERVICE_UNAVAILABLE. Anything else stays unexpected.
+ * `AppError.from` (src/errors.ts) turns what `describeDbError` says into the service's error; this
+ * module does not import it, so the error table depends on it and not the other way round.
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return true;
@@ -42,30 +42,39 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function translateDbError(error: unknown): AppError | null {
-  if (error instanceof AppError) return error;
-  if (isUniqueViolation(error)) return new AppError('CONFLICT', 'this resource already exists');
+/** A known database failure, in the terms of the error table. */
+export interface DbErrorDescription {
+  code: 'CONFLICT' | 'VALIDATION_ERROR' | 'NOT_FOUND' | 'SERVICE_UNAVAILABLE';
+  message: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export function describeDbError(error: unknown): DbErrorDescription | null {
+  if (isUniqueViolation(error)) return { code: 'CONFLICT', message: 'this resource already exists' };
   // PostgreSQL text and jsonb cannot hold U+0000; the value came from the client, so it is a bad input.
   if (hasPgCode(error, '22021') || hasPgCode(error, '22P05')) {
-    return new AppError('VALIDATION_ERROR', 'a text value contains the NUL character (\\u0000), which cannot be stored', {
-      reason: 'nul_character',
-    });
+    return {
+      code: 'VALIDATION_ERROR',
+      message: 'a text value contains the NUL character (\\u0000), which cannot be stored',
+      details: { reason: 'nul_character' },
+    };
   }
   // Prisma cannot even serialise a string holding an unpaired UTF-16 surrogate (a JSON escape such
   // as \ud800 that GraphQL accepted); nothing was sent to the database.
   if (error instanceof Error && /unexpected end of hex escape|lone (leading|trailing) surrogate|unpaired surrogate/i.test(error.message)) {
-    return new AppError(
-      'VALIDATION_ERROR',
-      'a text value contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text',
-      { reason: 'unpaired_surrogate' },
-    );
+    return {
+      code: 'VALIDATION_ERROR',
+      message: 'a text value contains an unpaired surrogate (\\uD800 to \\uDFFF), which is not valid Unicode text',
+      details: { reason: 'unpaired_surrogate' },
+    };
   }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === 'P2025') return new AppError('NOT_FOUND', 'the resource was not found');
-    if (error.code === 'P2003') return new AppError('VALIDATION_ERROR', 'a referenced resource does not exist');
+    if (error.code === 'P2025') return { code: 'NOT_FOUND', message: 'the resource was not found' };
+    if (error.code === 'P2003') return { code: 'VALIDATION_ERROR', message: 'a referenced resource does not exist' };
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'the database is unavailable; retry shortly', {}, { 'Retry-After': '2' });
+    return { code: 'SERVICE_UNAVAILABLE', message: 'the database is unavailable; retry shortly', headers: { 'Retry-After': '2' } };
   }
   return null;
 }

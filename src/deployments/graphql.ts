@@ -1,6 +1,7 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { AdapterRef } from '../manifest/graphql.js';
+import type { Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
 import {
   DEPLOYMENT_STATUSES,
@@ -104,10 +105,10 @@ const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').i
   }),
 });
 
-const AdaptersResultRef = builder.objectRef<{ deploymentId: string; enabledAdapters: string[] }>('DeploymentAdapters').implement({
+const AdaptersResultRef = builder.objectRef<{ deploymentId: string; enabledAdapters: Adapter[] }>('DeploymentAdapters').implement({
   fields: (t) => ({
     deploymentId: t.exposeString('deploymentId'),
-    enabledAdapters: t.field({ type: [AdapterRef], resolve: (r) => r.enabledAdapters as never }),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (r) => r.enabledAdapters }),
   }),
 });
 

@@ -1,9 +1,12 @@
 import type { Deployment, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
-import { AppError, notFound, validation } from '../errors.js';
+import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
+import { checkLength, cleanName } from '../text.js';
 import type { Viewer } from '../auth/viewer.js';
+import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
+import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import {
   ENDPOINT_TARGET,
@@ -19,7 +22,6 @@ import {
 import {
   DESCRIPTION_MAX,
   type EndpointWorkflow,
-  NAME_MAX,
   WORKFLOWS_MAX,
   type CreateDeploymentInput,
   type DeploymentDto,
@@ -31,7 +33,7 @@ import {
   type UsageReport,
 } from './types.js';
 import { deploymentsOfOwner } from './rows.js';
-import { createUsageStore, type ConnectionCaller, type CountConnection } from './usage.js';
+import { createUsageStore, type ConnectionCaller } from './usage.js';
 
 /**
  * Deployments (spec 2.4, 3, 4.2): every rule and permission check. Another user's deployment
@@ -54,60 +56,33 @@ export interface EndpointTarget {
 
 type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
 
-function codePoints(s: string): number {
-  return [...s].length;
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw validation('name must not be empty', { fields: [{ field: 'name', message: 'name must not be empty' }] });
-  if (codePoints(trimmed) > NAME_MAX) {
-    const message = `name must be at most ${NAME_MAX} characters (got ${codePoints(trimmed)})`;
-    throw validation(message, { fields: [{ field: 'name', message }] });
-  }
-  return trimmed;
+function checkName(raw: string): string {
+  const problems: FieldProblem[] = [];
+  const name = cleanName(raw, problems);
+  if (problems.length) throw validationError(problems);
+  return name;
 }
 
 function checkDescription(description: string | null | undefined): string | null | undefined {
   if (description === null || description === undefined) return description;
-  if (codePoints(description) > DESCRIPTION_MAX) {
-    const message = `description must be at most ${DESCRIPTION_MAX} characters`;
-    throw validation(message, { fields: [{ field: 'description', message }] });
-  }
+  const problems: FieldProblem[] = [];
+  checkLength(description, DESCRIPTION_MAX, 'description', problems);
+  if (problems.length) throw validationError(problems);
   return description;
 }
 
-/** Known adapters, deduplicated, in the canonical order. */
-export function checkAdapters(adapters: readonly string[]): Adapter[] {
-  const unknown = adapters.filter((a) => !(ADAPTERS as readonly string[]).includes(a));
-  if (unknown.length) {
-    const message = `enabledAdapters may only contain ${ADAPTERS.join(', ')} (got ${unknown.map((a) => `'${a}'`).join(', ')})`;
-    throw validation(message, { fields: [{ field: 'enabledAdapters', message }], allowed: [...ADAPTERS] });
-  }
-  return ADAPTERS.filter((a) => adapters.includes(a));
-}
-
 function notNull(field: string): AppError {
-  return validation(`${field} cannot be null; leave it out to keep the current value`, {
+  return new AppError('VALIDATION_ERROR', `${field} cannot be null; leave it out to keep the current value`, {
     fields: [{ field, message: `${field} cannot be null` }],
   });
 }
 
-export interface DeploymentHooks {
-  /** Runs in the create transaction before the insert (the plans engine's deployment quota). */
-  beforeCreate?: (tx: Prisma.TransactionClient, userId: string) => Promise<void>;
-  /** Counts a connection on the owner's monthly counter (default: a plain atomic increment). */
-  countConnection?: CountConnection;
-  /** Counts a connection of a caller other than the owner on the anonymous part of the owner's month. */
-  countAnonymousConnection?: CountConnection;
-}
-
-export function createDeploymentService({ db, config, clock }: ServiceDeps, hooks: DeploymentHooks = {}) {
+export function createDeploymentService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
   /** Manifests the tool endpoint has read, by workflow and version (immutable, so never stale). */
   const manifests = new ManifestCache();
   const readRows: ReadRows = (statement, values) => db.read(statement, values);
-  const usage = createUsageStore(db, hooks.countConnection, hooks.countAnonymousConnection);
+  const usage = createUsageStore(db);
 
   const endpointOf = (deploymentId: string) => `${config.publicBaseUrl}/mcp/${deploymentId}`;
 
@@ -116,8 +91,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
    * and other users' private workflows get the same answer, so neither leaks.
    */
   async function checkWorkflowIds(viewer: Viewer, workflowIds: readonly string[]): Promise<string[]> {
-    const fail = (message: string, extra: Record<string, unknown> = {}) =>
-      validation(message, { fields: [{ field: 'workflowIds', message }], ...extra });
+    const fail = (message: string, extra: Record<string, unknown> = {}) => validationError([{ field: 'workflowIds', message }], extra);
     if (workflowIds.length === 0) throw fail('workflowIds must name at least one workflow');
     if (workflowIds.length > WORKFLOWS_MAX) throw fail(`workflowIds may name at most ${WORKFLOWS_MAX} workflows`);
     const duplicates = [...new Set(workflowIds.filter((id, i) => workflowIds.indexOf(id) !== i))];
@@ -148,7 +122,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       name: row.name,
       description: row.description,
       workflows: row.bundle.map(toWorkflowDto),
-      enabledAdapters: checkAdapters(row.enabledAdapters),
+      enabledAdapters: adapterSet(row.enabledAdapters),
       status: row.status,
       allowAnonymous: row.allowAnonymous,
       mcpEndpoint: endpointOf(row.id),
@@ -208,11 +182,11 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const name = checkName(input.name);
     const description = checkDescription(input.description) ?? null;
     const enabledAdapters =
-      input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : checkAdapters(input.enabledAdapters);
+      input.enabledAdapters === undefined || input.enabledAdapters === null ? [...ADAPTERS] : adapterSet(input.enabledAdapters);
     const workflowIds = await checkWorkflowIds(viewer, input.workflowIds);
     const now = clock.now();
     const row = await prisma.$transaction(async (tx) => {
-      await hooks.beforeCreate?.(tx, viewer.userId);
+      await enforceQuota(tx, viewer.userId, 'deployments');
       return tx.deployment.create({
         data: {
           id: newId('dep'),
@@ -241,7 +215,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     const data: Prisma.DeploymentUpdateInput = {};
     if (input.name !== undefined) data.name = checkName(input.name);
     if (input.description !== undefined) data.description = checkDescription(input.description);
-    if (input.enabledAdapters !== undefined) data.enabledAdapters = checkAdapters(input.enabledAdapters);
+    if (input.enabledAdapters !== undefined) data.enabledAdapters = adapterSet(input.enabledAdapters);
     if (input.allowAnonymous !== undefined) data.allowAnonymous = input.allowAnonymous;
     const workflowIds = input.workflowIds === undefined ? undefined : await checkWorkflowIds(viewer, input.workflowIds);
     if (Object.keys(data).length === 0 && workflowIds === undefined) return getDeployment(viewer, current.id);
@@ -267,9 +241,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
     viewer: Viewer,
     input: { deploymentId: string; adapter: string; enabled: boolean },
   ): Promise<{ deploymentId: string; enabledAdapters: Adapter[] }> {
-    const [adapter] = checkAdapters([input.adapter]);
+    const [adapter] = adapterSet([input.adapter], 'adapter');
     const current = await findOwned(viewer, input.deploymentId);
-    const enabled = new Set(checkAdapters(current.enabledAdapters));
+    const enabled = new Set(adapterSet(current.enabledAdapters));
     if (input.enabled) enabled.add(adapter!);
     else enabled.delete(adapter!);
     const enabledAdapters = ADAPTERS.filter((a) => enabled.has(a));
@@ -336,7 +310,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps, hook
       name: row.name,
       description: row.description,
       allowAnonymous: row.allowAnonymous,
-      enabledAdapters: checkAdapters(row.enabledAdapters),
+      enabledAdapters: adapterSet(row.enabledAdapters),
       // Unavailable workflows never reach the endpoint: not as tools, prompts or resources.
       bundle: resolveBundle(bundled, row.ownerId).filter((w) => w.available),
     };

@@ -8,7 +8,6 @@ export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 export const USAGE_PERIODS = ['day', 'week', 'month'] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
-export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 2000;
 /** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
 export const WORKFLOWS_MAX = 100;

@@ -1,7 +1,6 @@
-import type { Prisma } from '@prisma/client';
 import type { Database, Statement } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { effectivePlan, planLimits, usagePeriod } from '../limits/plans.js';
+import { connectionUsage, enforceAnonymousConnectionQuota, enforceConnectionQuota } from '../limits/quota.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.js';
 
@@ -10,12 +9,10 @@ import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.j
  * user, or the address of an anonymous client) on an adapter of a deployment in a UTC day, in
  * either MCP era (docs/plans.md). Its key is a row of `mcp_connections`; only the request that
  * inserts the row counts the connection, per deployment, adapter and day (DeploymentUsage) and per
- * owner and UTC month (UsageCounter, the quota the plans engine enforces), all in one transaction,
+ * owner and UTC month (the plans engine's counter and quota, src/limits/quota.ts), all in one transaction,
  * so concurrent requests on several instances count each connection exactly once, and a refused
  * connection leaves no key behind.
  */
-
-export const CONNECTIONS_METRIC = 'connections';
 
 const DAY_MS = 86_400_000;
 
@@ -25,9 +22,6 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
-
-/** The quota period, `YYYY-MM` in UTC, exactly as the plans engine reads it. */
-export const utcMonth = usagePeriod;
 
 function startOfUtcDay(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
@@ -45,12 +39,6 @@ export function periodStart(period: UsagePeriod, now: Date): Date {
   return startOfUtcMonth(now);
 }
 
-/**
- * Adds one connection to the owner's monthly counter inside the connection's transaction. The
- * plans engine may replace it with one that also refuses connections over the quota.
- */
-export type CountConnection = (tx: Prisma.TransactionClient, ownerId: string, at: Date) => Promise<unknown>;
-
 /** Who makes a connection: `caller` names them (never from anything the client sends in `_meta`). */
 export interface ConnectionCaller {
   /** `user:<userId>` or `address:<hash of the client address>`. */
@@ -61,10 +49,6 @@ export interface ConnectionCaller {
 
 /** Keys known to be counted, per instance; a key is never removed within its day, so a hit is always true. */
 const ADMITTED_CACHE_LIMIT = 50_000;
-
-const incrementMonthlyCounter: CountConnection = (tx, ownerId, at) => tx.$executeRaw`
-  INSERT INTO usage_counters (user_id, metric, period, count) VALUES (${ownerId}, ${CONNECTIONS_METRIC}, ${utcMonth(at)}, 1)
-  ON CONFLICT (user_id, metric, period) DO UPDATE SET count = usage_counters.count + 1`;
 
 /** Whether the connection ($1 deployment, $2 adapter, $3 caller, $4 day) is already counted. */
 export const CONNECTION_KNOWN: Statement = {
@@ -79,11 +63,7 @@ export const USAGE_SINCE: Statement = {
     WHERE deployment_id = ANY($1::text[]) AND day >= $2::date GROUP BY deployment_id`,
 };
 
-export function createUsageStore(
-  db: Database,
-  countConnection: CountConnection = incrementMonthlyCounter,
-  countAnonymousConnection?: CountConnection,
-) {
+export function createUsageStore(db: Database) {
   const prisma = db.prisma;
   const admitted = new Set<string>();
 
@@ -137,8 +117,8 @@ export function createUsageStore(
       await tx.$executeRaw`
         INSERT INTO deployment_usage (deployment_id, adapter, day, count) VALUES (${deploymentId}, ${adapter}, ${day}::date, 1)
         ON CONFLICT (deployment_id, adapter, day) DO UPDATE SET count = deployment_usage.count + 1`;
-      if (caller.anonymous && countAnonymousConnection) await countAnonymousConnection(tx, ownerId, at);
-      await countConnection(tx, ownerId, at);
+      if (caller.anonymous) await enforceAnonymousConnectionQuota(tx, ownerId, at);
+      await enforceConnectionQuota(tx, ownerId, at);
       return true;
     }, TRANSACTION_OPTIONS);
   }
@@ -163,13 +143,9 @@ export function createUsageStore(
   async function report(input: { deploymentId: string; ownerId: string; period: UsagePeriod; now: Date }): Promise<UsageReport> {
     const { deploymentId, ownerId, period, now } = input;
     const from = periodStart(period, now);
-    const [rows, counter, subscription] = await Promise.all([
+    const [rows, month] = await Promise.all([
       prisma.deploymentUsage.findMany({ where: { deploymentId, day: { gte: from } }, select: { adapter: true, day: true, count: true } }),
-      prisma.usageCounter.findUnique({
-        where: { userId_metric_period: { userId: ownerId, metric: CONNECTIONS_METRIC, period: utcMonth(now) } },
-        select: { count: true },
-      }),
-      prisma.billingSubscription.findUnique({ where: { userId: ownerId }, select: { plan: true, status: true } }),
+      connectionUsage(prisma, ownerId, now),
     ]);
     const byAdapter = Object.fromEntries(ADAPTERS.map((a) => [a, 0])) as Record<Adapter, number>;
     const perDay = new Map<string, number>();
@@ -185,13 +161,13 @@ export function createUsageStore(
       const date = utcDay(new Date(t));
       byDay.push({ date, count: perDay.get(date) ?? 0 });
     }
-    const limit = planLimits(effectivePlan(subscription)).connectionsPerMonth;
     return {
       deploymentId,
       period,
       from: utcDay(from),
       to: utcDay(now),
-      connections: { total, limit, remaining: Math.max(0, limit - (counter?.count ?? 0)) },
+      // The period's connections of this deployment, against what is left of the owner's month.
+      connections: { total, limit: month.limit, remaining: month.remaining },
       byAdapter,
       byDay,
     };

@@ -1,5 +1,7 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
+import { isAdapter } from '../manifest/adapters.js';
+import { AdapterRef } from '../manifest/graphql.js';
 import { UserRef } from '../users/graphql.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
 import { canRead, unavailableReason } from '../workflows/service.js';
@@ -19,7 +21,7 @@ export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
     sourceType: t.field({ type: SourceTypeEnum, resolve: (e) => e.sourceType }),
     sourceUserId: t.exposeString('sourceUserId'),
     isActive: t.exposeBoolean('isActive'),
-    enabledAdapters: t.exposeStringList('enabledAdapters'),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (e) => e.enabledAdapters.filter(isAdapter) }),
     workflowName: t.string({ select: { workflow: { select: { name: true } } }, resolve: (e) => e.workflow.name }),
     workflowVersion: t.exposeString('workflowVersion'),
     autoUpdate: t.exposeBoolean('autoUpdate'),
@@ -91,7 +93,7 @@ builder.mutationFields((t) => ({
     authScopes: { authenticated: true },
     args: {
       workflowId: t.arg.string({ required: true }),
-      enabledAdapters: t.arg.stringList({ description: 'Adapters this workflow is offered to (default all three).' }),
+      enabledAdapters: t.arg({ type: [AdapterRef], description: 'Adapters this workflow is offered to (default all three).' }),
       autoUpdate: t.arg.boolean({ description: "Follow the source's new versions (default true)." }),
     },
     resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.library.addToLibrary(ctx.viewer!, workflowId, input, query),
@@ -100,7 +102,7 @@ builder.mutationFields((t) => ({
     type: 'LibraryEntry',
     description: 'Activates or deactivates a library entry or changes its adapters. REST: PATCH /v1/library/:workflowId.',
     authScopes: { authenticated: true },
-    args: { workflowId: t.arg.string({ required: true }), isActive: t.arg.boolean(), enabledAdapters: t.arg.stringList() },
+    args: { workflowId: t.arg.string({ required: true }), isActive: t.arg.boolean(), enabledAdapters: t.arg({ type: [AdapterRef] }) },
     resolve: (query, _root, { workflowId, ...input }, ctx) =>
       ctx.services.library.updateLibraryEntry(ctx.viewer!, workflowId, input, query),
   }),

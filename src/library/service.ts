@@ -2,9 +2,9 @@ import type { LibraryEntry, Prisma } from '@prisma/client';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
+import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS } from '../manifest/types.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
-import type { FieldProblem } from '../errors.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead } from '../workflows/service.js';
@@ -12,19 +12,6 @@ import { addLibraryEntry, canRead } from '../workflows/service.js';
 export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Prisma.LibraryEntrySelect };
 
 type Tx = Prisma.TransactionClient;
-
-/** A list of adapters: each one of the three, no repeats (order kept). */
-export function cleanAdapters(adapters: readonly string[], field: string): string[] {
-  const problems: FieldProblem[] = [];
-  const out: string[] = [];
-  adapters.forEach((a, i) => {
-    if (!(ADAPTERS as readonly string[]).includes(a))
-      problems.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be one of ${ADAPTERS.join(', ')} (got '${a}')` });
-    else if (!out.includes(a)) out.push(a);
-  });
-  if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
-  return out;
-}
 
 export function createLibraryService({ db, clock }: ServiceDeps) {
   const prisma = db.prisma;
@@ -63,7 +50,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
     input: { enabledAdapters?: string[] | null; autoUpdate?: boolean | null },
     query: LibraryQuery = {},
   ) {
-    const enabledAdapters = input.enabledAdapters ? cleanAdapters(input.enabledAdapters, 'enabledAdapters') : [...ADAPTERS];
+    const enabledAdapters = input.enabledAdapters ? adapterSet(input.enabledAdapters) : [...ADAPTERS];
     const now = clock.now();
     let entryId = '';
     try {
@@ -111,7 +98,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         fields: [{ field: 'isActive', message: 'isActive or enabledAdapters is required' }],
       });
     }
-    const enabledAdapters = input.enabledAdapters ? cleanAdapters(input.enabledAdapters, 'enabledAdapters') : undefined;
+    const enabledAdapters = input.enabledAdapters ? adapterSet(input.enabledAdapters) : undefined;
     const entry = await findEntry(viewer, workflowId);
     return prisma.libraryEntry.update({
       where: { id: entry.id },

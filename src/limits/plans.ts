@@ -1,3 +1,5 @@
+import { grantsPlan } from '../billing/statuses.js';
+
 /**
  * The plans as data (spec section 8). Everything that limits a user reads its numbers here,
  * so a change of offer is a change of this table and of docs/plans.md, nothing else.
@@ -97,16 +99,9 @@ export function planLimits(plan: string | null | undefined): PlanLimits {
   return isPlanName(plan) ? PLANS[plan] : PLANS.free;
 }
 
-/**
- * Provider subscription statuses under which the paid plan is in force. `past_due` keeps it
- * while the provider retries the payment; every other status (incomplete, incomplete_expired,
- * unpaid, canceled, paused) falls back to free.
- */
-const PLAN_GRANTING_STATUSES = new Set(['active', 'trialing', 'past_due']);
-
-/** The plan in force for a stored subscription row (or none: free). */
+/** The plan in force for a stored subscription row (or none: free; src/billing/statuses.ts says which statuses grant it). */
 export function effectivePlan(subscription: { plan: string; status: string } | null | undefined): PlanName {
-  if (!subscription || !PLAN_GRANTING_STATUSES.has(subscription.status)) return 'free';
+  if (!subscription || !grantsPlan(subscription.status)) return 'free';
   return isPlanName(subscription.plan) ? subscription.plan : 'free';
 }
 

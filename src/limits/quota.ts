@@ -1,5 +1,6 @@
 import type { Prisma } from '@prisma/client';
 import { AppError } from '../errors.js';
+import { readPlan } from '../billing/service.js';
 import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
 
 /**
@@ -50,12 +51,6 @@ export async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
   const row = rows[0];
   if (!row) throw accountGone();
   return effectivePlan(row.plan === null || row.status === null ? null : { plan: row.plan, status: row.status });
-}
-
-/** The plan in force, without locking anything. */
-export async function readPlan(db: Db, userId: string): Promise<PlanName> {
-  const sub = await db.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } });
-  return effectivePlan(sub);
 }
 
 export function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number> {

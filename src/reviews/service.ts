@@ -1,10 +1,9 @@
 import type { Prisma, Review } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
-import type { FieldProblem } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { canRead } from '../workflows/service.js';
 
@@ -37,7 +36,7 @@ export function cleanReviewInput(input: ReviewInput): ReviewInput {
   if (length < minText || length > maxText) {
     problems.push({ field: 'text', message: `text must be ${minText} to ${maxText} characters (got ${length})` });
   }
-  if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
+  if (problems.length) throw validationError(problems);
   return { rating: input.rating, text };
 }
 

@@ -1,11 +1,12 @@
-import { AppError, invalidInput, type FieldProblem } from '../errors.js';
+import { validationError, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
 import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
+import { characterCount, checkLength, cleanName, NAME_MAX } from '../text.js';
 
-/** Limits on a workflow's own fields (the specification leaves them open; see docs/decisions.md). */
+/** Limits on a workflow's own fields, in characters (src/text.ts; beyond the name the specification leaves them open: docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
-  name: 100,
+  name: NAME_MAX,
   description: 2000,
   category: 50,
   tags: 20,
@@ -50,7 +51,7 @@ export function mergeWorkflowUpdate(
   for (const field of ['name', 'manifest', 'visibility', 'allowForks'] as const) {
     if (input[field] === null) problems.push({ field, message: `${field} cannot be null; leave it out to keep the current value` });
   }
-  if (problems.length) throw invalidInput(problems);
+  if (problems.length) throw validationError(problems);
   const keep = <T>(value: T | null | undefined, stored: T, empty: T): T => (value === undefined ? stored : value === null ? empty : value);
   return {
     name: input.name ?? current.name,
@@ -63,28 +64,18 @@ export function mergeWorkflowUpdate(
   };
 }
 
-export function cleanName(raw: string, problems: FieldProblem[], field = 'name'): string {
-  const name = raw.trim();
-  if (!name) problems.push({ field, message: `${field} must not be empty` });
-  else if (name.length > WORKFLOW_LIMITS.name)
-    problems.push({ field, message: `${field} must be at most ${WORKFLOW_LIMITS.name} characters (got ${name.length})` });
-  return name;
-}
-
 /** Checks and normalises a create or update body; every problem is reported at once. */
 export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   const problems: FieldProblem[] = [];
   const name = cleanName(input.name, problems);
   const description = (input.description ?? '').trim();
-  if (description.length > WORKFLOW_LIMITS.description)
-    problems.push({ field: 'description', message: `description must be at most ${WORKFLOW_LIMITS.description} characters` });
+  checkLength(description, WORKFLOW_LIMITS.description, 'description', problems);
   const category = (input.category ?? '').trim();
-  if (category.length > WORKFLOW_LIMITS.category)
-    problems.push({ field: 'category', message: `category must be at most ${WORKFLOW_LIMITS.category} characters` });
+  checkLength(category, WORKFLOW_LIMITS.category, 'category', problems);
   const tags: string[] = [];
   for (const [i, raw] of (input.tags ?? []).entries()) {
     const tag = raw.trim();
-    if (!tag || tag.length > WORKFLOW_LIMITS.tag)
+    if (!tag || characterCount(tag) > WORKFLOW_LIMITS.tag)
       problems.push({ field: `tags[${i}]`, message: `tags[${i}] must be 1 to ${WORKFLOW_LIMITS.tag} characters` });
     else if (!tags.includes(tag)) tags.push(tag);
   }
@@ -104,10 +95,7 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   }
 
   if (problems.length || !manifest) {
-    throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), {
-      fields: problems,
-      ...(manifestErrors.length ? { manifestErrors } : {}),
-    });
+    throw validationError(problems, manifestErrors.length ? { manifestErrors } : {});
   }
   return { name, description, manifest, visibility: input.visibility ?? 'private', category, tags, allowForks: input.allowForks ?? true };
 }

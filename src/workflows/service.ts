@@ -1,7 +1,7 @@
 import { Prisma, type Workflow, type WorkflowVersion } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, type ExportFormat } from '../manifest/export.js';
@@ -9,15 +9,8 @@ import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
-import {
-  cleanName,
-  cleanWorkflowInput,
-  mergeWorkflowUpdate,
-  WORKFLOW_LIMITS,
-  type Visibility,
-  type WorkflowInput,
-  type WorkflowUpdateInput,
-} from './input.js';
+import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
+import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
 
@@ -125,8 +118,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     const now = clock.now();
     await prisma.$transaction(async (tx) => {
       await enforceQuota(tx, viewer.userId, 'workflows');
-      await tx.workflow.create({
-        data: {
+      await insertNewWorkflow(
+        tx,
+        {
           id,
           ownerId: viewer.userId,
           name: clean.name,
@@ -135,32 +129,13 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           category: clean.category,
           tags: clean.tags,
           allowForks: clean.allowForks,
-          currentVersion: INITIAL_VERSION,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
           manifestText: manifestTextOf(clean.manifest),
           publishedAt: clean.visibility === 'public' ? now : null,
           createdAt: now,
-          updatedAt: now,
         },
-      });
-      await tx.workflowVersion.create({
-        data: {
-          id: newId('wfv'),
-          workflowId: id,
-          version: INITIAL_VERSION,
-          manifest: clean.manifest as unknown as Prisma.InputJsonValue,
-          manifestText: manifestTextOf(clean.manifest),
-          createdAt: now,
-        },
-      });
-      await addLibraryEntry(tx, {
-        userId: viewer.userId,
-        workflowId: id,
-        sourceType: 'owned',
-        sourceUserId: viewer.userId,
-        version: INITIAL_VERSION,
-        now,
-      });
+        viewer.userId,
+      );
     });
     return reload(id, query);
   }
@@ -234,9 +209,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   }
 
   async function forkWorkflow(viewer: Viewer, workflowId: string, input: { name?: string | null }, query: WorkflowQuery = {}) {
-    const problems: { field: string; message: string }[] = [];
+    const problems: FieldProblem[] = [];
     const requested = input.name === undefined || input.name === null ? null : cleanName(input.name, problems);
-    if (problems.length) throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
+    if (problems.length) throw validationError(problems);
     const id = newId('wf');
     const now = clock.now();
     try {
@@ -258,11 +233,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         }
         await enforceQuota(tx, viewer.userId, 'workflows');
         await tx.workflowFork.create({ data: { workflowId, userId: viewer.userId, createdAt: now } });
-        const name = requested ?? `${original.name} (copy)`.slice(0, WORKFLOW_LIMITS.name);
-        const manifest = original.manifest as Prisma.InputJsonValue;
-        const manifestText = original.manifestText;
-        await tx.workflow.create({
-          data: {
+        const name = requested ?? truncateCharacters(`${original.name} (copy)`, NAME_MAX);
+        await insertNewWorkflow(
+          tx,
+          {
             id,
             ownerId: viewer.userId,
             name,
@@ -271,27 +245,15 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             category: original.category,
             tags: original.tags,
             allowForks: true,
-            currentVersion: INITIAL_VERSION,
-            manifest,
-            manifestText,
+            manifest: original.manifest as Prisma.InputJsonValue,
+            manifestText: original.manifestText,
             forkedFromWorkflowId: original.id,
             forkedFromUserId: original.ownerId,
             forkedFromVersion: original.currentVersion,
             createdAt: now,
-            updatedAt: now,
           },
-        });
-        await tx.workflowVersion.create({
-          data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt: now },
-        });
-        await addLibraryEntry(tx, {
-          userId: viewer.userId,
-          workflowId: id,
-          sourceType: 'forked',
-          sourceUserId: original.ownerId,
-          version: INITIAL_VERSION,
-          now,
-        });
+          original.ownerId,
+        );
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
       });
     } catch (error) {
@@ -410,6 +372,36 @@ function forkedTwice(workflowId: string, forkId?: string): AppError {
 }
 
 /** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */
+/**
+ * Writes a new workflow the one way every new workflow is written, created or forked: the row at
+ * the initial version, that version in its history, and the workflow's entry in its owner's
+ * library (owned, or forked from `sourceUserId`).
+ */
+async function insertNewWorkflow(
+  tx: Tx,
+  row: Omit<Prisma.WorkflowUncheckedCreateInput, 'currentVersion' | 'updatedAt' | 'manifest'> & {
+    id: string;
+    ownerId: string;
+    manifest: Prisma.InputJsonValue;
+    createdAt: Date;
+  },
+  sourceUserId: string,
+): Promise<void> {
+  const { id, ownerId, manifest, manifestText, createdAt } = row;
+  await tx.workflow.create({ data: { ...row, currentVersion: INITIAL_VERSION, updatedAt: createdAt } });
+  await tx.workflowVersion.create({
+    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt },
+  });
+  await addLibraryEntry(tx, {
+    userId: ownerId,
+    workflowId: id,
+    sourceType: sourceUserId === ownerId ? 'owned' : 'forked',
+    sourceUserId,
+    version: INITIAL_VERSION,
+    now: createdAt,
+  });
+}
+
 export async function addLibraryEntry(
   tx: Tx,
   entry: {

@@ -121,4 +121,19 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     expect(byId).toEqual({ [first]: 9 + N / 2, [second]: N / 2 });
     for (const d of list) expect(d.usage.lastConnectedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
+
+  it('every face reads the same plan: an unpaid team subscription counts as free in the usage report, GraphQL and the rate limit', async () => {
+    const owner = await t.token('unpaid-team@example.com', { plan: 'free' });
+    // No request yet: the first one (below) reads the plan with the subscription already there.
+    const { id: ownerId } = await t.database.db.prisma.user.findFirstOrThrow({ where: { email: 'unpaid-team@example.com' } });
+    await t.database.db.prisma.billingSubscription.create({ data: { userId: ownerId, plan: 'team', status: 'unpaid' } });
+    const wf = await seedWorkflow(t, ownerId);
+    const created = await t.call('POST', '/v1/deployments', { token: owner, body: { name: 'unpaid', workflowIds: [wf] } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-ratelimit-limit')).toBe('30');
+    const usage = (await t.call('GET', `/v1/deployments/${created.body.data.deploymentId}/usage`, { token: owner })).body.data;
+    expect(usage.connections).toEqual({ total: 0, limit: 500, remaining: 500 });
+    const me = await t.graphql('{ me { plan limits { connectionsPerMonth } usage { connections { limit } } } }', {}, owner);
+    expect(me.body.data.me).toEqual({ plan: 'free', limits: { connectionsPerMonth: 500 }, usage: { connections: { limit: 500 } } });
+  });
 });

@@ -4,6 +4,7 @@ import { newId } from '../../clock.js';
 import type { StripePrices } from '../../config.js';
 import type { PlanName } from '../../limits/plans.js';
 import type { Db } from '../../limits/quota.js';
+import { isLiveStatus } from '../statuses.js';
 
 /** What a webhook handler gets: the open transaction its effect must be written in. */
 export interface WebhookContext {
@@ -23,9 +24,6 @@ export interface WebhookOutcome {
 }
 
 export type WebhookHandler = (ctx: WebhookContext) => Promise<WebhookOutcome>;
-
-/** Statuses under which a subscription is still the one that matters for the user. */
-const LIVE = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
 
 export interface SubscriptionState {
   plan?: PlanName;
@@ -81,7 +79,7 @@ export async function applySubscriptionState(ctx: WebhookContext, userId: string
     return { userId, applied: false, reason: 'the subscription was already cancelled' };
   }
   const otherSubscription = !!row?.subscriptionId && !!state.subscriptionId && row.subscriptionId !== state.subscriptionId;
-  if (otherSubscription && LIVE.has(row.status) && state.status !== undefined && !LIVE.has(state.status)) {
+  if (otherSubscription && isLiveStatus(row.status) && state.status !== undefined && !isLiveStatus(state.status)) {
     return { userId, applied: false, reason: 'the event is about an older subscription' };
   }
   const data = Object.fromEntries(

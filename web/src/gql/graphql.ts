@@ -174,16 +174,16 @@ export type CreateDeploymentMutation = { createDeployment: { deploymentId: strin
 export type LibraryQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LibraryQuery = { library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType, isActive: boolean, autoUpdate: boolean, enabledAdapters: Array<string>, addedAt: string }> } };
+export type LibraryQuery = { library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType, isActive: boolean, autoUpdate: boolean, enabledAdapters: Array<Adapter>, addedAt: string }> } };
 
 export type UpdateLibraryEntryMutationVariables = Exact<{
   workflowId: string;
   isActive?: boolean | null | undefined;
-  enabledAdapters?: Array<string> | string | null | undefined;
+  enabledAdapters?: Array<Adapter> | Adapter | null | undefined;
 }>;
 
 
-export type UpdateLibraryEntryMutation = { updateLibraryEntry: { workflowId: string, isActive: boolean, enabledAdapters: Array<string> } };
+export type UpdateLibraryEntryMutation = { updateLibraryEntry: { workflowId: string, isActive: boolean, enabledAdapters: Array<Adapter> } };
 
 export type MarketplaceBrowseQueryVariables = Exact<{
   sort?: MarketplaceSort | null | undefined;
@@ -586,7 +586,7 @@ export const LibraryDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<LibraryQuery, LibraryQueryVariables>;
 export const UpdateLibraryEntryDocument = new TypedDocumentString(`
-    mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {
+    mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [Adapter!]) {
   updateLibraryEntry(
     workflowId: $workflowId
     isActive: $isActive

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ADAPTER_LABELS, ADAPTERS, formatDate } from '../components/ui';
 import { graphql } from '../gql';
+import type { Adapter } from '../gql/graphql';
 
 const LibraryQuery = graphql(`
   query Library {
@@ -22,7 +23,7 @@ const LibraryQuery = graphql(`
   }
 `);
 const UpdateEntry = graphql(`
-  mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [String!]) {
+  mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [Adapter!]) {
     updateLibraryEntry(workflowId: $workflowId, isActive: $isActive, enabledAdapters: $enabledAdapters) {
       workflowId
       isActive
@@ -73,7 +74,7 @@ export default function Library() {
               value={e.enabledAdapters}
               onChange={async (list) => {
                 if (list.length === 0) return;
-                await update.run({ workflowId: e.workflowId, enabledAdapters: list });
+                await update.run({ workflowId: e.workflowId, enabledAdapters: list as Adapter[] });
                 reload();
               }}
             >

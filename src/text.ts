@@ -1,0 +1,37 @@
+import type { FieldProblem } from './errors.js';
+
+/**
+ * Lengths of what people write, counted the way they count: in characters, which here means
+ * Unicode code points (an emoji is one character, not two UTF-16 units). Every length rule on user
+ * text (names, descriptions, categories, tags) counts with `characterCount`.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** The first `max` characters of `text`, never splitting one. */
+export function truncateCharacters(text: string, max: number): string {
+  return characterCount(text) <= max ? text : [...text].slice(0, max).join('');
+}
+
+/** Names of workflows, deployments and API keys (spec 2.2 and 4.2: "max 100 characters"). */
+export const NAME_MAX = 100;
+
+/**
+ * The name rule of every named resource: trimmed, not empty, at most NAME_MAX characters. Adds the
+ * problem to `problems` and returns the trimmed name.
+ */
+export function cleanName(raw: string, problems: FieldProblem[], field = 'name'): string {
+  const name = raw.trim();
+  const count = characterCount(name);
+  if (count === 0) problems.push({ field, message: `${field} must not be empty` });
+  else if (count > NAME_MAX) problems.push({ field, message: `${field} must be at most ${NAME_MAX} characters (got ${count})` });
+  return name;
+}
+
+/** Adds a problem when `text` is longer than `max` characters. */
+export function checkLength(text: string, max: number, field: string, problems: FieldProblem[]): void {
+  if (characterCount(text) > max) problems.push({ field, message: `${field} must be at most ${max} characters` });
+}
