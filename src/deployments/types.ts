@@ -1,4 +1,5 @@
 import type { Adapter, WorkflowManifest } from '../manifest/types.js';
+import type { DeploymentWorkflowRow } from './bundle.js';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -13,26 +14,6 @@ export const DESCRIPTION_MAX = 2000;
 /** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
 export const WORKFLOWS_MAX = 100;
 
-export interface WorkflowStats {
-  subscribersCount: number;
-  forksCount: number;
-  ratingCount: number;
-  /** Mean rating, null until the first review. */
-  averageRating: number | null;
-}
-
-export interface DeploymentWorkflowDto {
-  workflowId: string;
-  name: string;
-  version: string;
-  isOwned: boolean;
-  /** False while the author keeps a subscribed workflow private: kept in the bundle, offered nowhere. */
-  available: boolean;
-  /** Why it is unavailable; null while available. */
-  unavailableReason: string | null;
-  stats: WorkflowStats;
-}
-
 export interface DeploymentUsageSummary {
   connectionsThisMonth: number;
   lastConnectedAt: string | null;
@@ -42,7 +23,8 @@ export interface DeploymentDto {
   deploymentId: string;
   name: string;
   description: string | null;
-  workflows: DeploymentWorkflowDto[];
+  /** The bundled workflows the owner may use, in deployment order (spec 2.4 `workflows`). */
+  workflows: DeploymentWorkflowRow[];
   enabledAdapters: Adapter[];
   status: DeploymentStatus;
   allowAnonymous: boolean;
