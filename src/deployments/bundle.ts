@@ -1,8 +1,8 @@
-import type { LibrarySourceType, Prisma, Visibility } from '@prisma/client';
+import type { LibrarySourceType, Visibility } from '@prisma/client';
 import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import { unavailableReason } from '../workflows/service.js';
-import type { EndpointWorkflow } from './types.js';
+import type { DeploymentWorkflowRow, EndpointWorkflow } from './types.js';
 
 /**
  * Which of a deployment's bundled workflows its owner may still use, at which version, and
@@ -102,29 +102,6 @@ export const MANIFESTS_AT_VERSIONS: Statement = {
     FROM unnest($1::text[], $2::text[]) AS p(workflow_id, version)
     JOIN workflows w ON w.id = p.workflow_id`,
 };
-
-/**
- * A bundled workflow as Prisma names it: the workflow's columns, its link to the deployment (with
- * the deployment's owner) and that owner's library entry of it (none, or one). The selection of
- * the DeploymentWorkflow type; the bundle statements above return it (as `BundleRow`, flattened).
- */
-export const DEPLOYMENT_WORKFLOW_SELECT = {
-  id: true,
-  ownerId: true,
-  name: true,
-  description: true,
-  visibility: true,
-  currentVersion: true,
-  updatedAt: true,
-  subscribersCount: true,
-  forksCount: true,
-  ratingSum: true,
-  ratingCount: true,
-  deployments: { select: { deployment: { select: { ownerId: true } } } },
-  libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
-} as const satisfies Prisma.WorkflowSelect;
-
-export type DeploymentWorkflowRow = Prisma.WorkflowGetPayload<{ select: typeof DEPLOYMENT_WORKFLOW_SELECT }>;
 
 /** Who may use a bundled workflow, at which version and where: derived from its row alone. */
 export interface BundleState {

@@ -4,8 +4,16 @@ import { AdapterRef } from '../manifest/graphql.js';
 import { UserRef } from '../users/graphql.js';
 import { deploymentWorkflowStats, type DeploymentWorkflowStats } from '../workflows/stats.js';
 import { workflowFields } from '../workflows/graphql.js';
-import { bundleStateOf, DEPLOYMENT_WORKFLOW_SELECT, type BundleState, type DeploymentWorkflowRow } from './bundle.js';
-import { DEPLOYMENT_STATUSES, USAGE_PERIODS, type DeploymentDto, type DeploymentUsageSummary, type UsageReport } from './types.js';
+import { bundleStateOf, type BundleState } from './bundle.js';
+import {
+  DEPLOYMENT_STATUSES,
+  DEPLOYMENT_WORKFLOW_SELECT,
+  USAGE_PERIODS,
+  type DeploymentDto,
+  type DeploymentUsageSummary,
+  type DeploymentWorkflowRow,
+  type UsageReport,
+} from './types.js';
 
 const StatusRef = builder.enumType('DeploymentStatus', { values: DEPLOYMENT_STATUSES });
 const PeriodRef = builder.enumType('UsagePeriod', { values: USAGE_PERIODS });

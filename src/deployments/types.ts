@@ -1,5 +1,5 @@
 import type { Adapter, WorkflowManifest } from '../manifest/types.js';
-import type { DeploymentWorkflowRow } from './bundle.js';
+import type { Prisma } from '@prisma/client';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -13,6 +13,29 @@ export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 2000;
 /** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
 export const WORKFLOWS_MAX = 100;
+
+/**
+ * A bundled workflow as Prisma names it: the workflow's columns, its link to the deployment (with
+ * the deployment's owner) and that owner's library entry of it (none, or one). The selection of
+ * the DeploymentWorkflow type; the bundle statements (src/deployments/bundle.ts) return it, flattened.
+ */
+export const DEPLOYMENT_WORKFLOW_SELECT = {
+  id: true,
+  ownerId: true,
+  name: true,
+  description: true,
+  visibility: true,
+  currentVersion: true,
+  updatedAt: true,
+  subscribersCount: true,
+  forksCount: true,
+  ratingSum: true,
+  ratingCount: true,
+  deployments: { select: { deployment: { select: { ownerId: true } } } },
+  libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
+} as const satisfies Prisma.WorkflowSelect;
+
+export type DeploymentWorkflowRow = Prisma.WorkflowGetPayload<{ select: typeof DEPLOYMENT_WORKFLOW_SELECT }>;
 
 export interface DeploymentUsageSummary {
   connectionsThisMonth: number;
