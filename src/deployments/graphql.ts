@@ -230,6 +230,6 @@ builder.objectField(UserRef, 'deployments', (t) =>
     extensions: graphqlOnly,
     args: { status: t.arg({ type: StatusRef }), limit: t.arg.int() },
     resolve: async (user, args, ctx) =>
-      user.userId === ctx.viewer?.userId ? (await ctx.services.deployments.listDeployments(ctx.viewer, args)).data : [],
+      user.id === ctx.viewer?.userId ? (await ctx.services.deployments.listDeployments(ctx.viewer, args)).data : [],
   }),
 );
