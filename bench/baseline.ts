@@ -24,7 +24,6 @@ import {
   ManifestCache,
   renderable,
   resolveBundle,
-  toWorkflowDto,
   type BundledWorkflow,
   type BundleRow,
   type EndpointRow,
@@ -41,6 +40,7 @@ import { adapterForClient } from '../src/mcp/protocol.js';
 import { SERVER_ICONS } from '../src/mcp/icon.js';
 import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
+import { deploymentWorkflowStats, workflowStats } from '../src/workflows/stats.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
 const env = process.env;
@@ -210,12 +210,8 @@ interface WorkflowRow {
   updated_at: Date;
 }
 
-const stats = (w: Pick<WorkflowRow, 'forks_count' | 'subscribers_count' | 'rating_sum' | 'rating_count'>) => ({
-  forks: w.forks_count,
-  subscribers: w.subscribers_count,
-  rating: w.rating_count ? Math.round((w.rating_sum / w.rating_count) * 10) / 10 : 0,
-  ratingCount: w.rating_count,
-});
+const stats = (w: Pick<WorkflowRow, 'forks_count' | 'subscribers_count' | 'rating_sum' | 'rating_count'>) =>
+  workflowStats({ forksCount: w.forks_count, subscribersCount: w.subscribers_count, ratingSum: w.rating_sum, ratingCount: w.rating_count });
 
 /** The summary fields of a workflow row read with the service's statements (Prisma's field names). */
 function workflowSummary(w: Workflow) {
@@ -234,13 +230,6 @@ function workflowSummary(w: Workflow) {
       : null,
   };
 }
-
-const workflowStats = (w: Workflow) => ({
-  forks: w.forksCount,
-  subscribers: w.subscribersCount,
-  rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0,
-  ratingCount: w.ratingCount,
-});
 
 const cursor = (kind: string, values: (string | number)[]) => Buffer.from(JSON.stringify([kind, ...values]), 'utf8').toString('base64url');
 
@@ -412,8 +401,7 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
         enabledAdapters: knownAdapters(d.enabledAdapters),
         workflows: bundles
           .get(d.id)!
-          .map(toWorkflowDto)
-          .map((w) => ({ workflowId: w.workflowId, name: w.name, version: w.version, isOwned: w.isOwned, stats: w.stats })),
+          .map((w) => ({ workflowId: w.id, name: w.name, version: w.version, isOwned: w.isOwned, stats: deploymentWorkflowStats(w) })),
         usage: { connectionsThisMonth: sumById.get(d.id) ?? 0, lastConnectedAt: d.lastConnectedAt?.toISOString() ?? null },
       }));
     })(),

@@ -60,21 +60,21 @@ builder.objectField(UserRef, 'plan', (t) =>
   t.string({
     extensions: graphqlOnly,
     description: 'The plan in force.',
-    resolve: (user, _args, ctx) => ctx.services.billing.currentPlan(user.userId),
+    resolve: (user, _args, ctx) => ctx.services.billing.currentPlan(user.id),
   }),
 );
 builder.objectField(UserRef, 'limits', (t) =>
   t.field({
     type: PlanLimitsRef,
     extensions: graphqlOnly,
-    resolve: async (user, _args, ctx) => planLimits(await ctx.services.billing.currentPlan(user.userId)),
+    resolve: async (user, _args, ctx) => planLimits(await ctx.services.billing.currentPlan(user.id)),
   }),
 );
 builder.objectField(UserRef, 'usage', (t) =>
   t.field({
     type: QuotaUsageRef,
     extensions: graphqlOnly,
-    resolve: (user, _args, ctx) => quotaUsage(ctx.services.db.prisma, user.userId, ctx.services.clock.now()),
+    resolve: (user, _args, ctx) => quotaUsage(ctx.services.db.prisma, user.id, ctx.services.clock.now()),
   }),
 );
 builder.objectField(UserRef, 'billing', (t) =>
@@ -82,7 +82,7 @@ builder.objectField(UserRef, 'billing', (t) =>
     type: BillingSubscriptionRef,
     extensions: graphqlOnly,
     description: 'The billing subscription (spec 2.7).',
-    resolve: (user, _args, ctx) => ctx.services.billing.getSubscription({ userId: user.userId }),
+    resolve: (user, _args, ctx) => ctx.services.billing.getSubscription({ userId: user.id }),
   }),
 );
 

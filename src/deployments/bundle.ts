@@ -1,7 +1,8 @@
+import type { LibrarySourceType, Visibility } from '@prisma/client';
 import type { Database, Statement } from '../db/index.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import { unavailableReason } from '../workflows/service.js';
-import type { DeploymentWorkflowDto, EndpointWorkflow } from './types.js';
+import type { DeploymentWorkflowRow, EndpointWorkflow } from './types.js';
 
 /**
  * Which of a deployment's bundled workflows its owner may still use, at which version, and
@@ -102,12 +103,44 @@ export const MANIFESTS_AT_VERSIONS: Statement = {
     JOIN workflows w ON w.id = p.workflow_id`,
 };
 
-export interface BundledWorkflow extends DeploymentWorkflowDto {
-  description: string;
+/** Who may use a bundled workflow, at which version and where: derived from its row alone. */
+export interface BundleState {
+  /** Whether the deployment's owner owns the workflow. */
+  isOwned: boolean;
+  /** The version in use: the current one for an owned workflow, the library entry's otherwise. */
+  version: string;
+  /** False while the author keeps a subscribed workflow private: kept in the bundle, offered nowhere. */
+  available: boolean;
+  /** Why it is unavailable; null while available. */
+  unavailableReason: string | null;
   /** Whether the owner's library lets the endpoint offer it at all. */
   isActive: boolean;
   /** The adapters the owner's library entry enables it for. */
   adapters: Adapter[];
+}
+
+/**
+ * The state of a bundled workflow (the rules above), or null when it is no longer in the bundle:
+ * a subscription the deployment's owner ended. The GraphQL fields and the tool endpoint both ask here.
+ */
+export function bundleStateOf(w: DeploymentWorkflowRow): BundleState | null {
+  const deploymentOwnerId = w.deployments[0]?.deployment.ownerId;
+  const entry = w.libraryEntries[0];
+  const isOwned = w.ownerId === deploymentOwnerId;
+  if (!isOwned && entry?.sourceType !== 'subscribed') return null;
+  const reason = unavailableReason(deploymentOwnerId ?? '', w);
+  return {
+    isOwned,
+    version: isOwned ? w.currentVersion : entry!.workflowVersion,
+    available: reason === null,
+    unavailableReason: reason,
+    // An owned workflow without a library entry (seeded or legacy rows) is offered everywhere.
+    isActive: entry ? entry.isActive : true,
+    adapters: entry ? ADAPTERS.filter((a) => entry.enabledAdapters.includes(a)) : [...ADAPTERS],
+  };
+}
+
+export interface BundledWorkflow extends DeploymentWorkflowRow, BundleState {
   /**
    * Names the manifest text in use: the version, and for the current version also when the
    * workflow last changed, since a PUT may rewrite the current version's key order without
@@ -116,39 +149,44 @@ export interface BundledWorkflow extends DeploymentWorkflowDto {
   manifestKey: string;
 }
 
-function manifestKeyOf(w: Omit<BundleRow, 'deploymentId'>, version: string): string {
-  return version === w.currentVersion ? `${version}@${new Date(w.workflowUpdatedAt).getTime()}` : version;
+/** A row of the bundle statements in Prisma's shape, as the deployment `ownerId` sees it. */
+function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, ownerId: string): DeploymentWorkflowRow {
+  return {
+    id: w.workflowId,
+    ownerId: w.workflowOwnerId,
+    name: w.workflowName,
+    description: w.workflowDescription,
+    visibility: w.visibility as Visibility,
+    currentVersion: w.currentVersion,
+    updatedAt: new Date(w.workflowUpdatedAt),
+    subscribersCount: w.subscribersCount,
+    forksCount: w.forksCount,
+    ratingSum: w.ratingSum,
+    ratingCount: w.ratingCount,
+    deployments: [{ deployment: { ownerId } }],
+    libraryEntries:
+      w.sourceType === null
+        ? []
+        : [
+            {
+              sourceType: w.sourceType as LibrarySourceType,
+              isActive: w.isActive!,
+              enabledAdapters: w.entryAdapters!,
+              workflowVersion: w.entryVersion!,
+            },
+          ],
+  };
 }
 
 /** The workflows of one deployment's rows its owner may use, in deployment order. */
 export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], ownerId: string): BundledWorkflow[] {
   const out: BundledWorkflow[] = [];
-  for (const w of rows) {
-    const isOwned = w.workflowOwnerId === ownerId;
-    const hasEntry = w.sourceType !== null;
-    // A subscription the owner ended is gone from the bundle; one the author made private stays, unavailable.
-    if (!isOwned && w.sourceType !== 'subscribed') continue;
-    const reason = unavailableReason(ownerId, { ownerId: w.workflowOwnerId, visibility: w.visibility as 'public' | 'private' });
-    const version = isOwned ? w.currentVersion : w.entryVersion!;
-    out.push({
-      workflowId: w.workflowId,
-      name: w.workflowName,
-      description: w.workflowDescription,
-      version,
-      isOwned,
-      available: reason === null,
-      unavailableReason: reason,
-      stats: {
-        subscribersCount: w.subscribersCount,
-        forksCount: w.forksCount,
-        ratingCount: w.ratingCount,
-        averageRating: w.ratingCount > 0 ? Math.round((w.ratingSum / w.ratingCount) * 100) / 100 : null,
-      },
-      // An owned workflow without a library entry (seeded or legacy rows) is offered everywhere.
-      manifestKey: manifestKeyOf(w, version),
-      isActive: hasEntry ? w.isActive! : true,
-      adapters: hasEntry ? ADAPTERS.filter((a) => w.entryAdapters!.includes(a)) : [...ADAPTERS],
-    });
+  for (const r of rows) {
+    const row = toDeploymentWorkflowRow(r, ownerId);
+    const state = bundleStateOf(row);
+    if (!state) continue;
+    const manifestKey = state.version === row.currentVersion ? `${state.version}@${row.updatedAt.getTime()}` : state.version;
+    out.push({ ...row, ...state, manifestKey });
   }
   return out;
 }
@@ -163,18 +201,6 @@ export async function loadBundles(
   const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
   for (const row of await db.read<BundleRow>(BUNDLES_OF_DEPLOYMENTS, [deploymentIds, ownerId])) rowsOf.get(row.deploymentId)?.push(row);
   return new Map([...rowsOf].map(([id, rows]) => [id, resolveBundle(rows, ownerId)]));
-}
-
-export function toWorkflowDto(w: BundledWorkflow): DeploymentWorkflowDto {
-  return {
-    workflowId: w.workflowId,
-    name: w.name,
-    version: w.version,
-    isOwned: w.isOwned,
-    available: w.available,
-    unavailableReason: w.unavailableReason,
-    stats: w.stats,
-  };
 }
 
 /**
@@ -227,29 +253,29 @@ export async function renderable(
   read: ReadRows,
 ): Promise<EndpointWorkflow[]> {
   const offered = bundle.filter((w) => w.available && w.isActive && w.adapters.includes(adapter));
-  const missing = offered.filter((w) => cache.get(w.workflowId, w.manifestKey) === undefined);
+  const missing = offered.filter((w) => cache.get(w.id, w.manifestKey) === undefined);
   // Read here, and used from here too: the cache may drop an entry before it is used.
   const fetched = new Map<string, WorkflowManifest>();
   if (missing.length > 0) {
     const rows = await read<{ workflowId: string; version: string; manifestText: string | null }>(MANIFESTS_AT_VERSIONS, [
-      missing.map((w) => w.workflowId),
+      missing.map((w) => w.id),
       missing.map((w) => w.version),
     ]);
     const textOf = new Map(rows.map((row) => [`${row.workflowId}@${row.version}`, row.manifestText]));
     for (const w of missing) {
-      const text = textOf.get(`${w.workflowId}@${w.version}`);
+      const text = textOf.get(`${w.id}@${w.version}`);
       if (typeof text !== 'string') continue;
       const manifest = JSON.parse(text) as WorkflowManifest;
-      fetched.set(`${w.workflowId}@${w.manifestKey}`, manifest);
-      cache.set(w.workflowId, w.manifestKey, manifest);
+      fetched.set(`${w.id}@${w.manifestKey}`, manifest);
+      cache.set(w.id, w.manifestKey, manifest);
     }
   }
   const out: EndpointWorkflow[] = [];
   for (const w of offered) {
-    const manifest = cache.get(w.workflowId, w.manifestKey) ?? fetched.get(`${w.workflowId}@${w.manifestKey}`);
+    const manifest = cache.get(w.id, w.manifestKey) ?? fetched.get(`${w.id}@${w.manifestKey}`);
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
-    out.push({ workflowId: w.workflowId, name: w.name, description: w.description, version: w.version, manifest });
+    out.push({ workflowId: w.id, name: w.name, description: w.description, version: w.version, manifest });
   }
   return out;
 }

@@ -3,20 +3,23 @@ import { pageRef } from '../graphql/pagination.js';
 import { AdapterRef } from '../manifest/graphql.js';
 import type { Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
+import { deploymentWorkflowStats, type DeploymentWorkflowStats } from '../workflows/stats.js';
+import { workflowFields } from '../workflows/graphql.js';
+import { bundleStateOf, type BundleState } from './bundle.js';
 import {
   DEPLOYMENT_STATUSES,
+  DEPLOYMENT_WORKFLOW_SELECT,
   USAGE_PERIODS,
   type DeploymentDto,
   type DeploymentUsageSummary,
-  type DeploymentWorkflowDto,
+  type DeploymentWorkflowRow,
   type UsageReport,
-  type WorkflowStats,
 } from './types.js';
 
 const StatusRef = builder.enumType('DeploymentStatus', { values: DEPLOYMENT_STATUSES });
 const PeriodRef = builder.enumType('UsagePeriod', { values: USAGE_PERIODS });
 
-const StatsRef = builder.objectRef<WorkflowStats>('DeploymentWorkflowStats').implement({
+const StatsRef = builder.objectRef<DeploymentWorkflowStats>('DeploymentWorkflowStats').implement({
   description: 'Marketplace figures of a bundled workflow.',
   fields: (t) => ({
     subscribersCount: t.exposeInt('subscribersCount'),
@@ -26,22 +29,38 @@ const StatsRef = builder.objectRef<WorkflowStats>('DeploymentWorkflowStats').imp
   }),
 });
 
-const WorkflowRef = builder.objectRef<DeploymentWorkflowDto>('DeploymentWorkflow').implement({
+/** A field of the state of a bundled workflow (rows come from the bundle, so the state is never null here). */
+function stateOf(w: DeploymentWorkflowRow): BundleState {
+  const state = bundleStateOf(w);
+  if (!state) throw new Error(`workflow ${w.id} is not in the bundle it was read with`);
+  return state;
+}
+
+/**
+ * A workflow as a deployment bundles it: a variant of the Workflow prismaObject whose rows are read
+ * with the deployment's bundle (one SQL statement for every deployment of a page), in the shape of
+ * DEPLOYMENT_WORKFLOW_SELECT; the fields select nothing of their own.
+ */
+const DeploymentWorkflowRef = builder.prismaObject('Workflow', {
+  variant: 'DeploymentWorkflow',
   description: 'A workflow bundled in a deployment, at the version the deployment uses (spec 2.4).',
+  select: DEPLOYMENT_WORKFLOW_SELECT,
   fields: (t) => ({
-    workflowId: t.exposeString('workflowId'),
-    name: t.exposeString('name'),
-    version: t.exposeString('version'),
-    isOwned: t.exposeBoolean('isOwned'),
-    available: t.exposeBoolean('available', {
+    workflowId: t.field(workflowFields.workflowId),
+    name: t.field(workflowFields.name),
+    version: t.string({ resolve: (w) => stateOf(w).version }),
+    isOwned: t.boolean({ resolve: (w) => stateOf(w).isOwned }),
+    available: t.boolean({
       description:
         'False while the author keeps this subscribed workflow private: it stays in the deployment but the endpoint does not offer it.',
+      resolve: (w) => stateOf(w).available,
     }),
-    unavailableReason: t.exposeString('unavailableReason', {
+    unavailableReason: t.string({
       nullable: true,
       description: 'Why the workflow is unavailable; null while available.',
+      resolve: (w) => stateOf(w).unavailableReason,
     }),
-    stats: t.field({ type: StatsRef, extensions: graphqlOnly, resolve: (w) => w.stats }),
+    stats: t.field({ type: StatsRef, extensions: graphqlOnly, resolve: (w) => deploymentWorkflowStats(w) }),
   }),
 });
 
@@ -60,7 +79,7 @@ export const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').impl
     deploymentId: t.exposeString('deploymentId'),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    workflows: t.field({ type: [WorkflowRef], resolve: (d) => d.workflows }),
+    workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d) => d.workflows }),
     enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => d.enabledAdapters }),
     status: t.field({ type: StatusRef, resolve: (d) => d.status }),
     allowAnonymous: t.exposeBoolean('allowAnonymous'),
@@ -212,6 +231,6 @@ builder.objectField(UserRef, 'deployments', (t) =>
     extensions: graphqlOnly,
     args: { status: t.arg({ type: StatusRef }), limit: t.arg.int() },
     resolve: async (user, args, ctx) =>
-      user.userId === ctx.viewer?.userId ? (await ctx.services.deployments.listDeployments(ctx.viewer, args)).data : [],
+      user.id === ctx.viewer?.userId ? (await ctx.services.deployments.listDeployments(ctx.viewer, args)).data : [],
   }),
 );

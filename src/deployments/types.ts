@@ -1,4 +1,5 @@
 import type { Adapter, WorkflowManifest } from '../manifest/types.js';
+import type { Prisma } from '@prisma/client';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -12,25 +13,28 @@ export const DESCRIPTION_MAX = 2000;
 /** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
 export const WORKFLOWS_MAX = 100;
 
-export interface WorkflowStats {
-  subscribersCount: number;
-  forksCount: number;
-  ratingCount: number;
-  /** Mean rating, null until the first review. */
-  averageRating: number | null;
-}
+/**
+ * A bundled workflow as Prisma names it: the workflow's columns, its link to the deployment (with
+ * the deployment's owner) and that owner's library entry of it (none, or one). The selection of
+ * the DeploymentWorkflow type; the bundle statements (src/deployments/bundle.ts) return it, flattened.
+ */
+export const DEPLOYMENT_WORKFLOW_SELECT = {
+  id: true,
+  ownerId: true,
+  name: true,
+  description: true,
+  visibility: true,
+  currentVersion: true,
+  updatedAt: true,
+  subscribersCount: true,
+  forksCount: true,
+  ratingSum: true,
+  ratingCount: true,
+  deployments: { select: { deployment: { select: { ownerId: true } } } },
+  libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
+} as const satisfies Prisma.WorkflowSelect;
 
-export interface DeploymentWorkflowDto {
-  workflowId: string;
-  name: string;
-  version: string;
-  isOwned: boolean;
-  /** False while the author keeps a subscribed workflow private: kept in the bundle, offered nowhere. */
-  available: boolean;
-  /** Why it is unavailable; null while available. */
-  unavailableReason: string | null;
-  stats: WorkflowStats;
-}
+export type DeploymentWorkflowRow = Prisma.WorkflowGetPayload<{ select: typeof DEPLOYMENT_WORKFLOW_SELECT }>;
 
 export interface DeploymentUsageSummary {
   connectionsThisMonth: number;
@@ -41,7 +45,8 @@ export interface DeploymentDto {
   deploymentId: string;
   name: string;
   description: string | null;
-  workflows: DeploymentWorkflowDto[];
+  /** The bundled workflows the owner may use, in deployment order (spec 2.4 `workflows`). */
+  workflows: DeploymentWorkflowRow[];
   enabledAdapters: Adapter[];
   status: DeploymentStatus;
   allowAnonymous: boolean;

@@ -1,45 +1,52 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
-import { statsOf, VisibilityEnum, WorkflowRef, WorkflowStatsRef } from '../workflows/graphql.js';
-import type { PublicIdentity } from './identity.js';
-import { MARKETPLACE_SORTS, type MarketplaceItem } from './service.js';
+import { workflowFields, WorkflowRef } from '../workflows/graphql.js';
+import { handleOf } from './identity.js';
+import { MARKETPLACE_ITEM_SELECT, MARKETPLACE_SORTS, publishedAtOf } from './service.js';
 
-export const PublicUserRef = builder.objectRef<PublicIdentity>('PublicUser').implement({
+export const PublicUserRef = builder.prismaObject('User', {
+  variant: 'PublicUser',
   description: "A user's public identity: the id and a handle (the display name, or a pseudonym). Never the e-mail address.",
+  select: { id: true, displayName: true },
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    handle: t.exposeString('handle'),
+    userId: t.string({ resolve: (u) => u.id }),
+    handle: t.string({ resolve: (u) => handleOf(u) }),
   }),
 });
 
 /**
  * A workflow as the marketplace lists it: the summary of spec 2.3 and its owner's public
- * identity, without the manifest. The service reads a whole page, owners included, in one query.
+ * identity, without the manifest. A variant of the Workflow prismaObject whose rows are the
+ * columns it selects; the service reads a whole page, owners included, with one SQL statement
+ * (sort keys and relevance Prisma cannot express), so its fields select nothing of their own.
  */
-export const MarketplaceWorkflowRef = builder.objectRef<MarketplaceItem>('MarketplaceWorkflow').implement({
+export const MarketplaceWorkflowRef = builder.prismaObject('Workflow', {
+  variant: 'MarketplaceWorkflow',
   description: 'A public workflow in the marketplace: the workflow summary (spec 2.3) with its owner.',
+  select: MARKETPLACE_ITEM_SELECT,
+  // The order of the fields is the order of the keys of every REST answer.
   fields: (t) => ({
-    workflowId: t.exposeString('workflowId'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    visibility: t.field({ type: VisibilityEnum, resolve: (w) => w.visibility }),
-    category: t.exposeString('category'),
-    tags: t.exposeStringList('tags'),
-    currentVersion: t.exposeString('currentVersion'),
+    workflowId: t.field(workflowFields.workflowId),
+    name: t.field(workflowFields.name),
+    description: t.field(workflowFields.description),
+    visibility: t.field(workflowFields.visibility),
+    category: t.field(workflowFields.category),
+    tags: t.field(workflowFields.tags),
+    currentVersion: t.field(workflowFields.currentVersion),
     owner: t.field({ type: PublicUserRef, resolve: (w) => w.owner }),
-    stats: t.field({ type: WorkflowStatsRef, resolve: statsOf }),
+    stats: t.field(workflowFields.stats),
     publishedAt: t.string({
       description: 'When the workflow last became public (the key of sort=recent).',
-      resolve: (w) => w.publishedAt.toISOString(),
+      resolve: (w) => publishedAtOf(w).toISOString(),
     }),
-    createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
-    updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
+    createdAt: t.field(workflowFields.createdAt),
+    updatedAt: t.field(workflowFields.updatedAt),
     workflow: t.field({
       type: WorkflowRef,
       nullable: true,
       extensions: graphqlOnly,
       description: 'The whole workflow with its manifest, while it stays public (one query for the whole page).',
-      resolve: (w, _args, ctx) => ctx.loaders.readableWorkflow.load(w.workflowId),
+      resolve: (w, _args, ctx) => ctx.loaders.readableWorkflow.load(w.id),
     }),
   }),
 });

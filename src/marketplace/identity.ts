@@ -1,16 +1,8 @@
-/**
- * The public identity of a user (owner of a marketplace workflow, author of a review): the user
- * id and a handle. The e-mail address is never part of it, not even as a fallback.
- */
-export interface PublicIdentity {
-  userId: string;
-  handle: string;
-}
-
 const MAX_HANDLE = 50;
 
 /**
- * The display name the identity provider gave, when there is one that cannot be an e-mail
+ * The handle of a user's public identity (owner of a marketplace workflow, author of a review;
+ * the e-mail address is never part of it, not even as a fallback): the display name the identity provider gave, when there is one that cannot be an e-mail
  * address (some providers put the address in the name claim); otherwise a stable pseudonym
  * from the user id, `user-` and its first 8 characters after the prefix.
  */

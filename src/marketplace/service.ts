@@ -1,9 +1,9 @@
 import { Prisma } from '@prisma/client';
+import type { User, Workflow } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { WORKFLOW_LIMITS, type Visibility } from '../workflows/input.js';
-import { handleOf, type PublicIdentity } from './identity.js';
 import { parseSearchText } from './query.js';
 
 /**
@@ -53,23 +53,50 @@ export interface SearchInput {
   cursor?: string | null;
 }
 
-/** A marketplace item: the workflow summary of spec 2.3 with its owner's public identity. */
-export interface MarketplaceItem {
-  workflowId: string;
-  name: string;
-  description: string;
-  visibility: Visibility;
-  category: string;
-  tags: string[];
-  currentVersion: string;
-  forksCount: number;
-  subscribersCount: number;
-  ratingSum: number;
-  ratingCount: number;
-  publishedAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  owner: PublicIdentity;
+/**
+ * What a marketplace item reads of a workflow and its owner (the e-mail address never), as Prisma
+ * names it: the selection of the MarketplaceWorkflow type, which the SQL below returns.
+ */
+export const MARKETPLACE_ITEM_SELECT = {
+  id: true,
+  name: true,
+  description: true,
+  visibility: true,
+  category: true,
+  tags: true,
+  currentVersion: true,
+  forksCount: true,
+  subscribersCount: true,
+  ratingSum: true,
+  ratingCount: true,
+  publishedAt: true,
+  createdAt: true,
+  updatedAt: true,
+  owner: { select: { id: true, displayName: true } },
+} as const satisfies Prisma.WorkflowSelect;
+
+/** A marketplace item: the workflow summary of spec 2.3 with its owner's public columns. */
+export type MarketplaceItem = Pick<
+  Workflow,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'visibility'
+  | 'category'
+  | 'tags'
+  | 'currentVersion'
+  | 'forksCount'
+  | 'subscribersCount'
+  | 'ratingSum'
+  | 'ratingCount'
+  | 'publishedAt'
+  | 'createdAt'
+  | 'updatedAt'
+> & { owner: Pick<User, 'id' | 'displayName'> };
+
+/** When a public workflow was (last) published: rows from before that was recorded count their creation. */
+export function publishedAtOf(w: Pick<Workflow, 'publishedAt' | 'createdAt'>): Date {
+  return w.publishedAt ?? w.createdAt;
 }
 
 interface ItemRow {
@@ -99,7 +126,7 @@ const ITEM_COLUMNS = Prisma.sql`
 
 function toItem(r: ItemRow): MarketplaceItem {
   return {
-    workflowId: r.id,
+    id: r.id,
     name: r.name,
     description: r.description,
     visibility: r.visibility,
@@ -113,7 +140,7 @@ function toItem(r: ItemRow): MarketplaceItem {
     publishedAt: r.published_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-    owner: { userId: r.owner_id, handle: handleOf({ id: r.owner_id, displayName: r.owner_display_name }) },
+    owner: { id: r.owner_id, displayName: r.owner_display_name },
   };
 }
 

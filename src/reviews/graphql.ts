@@ -1,7 +1,6 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { PublicUserRef } from '../marketplace/graphql.js';
-import { handleOf } from '../marketplace/identity.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
 import type { ReviewQuery } from './service.js';
 
@@ -12,11 +11,7 @@ export const ReviewRef = builder.prismaObject('Review', {
     reviewId: t.exposeString('id'),
     workflowId: t.exposeString('workflowId'),
     // Loaded in the reviews' own query; only the id and display name of the author are read.
-    author: t.field({
-      type: PublicUserRef,
-      select: { user: { select: { id: true, displayName: true } } },
-      resolve: (r) => ({ userId: r.user.id, handle: handleOf(r.user) }),
-    }),
+    author: t.relation('user', { type: PublicUserRef }),
     rating: t.exposeInt('rating', { description: 'An integer from 1 to 5.' }),
     text: t.exposeString('text', { description: '10 to 2000 characters.' }),
     createdAt: t.string({ select: { createdAt: true }, resolve: (r) => r.createdAt.toISOString() }),

@@ -1,16 +1,23 @@
 import { builder } from '../graphql/builder.js';
-import type { AccountDeletion, DeletionStats, UserDto } from './service.js';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { USER_SELECT, type AccountDeletion, type DeletionStats, type UserQuery } from './service.js';
 
-export const UserRef = builder.objectRef<UserDto>('User').implement({
+/**
+ * The signed-in user: the User prismaObject, with its counts as relation counts. `me` hands the
+ * planned selection to the users service, which answers it with one statement of its own when it
+ * asks only for USER_SELECT's columns and counts (what this type selects), through Prisma otherwise.
+ */
+export const UserRef = builder.prismaObject('User', {
   description: 'The signed-in user (spec 2.6).',
+  select: { id: true },
   fields: (t) => ({
-    userId: t.exposeString('userId'),
+    userId: t.exposeString('id'),
     email: t.exposeString('email', { nullable: true }),
-    workflowCount: t.exposeInt('workflowCount'),
-    deploymentCount: t.exposeInt('deploymentCount'),
-    subscriptionCount: t.exposeInt('subscriptionCount'),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
+    workflowCount: t.relationCount('workflows'),
+    deploymentCount: t.relationCount('deployments'),
+    subscriptionCount: t.relationCount('library', { where: USER_SELECT._count.select.library.where }),
+    createdAt: t.string({ select: { createdAt: true }, resolve: (u) => u.createdAt.toISOString() }),
+    updatedAt: t.string({ select: { updatedAt: true }, resolve: (u) => u.updatedAt.toISOString() }),
   }),
 });
 
@@ -19,7 +26,7 @@ builder.queryField('me', (t) =>
     type: UserRef,
     description: 'The signed-in user with counts of what they own. REST: GET /v1/users/me.',
     authScopes: { authenticated: true },
-    resolve: (_root, _args, ctx) => ctx.services.users.getMe(ctx.viewer!),
+    resolve: (_root, _args, ctx, info) => ctx.services.users.getMe(ctx.viewer!, queryFromInfo({ context: ctx, info }) as UserQuery),
   }),
 );
 

@@ -10,28 +10,12 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
 import { canRead, type WorkflowQuery } from './service.js';
+import { workflowStats, type StatsColumns, type WorkflowStats } from './stats.js';
 
 export const VisibilityEnum = builder.enumType('Visibility', {
   description: 'Who may see a workflow: everyone (listed in the marketplace) or only its owner.',
   values: ['public', 'private'] as const,
 });
-
-export interface WorkflowStats {
-  forks: number;
-  subscribers: number;
-  rating: number;
-  ratingCount: number;
-}
-
-/** Mean rating rounded to one decimal; 0 while there is no rating. */
-export function statsOf(w: Pick<Workflow, 'forksCount' | 'subscribersCount' | 'ratingSum' | 'ratingCount'>): WorkflowStats {
-  return {
-    forks: w.forksCount,
-    subscribers: w.subscribersCount,
-    rating: w.ratingCount ? Math.round((w.ratingSum / w.ratingCount) * 10) / 10 : 0,
-    ratingCount: w.ratingCount,
-  };
-}
 
 export const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').implement({
   fields: (t) => ({
@@ -41,6 +25,28 @@ export const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats'
     ratingCount: t.exposeInt('ratingCount'),
   }),
 });
+
+const STRING = 'String' as const;
+
+/**
+ * The fields every view of a workflow shares, each defined once here: the primary `Workflow`
+ * type and its variants `MarketplaceWorkflow` and `DeploymentWorkflow` (prismaObjects of the
+ * Workflow model) take them with `t.field(workflowFields.name)`. They read the columns of the row
+ * the parent resolver returned and select nothing of their own, so a view whose rows the service
+ * reads with SQL of its own resolves without a further query.
+ */
+export const workflowFields = {
+  workflowId: { type: STRING, resolve: (w: Pick<Workflow, 'id'>) => w.id },
+  name: { type: STRING, resolve: (w: Pick<Workflow, 'name'>) => w.name },
+  description: { type: STRING, resolve: (w: Pick<Workflow, 'description'>) => w.description },
+  visibility: { type: VisibilityEnum, resolve: (w: Pick<Workflow, 'visibility'>) => w.visibility },
+  category: { type: STRING, resolve: (w: Pick<Workflow, 'category'>) => w.category },
+  tags: { type: [STRING] as [typeof STRING], resolve: (w: Pick<Workflow, 'tags'>) => w.tags },
+  currentVersion: { type: STRING, resolve: (w: Pick<Workflow, 'currentVersion'>) => w.currentVersion },
+  stats: { type: WorkflowStatsRef, resolve: (w: StatsColumns) => workflowStats(w) },
+  createdAt: { type: STRING, resolve: (w: Pick<Workflow, 'createdAt'>) => w.createdAt.toISOString() },
+  updatedAt: { type: STRING, resolve: (w: Pick<Workflow, 'updatedAt'>) => w.updatedAt.toISOString() },
+} satisfies Record<string, { type: unknown; resolve: (w: never) => unknown }>;
 
 interface ForkOrigin {
   workflowId: string;
@@ -59,16 +65,17 @@ const ForkOriginRef = builder.objectRef<ForkOrigin>('ForkOrigin').implement({
 
 export const WorkflowRef = builder.prismaObject('Workflow', {
   description: 'A workflow: its manifest and the summary fields of spec 2.3.',
+  // The order of the fields is the order of the keys of every REST answer.
   fields: (t) => ({
-    workflowId: t.exposeString('id'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    visibility: t.field({ type: VisibilityEnum, resolve: (w) => w.visibility }),
-    category: t.exposeString('category'),
-    tags: t.exposeStringList('tags'),
-    currentVersion: t.exposeString('currentVersion'),
+    workflowId: t.field(workflowFields.workflowId),
+    name: t.field(workflowFields.name),
+    description: t.field(workflowFields.description),
+    visibility: t.field(workflowFields.visibility),
+    category: t.field(workflowFields.category),
+    tags: t.field(workflowFields.tags),
+    currentVersion: t.field(workflowFields.currentVersion),
     allowForks: t.exposeBoolean('allowForks', { description: 'Whether other users may fork this workflow.' }),
-    stats: t.field({ type: WorkflowStatsRef, resolve: statsOf }),
+    stats: t.field(workflowFields.stats),
     forkedFrom: t.field({
       type: ForkOriginRef,
       nullable: true,
@@ -82,8 +89,8 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
       description: 'The manifest as written: the same keys in the same order.',
       resolve: (w) => writtenManifest(w),
     }),
-    createdAt: t.string({ resolve: (w) => w.createdAt.toISOString() }),
-    updatedAt: t.string({ resolve: (w) => w.updatedAt.toISOString() }),
+    createdAt: t.field(workflowFields.createdAt),
+    updatedAt: t.field(workflowFields.updatedAt),
   }),
 });
 

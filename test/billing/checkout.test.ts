@@ -103,8 +103,8 @@ describe('billing routes with Stripe (a loopback fake)', () => {
   it('a live subscription that grants no plan (unpaid, incomplete, paused) still blocks a second checkout', async () => {
     for (const status of ['unpaid', 'incomplete', 'paused']) {
       const token = await t.token(`live-${status}@example.com`, { plan: 'free' });
-      const userId = await userOf(t, token);
-      await setPlan(t, userId, 'pro', status, { subscriptionId: `sub_${status}_1` });
+      const userId = await userIdOf(t, token);
+      await seedPlan(t, userId, 'pro', status, { subscriptionId: `sub_${status}_1` });
       const sub = await t.call('GET', '/v1/billing/subscription', { token });
       expect(sub.body.data).toMatchObject({ plan: 'free', status });
       const res = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', ...GOOD } });
@@ -113,12 +113,12 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     }
     for (const status of ['trialing', 'past_due']) {
       const token = await t.token(`granting-${status}@example.com`, { plan: 'free' });
-      await setPlan(t, await userOf(t, token), 'team', status, { subscriptionId: `sub_${status}_1` });
+      await seedPlan(t, await userIdOf(t, token), 'team', status, { subscriptionId: `sub_${status}_1` });
       expect((await t.call('GET', '/v1/billing/subscription', { token })).body.data).toMatchObject({ plan: 'team', status });
       expect((await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', ...GOOD } })).status).toBe(409);
     }
     const ended = await t.token('ended-sub@example.com', { plan: 'free' });
-    await setPlan(t, await userOf(t, ended), 'pro', 'canceled', { subscriptionId: 'sub_canceled_1' });
+    await seedPlan(t, await userIdOf(t, ended), 'pro', 'canceled', { subscriptionId: 'sub_canceled_1' });
     expect((await t.call('GET', '/v1/billing/subscription', { token: ended })).body.data).toMatchObject({
       plan: 'free',
       status: 'canceled',
