@@ -18,6 +18,7 @@ input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4e
 button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
 .error{color:#a4161a;font-weight:600}
 .note{font-size:.9rem;color:#4b5563}
+code{overflow-wrap:anywhere}
 `;
 
 /**

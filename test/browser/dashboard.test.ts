@@ -302,6 +302,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     });
     await page.goto(oauth.authorizationUrl!.href);
     await page.getByText('Connect Zed?').waitFor();
+    await checkPage(page, 'oauth-consent', 'consent page of an application');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('You can return to your IDE.').waitFor();
     const code = (redirected as URL | null)?.searchParams.get('code');
@@ -370,11 +371,16 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
       refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } })),
     ).rejects.toThrow(/401|invalid_token|Unauthorized/i);
 
-    // Disconnecting the IDE, behind a confirmation: its token is refused from the next request.
-    await appRow.getByRole('button', { name: 'Disconnect Zed' }).click();
+    // Disconnecting the IDE by keyboard, behind a confirmation: its token is refused from the next request.
+    await appRow.getByRole('button', { name: 'Disconnect Zed' }).focus();
+    await page.keyboard.press('Enter');
     const disconnectDialog = page.getByRole('alertdialog');
     await disconnectDialog.getByText('Its tokens stop working at once').waitFor();
-    await disconnectDialog.getByRole('button', { name: 'Disconnect' }).click();
+    await checkPage(page, 'account-disconnect', 'disconnect confirmation');
+    // Cancel has the focus; the next stop is Disconnect.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Disconnect');
+    await page.keyboard.press('Enter');
     await page.getByText('“Zed” disconnected.').waitFor();
     await appRow.waitFor({ state: 'detached' });
     await page.getByText('No connected applications.').waitFor();
