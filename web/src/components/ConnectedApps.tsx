@@ -76,7 +76,8 @@ export function ConnectedApps() {
                   <tr key={a.connectedAppId}>
                     <th scope="row">
                       {a.clientName}
-                      {a.clientName !== a.clientId && (
+                      {/* A client known by its metadata document is named by its host: its full address says who it is. */}
+                      {a.clientId.startsWith('https://') && a.clientName !== a.clientId && (
                         <div className="hint">
                           <code>{a.clientId}</code>
                         </div>
