@@ -2,7 +2,7 @@ import { setReplyHeader, textResponse, toFetchResponse, type Reply } from './htt
 import { createAuthenticator, parseAuthorizationHeader, type Authenticator } from './auth/verify.js';
 import { assertCredentialAllows } from './api-keys/service.js';
 import { looksLikeApiKey } from './api-keys/secret.js';
-import { systemClock, type Clock } from './clock.js';
+import { fileOffsetClock, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
@@ -92,7 +92,7 @@ export interface App {
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? (config.testClockOffsetFile ? fileOffsetClock(config.testClockOffsetFile) : systemClock);
   const authenticator: Authenticator = await createAuthenticator({
     ...config.oidc,
     devAuth: config.devAuth,

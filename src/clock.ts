@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /**
  * Time and identifiers come from here so that tests can fix them.
@@ -8,6 +9,27 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Tests only (TEST_CLOCK_OFFSET_FILE, refused in production): the system clock moved forward by the
+ * milliseconds written in a file, read again on every call, so a test can move the time of a
+ * service running in another process. A missing or empty file is no offset.
+ */
+export function fileOffsetClock(path: string): Clock {
+  return {
+    now() {
+      let offset = 0;
+      try {
+        const text = readFileSync(path, 'utf8').trim();
+        if (text) offset = Number(text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      if (!Number.isSafeInteger(offset)) throw new Error(`the clock offset file holds no whole number of milliseconds`);
+      return new Date(Date.now() + offset);
+    },
+  };
+}
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

@@ -62,6 +62,11 @@ export interface Config {
    * documents may be fetched from loopback addresses over http.
    */
   oauthClientMetadataLoopback: boolean;
+  /**
+   * Test-only (TEST_CLOCK_OFFSET_FILE, refused in production): a file holding milliseconds by which
+   * the service's clock runs ahead, read on every reading of the clock (src/clock.ts).
+   */
+  testClockOffsetFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +191,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (loopbackMetadata === 'on' && production)
     problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
 
+  const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
+  if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
+
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
 
@@ -223,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
     oauthJwks,
     oauthClientMetadataLoopback: loopbackMetadata === 'on',
+    testClockOffsetFile,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

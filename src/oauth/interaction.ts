@@ -99,6 +99,7 @@ export function createInteractions(deps: {
             clientName: client?.clientName ?? String(details.params.client_id),
             clientUri: client?.clientUri ?? null,
             redirectHost: parsed ? parsed.host || `${parsed.protocol}//` : redirectUri,
+            redirectUri,
             deploymentName: name,
             endpoint: resource!,
             email: viewer.email,

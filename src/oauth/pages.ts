@@ -18,9 +18,21 @@ input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4e
 button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
 .error{color:#a4161a;font-weight:600}
 .note{font-size:.9rem;color:#4b5563}
+code{overflow-wrap:anywhere}
 `;
 
-function page(title: string, body: string, status: number): TextReply {
+/**
+ * A CSP source for where a form on the page may lead, redirects included (browsers apply
+ * form-action to them): an http(s) redirect URI's origin, or a custom scheme's name (`cursor:`).
+ */
+export function formActionSource(redirectUri: string): string | null {
+  const parsed = URL.parse(redirectUri);
+  if (!parsed) return null;
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
+  return /^[a-z][a-z0-9+.-]*:$/i.test(parsed.protocol) ? parsed.protocol : null;
+}
+
+function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} — Workflow dashboard</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return textResponse(html, {
     status,
@@ -28,7 +40,10 @@ function page(title: string, body: string, status: number): TextReply {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       // The sign-in pages carry their own small style sheet inline and no script.
-      'content-security-policy': DASHBOARD_CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'unsafe-inline'"),
+      'content-security-policy': DASHBOARD_CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'unsafe-inline'").replace(
+        "form-action 'self'",
+        formAction ? `form-action 'self' ${formAction}` : "form-action 'self'",
+      ),
       'x-frame-options': 'DENY',
       'referrer-policy': 'same-origin',
     },
@@ -76,6 +91,8 @@ export function consentPage(options: {
   clientName: string;
   clientUri: string | null;
   redirectHost: string;
+  /** Where Allow and Deny finally send the browser: the client's redirect URI (see formActionSource). */
+  redirectUri: string;
   deploymentName: string;
   endpoint: string;
   email: string | null;
@@ -91,6 +108,7 @@ export function consentPage(options: {
 <form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
 <form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
     200,
+    formActionSource(options.redirectUri),
   );
 }
 

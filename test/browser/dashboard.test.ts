@@ -1,9 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { MemoryOAuthProvider, REDIRECT_URI } from '../oauth/flow.js';
 import {
   buildService,
   checkPage,
@@ -61,11 +66,11 @@ afterAll(async () => {
   if (database) await database.drop().catch(() => {});
 });
 
-async function newUser(email: string): Promise<{ context: BrowserContext; page: Page }> {
+async function newUser(email: string, origin = service.origin): Promise<{ context: BrowserContext; page: Page }> {
   const context = await chromium.browser.newContext({ viewport: DESKTOP });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.origin });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
-  await page.goto(`${service.origin}/`);
+  await page.goto(`${origin}/`);
   // Not signed in: the page sends the browser to sign in, then back.
   await page.waitForURL(/\/sign-in\?return=/);
   await page.getByLabel('E-mail address').fill(email);
@@ -154,6 +159,31 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved as version 1.0.0.').waitFor();
     await checkPage(page, 'workflow-edit', 'workflow page');
+
+    // The SKILL.md export is the very text the REST API serves (read here with an API key of Alice's).
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download SKILL.md' }).click();
+    const downloaded = await downloading;
+    expect(downloaded.suggestedFilename()).toBe('SKILL.md');
+    const exported = readFileSync((await downloaded.path())!, 'utf8');
+    const apiKey = await page.evaluate(async () => {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation { createApiKey(name: "export check", scope: "api") { secret } }' }),
+      });
+      return ((await res.json()) as { data: { createApiKey: { secret: string } } }).data.createApiKey.secret;
+    });
+    const workflowId = /\/workflows\/(wf_\w+)/.exec(workflowUrl)![1]!;
+    const rest = await fetch(`${service.origin}/v1/workflows/${workflowId}/manifest?format=skill`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const skill = await rest.text();
+    expect(skill).toMatch(/^---\nname: /);
+    expect(skill).toContain('Upgrade the dependencies');
+    expect(exported).toBe(skill);
 
     await page.getByRole('link', { name: '← Workflows' }).click();
     const row = page.getByRole('row', { name: /Nightly dependency upgrade/ });
@@ -259,6 +289,52 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(await page.content()).not.toContain(key);
     await checkPage(page, 'deployment', 'deployment page');
 
+    // An IDE connects with OAuth instead, given only the endpoint: registered, sent to the browser where Bob is signed in, allowed.
+    const oauth = new MemoryOAuthProvider({ client_name: 'Zed' });
+    await expect(
+      new Client({ name: 'zed', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: oauth })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    // The IDE's loopback redirect URI is answered here, so the browser hands over the code without a listener.
+    let redirected: URL | null = null;
+    await bob.context.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
+      redirected = new URL(route.request().url());
+      await route.fulfill({ contentType: 'text/plain', body: 'You can return to your IDE.' });
+    });
+    await page.goto(oauth.authorizationUrl!.href);
+    await page.getByText('Connect Zed?').waitFor();
+    await checkPage(page, 'oauth-consent', 'consent page of an application');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText('You can return to your IDE.').waitFor();
+    const code = (redirected as URL | null)?.searchParams.get('code');
+    expect(code).toBeTruthy();
+    const finishing = new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: oauth });
+    await finishing.finishAuth(code!);
+    const accessToken = oauth.saved!.access_token;
+    const ide = new Client({ name: 'zed', version: '1.0.0' });
+    await ide.connect(new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: oauth }));
+    expect((await ide.listTools()).tools.length).toBeGreaterThan(0);
+    await ide.close();
+    const toolCall = (token: string) =>
+      fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'zed', version: '1.0.0' } },
+        }),
+      });
+    expect((await toolCall(accessToken)).status).toBe(200);
+    await page.goBack();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Morning upkeep', level: 1 }).waitFor();
+
     // The Account page lists the key (for this deployment, by its prefix), creates another and revokes the first.
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: /^Plan:/ }).waitFor();
@@ -277,6 +353,10 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     const scriptRow = page.getByRole('row', { name: /Nightly script/ });
     await scriptRow.waitFor();
     expect(await scriptRow.innerText()).toMatch(/api\s+all of yours/);
+    const appRow = page.getByRole('row', { name: /Zed/ });
+    await appRow.waitFor();
+    expect(await appRow.getByRole('cell').nth(0).innerText()).toBe('Morning upkeep');
+    expect(await appRow.getByRole('cell').nth(1).innerText()).toMatch(/\d{4}$/);
     await checkPage(page, 'account', 'account page');
 
     await keyRow.getByRole('button', { name: 'Revoke Claude Code – Morning upkeep' }).click();
@@ -290,6 +370,23 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await expect(
       refused.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { [headerName]: headerValue } } })),
     ).rejects.toThrow(/401|invalid_token|Unauthorized/i);
+
+    // Disconnecting the IDE by keyboard, behind a confirmation: its token is refused from the next request.
+    await appRow.getByRole('button', { name: 'Disconnect Zed' }).focus();
+    await page.keyboard.press('Enter');
+    const disconnectDialog = page.getByRole('alertdialog');
+    await disconnectDialog.getByText('Its tokens stop working at once').waitFor();
+    await checkPage(page, 'account-disconnect', 'disconnect confirmation');
+    // Cancel has the focus; the next stop is Disconnect.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Disconnect');
+    await page.keyboard.press('Enter');
+    await page.getByText('“Zed” disconnected.').waitFor();
+    await appRow.waitFor({ state: 'detached' });
+    await page.getByText('No connected applications.').waitFor();
+    const afterDisconnect = await toolCall(accessToken);
+    expect(afterDisconnect.status).toBe(401);
+    expect(afterDisconnect.headers.get('www-authenticate')).toMatch(/invalid_token/);
 
     // The free plan holds 5 keys: with 4 more made through the API, one more on the page is refused in words, with the way to upgrade.
     for (let i = 1; i <= 4; i++) {
@@ -452,6 +549,55 @@ describe('sign-in at a real OpenID provider', { timeout: 120_000 }, () => {
       await oidcService?.stop();
       await stopProcess(provider.child);
       if (oidcDatabase) await oidcDatabase.drop().catch(() => {});
+    }
+  });
+});
+
+describe('a session idle for 7 days', { timeout: 120_000 }, () => {
+  it('must sign in again; activity within the 7 days keeps it (the service’s clock moved through TEST_CLOCK_OFFSET_FILE)', async () => {
+    const clockDatabase = process.env.DATABASE_URL ? await createTestDatabase({ poolSize: 1 }) : null;
+    const clockDir = mkdtempSync(join(tmpdir(), 'wf-clock-'));
+    let clockService: RunningProcess | null = null;
+    try {
+      await clockDatabase?.db.close();
+      const port = await freePort();
+      // The service reads the offset in this file at every reading of its clock.
+      const offsetFile = join(clockDir, 'offset-ms');
+      const moveClock = (ms: number) => writeFileSync(offsetFile, String(ms));
+      moveClock(0);
+      clockService = await startService(
+        { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}/v1`, TEST_CLOCK_OFFSET_FILE: offsetFile },
+        clockDatabase?.url ?? null,
+      );
+      const origin = clockService.origin;
+      const { context, page } = await newUser('idle@example.com', origin);
+      const DAY = 24 * 60 * 60 * 1000;
+      const signedIn = async (path: string, heading: string) => {
+        await page.goto(`${origin}${path}`);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        expect(page.url()).toBe(`${origin}${path}`);
+      };
+
+      // 6 idle days, then a page: still signed in, and the visit counts as activity.
+      moveClock(6 * DAY);
+      await signedIn('/workflows', 'Workflows');
+      // 6 more idle days: 12 days after signing in but only 6 since the last visit, still signed in.
+      moveClock(12 * DAY);
+      await signedIn('/library', 'Library');
+      // 7 days and a minute after that visit: the next page load asks to sign in again.
+      moveClock(19 * DAY + 60_000);
+      await page.goto(`${origin}/account`);
+      await page.waitForURL(/\/sign-in\?return=%2Faccount/);
+      await page.getByLabel('E-mail address').waitFor();
+      // Signing in again leads back to the page asked for.
+      await page.getByLabel('E-mail address').fill('idle@example.com');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+      await context.close();
+    } finally {
+      await clockService?.stop();
+      rmSync(clockDir, { recursive: true, force: true });
+      if (clockDatabase) await clockDatabase.drop().catch(() => {});
     }
   });
 });

@@ -19,6 +19,8 @@ type Documents = {
     "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ConnectedAppsDocument,
+    "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": typeof types.DisconnectAppDocument,
     "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": typeof types.CreateIdeKeyDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": typeof types.ComparedVersionsDocument,
@@ -54,6 +56,8 @@ const documents: Documents = {
     "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ConnectedAppsDocument,
+    "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": types.DisconnectAppDocument,
     "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": types.CreateIdeKeyDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        createdAt\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": types.ComparedVersionsDocument,
@@ -101,6 +105,14 @@ export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scop
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n"): typeof import('./graphql').RevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').ConnectedAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n"): typeof import('./graphql').DisconnectAppDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

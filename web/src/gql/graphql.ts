@@ -68,6 +68,18 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 export type RevokeApiKeyMutation = { revokeApiKey: { keyId: string, deleted: boolean } };
 
+export type ConnectedAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConnectedAppsQuery = { connectedApps: Array<{ connectedAppId: string, clientId: string, clientName: string, deploymentIds: Array<string>, connectedAt: string, expiresAt: string | null }>, deployments: { data: Array<{ deploymentId: string, name: string }> } };
+
+export type DisconnectAppMutationVariables = Exact<{
+  connectedAppId: string;
+}>;
+
+
+export type DisconnectAppMutation = { disconnectApp: { connectedAppId: string, deleted: boolean } };
+
 export type CreateIdeKeyMutationVariables = Exact<{
   name: string;
   scope?: string | null | undefined;
@@ -355,6 +367,32 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const ConnectedAppsDocument = new TypedDocumentString(`
+    query ConnectedApps {
+  connectedApps {
+    connectedAppId
+    clientId
+    clientName
+    deploymentIds
+    connectedAt
+    expiresAt
+  }
+  deployments(limit: 100) {
+    data {
+      deploymentId
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConnectedAppsQuery, ConnectedAppsQueryVariables>;
+export const DisconnectAppDocument = new TypedDocumentString(`
+    mutation DisconnectApp($connectedAppId: String!) {
+  disconnectApp(connectedAppId: $connectedAppId) {
+    connectedAppId
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DisconnectAppMutation, DisconnectAppMutationVariables>;
 export const CreateIdeKeyDocument = new TypedDocumentString(`
     mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
   createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {

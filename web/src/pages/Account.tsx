@@ -1,6 +1,7 @@
 import { Button } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
+import { ConnectedApps } from '../components/ConnectedApps';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton, formatDate, plural } from '../components/ui';
 import { graphql } from '../gql';
@@ -175,6 +176,7 @@ export default function Account() {
         )}
       </section>
       <ApiKeys onChange={reload} />
+      <ConnectedApps />
       <section aria-labelledby="delete-account">
         <h2 id="delete-account">Delete account</h2>
         {remove.error && <ErrorNotice error={remove.error} />}

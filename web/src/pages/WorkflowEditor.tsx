@@ -296,7 +296,16 @@ export default function WorkflowEditor() {
               >
                 Download YAML
               </a>
+              <a
+                className="button secondary"
+                href={`/v1/workflows/${w.workflowId}/manifest?format=skill`}
+                download="SKILL.md"
+                onClick={(e) => void download(e, w.workflowId, 'skill')}
+              >
+                Download SKILL.md
+              </a>
             </div>
+            <p className="hint">SKILL.md: the workflow as an Agent Skill, for IDEs that load skills from a folder.</p>
           </section>
           <VersionHistory workflowId={w.workflowId} currentVersion={w.currentVersion} />
           <section aria-labelledby="delete">
@@ -330,14 +339,14 @@ const ManifestDocumentQuery = graphql(`
 `);
 
 /** Downloads the export through GraphQL (the session cookie does not sign REST requests in). */
-async function download(event: React.MouseEvent, workflowId: string, format: 'json' | 'yaml') {
+async function download(event: React.MouseEvent, workflowId: string, format: 'json' | 'yaml' | 'skill') {
   event.preventDefault();
   const result = await request(ManifestDocumentQuery, { workflowId, format });
   const blob = new Blob([result.workflowManifest.body], { type: result.workflowManifest.contentType });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${workflowId}.${format}`;
+  a.download = format === 'skill' ? 'SKILL.md' : `${workflowId}.${format}`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
