@@ -19,27 +19,25 @@ import type { Workflow } from '@prisma/client';
 import pg from 'pg';
 import { DEV_AUDIENCE, DEV_ISSUER, devIssuerDir } from '../src/auth/dev-issuer.js';
 import {
-  BUNDLES_OF_DEPLOYMENTS,
-  ENDPOINT_TARGET,
   ManifestCache,
   renderable,
   resolveBundle,
   type BundledWorkflow,
   type BundleRow,
   type EndpointRow,
-  type ReadRows,
 } from '../src/deployments/bundle.js';
+import type { ReadRows } from '../src/db/statement.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
-import { deploymentsOfOwner } from '../src/deployments/rows.js';
-import { USAGE_SINCE } from '../src/deployments/usage.js';
+import { BUNDLES_OF_DEPLOYMENTS, deploymentsOfOwner, ENDPOINT_TARGET, USAGE_SINCE } from '../src/deployments/sql.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { adapterForClient } from '../src/mcp/protocol.js';
 import { SERVER_ICONS } from '../src/mcp/icon.js';
-import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/statements.js';
-import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/rows.js';
+import { identityHash } from '../src/users/identity-hash.js';
+import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/sql.js';
+import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/sql.js';
 import { deploymentWorkflowStats, workflowStats } from '../src/workflows/stats.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 

@@ -1,3 +1,4 @@
+import { afterPosition, type Position } from './db/keyset.js';
 import { AppError } from './errors.js';
 
 /** The pagination object of a list answer (spec 2.2). */
@@ -42,13 +43,9 @@ export function decodeCursor(cursor: string, kind: string, shape: readonly ('str
   return values as CursorValue[];
 }
 
-/**
- * The keyset condition "after this cursor" for a list ordered newest first by a timestamp column,
- * then by id (both descending): rows older than the cursor, or as old with a smaller id.
- */
+/** Prisma's condition "after this cursor" for a list newest first by `field`, then by id (src/db/keyset.ts). */
 export function beforeTimeCursor<F extends string>(cursor: string, kind: string, field: F): Array<Record<string, unknown>> {
-  const { at, id } = timeCursorPosition(cursor, kind);
-  return [{ [field]: { lt: at } }, { [field]: at, id: { lt: id } }];
+  return afterPosition(field, timeCursorPosition(cursor, kind));
 }
 
 /**
@@ -66,13 +63,13 @@ export function cursorDate(value: string | number): Date {
 }
 
 /** The position a cursor of such a list names: the timestamp and id of the last row seen. */
-export function timeCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
+export function timeCursorPosition(cursor: string, kind: string): Position {
   const [at, id] = decodeCursor(cursor, kind, ['string', 'string']) as [string, string];
   return { at: cursorDate(at), id };
 }
 
 /** The same for a list whose cursors hold the timestamp as epoch milliseconds (deployments). */
-export function epochCursorPosition(cursor: string, kind: string): { at: Date; id: string } {
+export function epochCursorPosition(cursor: string, kind: string): Position {
   const [ms, id] = decodeCursor(cursor, kind, ['number', 'string']) as [number, string];
   return { at: cursorDate(ms), id };
 }

@@ -6,24 +6,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations.js';
+import type { Statement } from './statement.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
-
-/**
- * A read statement the service sends itself rather than through Prisma: the hottest reads, where
- * Prisma's per-call query planning costs more than the database does. On PostgreSQL it is a named
- * prepared statement, parsed once per connection.
- */
-export interface Statement {
-  /** Unique per text: PostgreSQL keeps one prepared statement per name and connection. */
-  name: string;
-  text: string;
-}
 
 export interface Database {
   kind: DatabaseKind;
   prisma: PrismaClient;
-  /** Runs a read statement with its parameters and returns the rows (columns as named in the SQL). */
+  /** Runs a named statement with its parameters and returns the rows (columns as named in the SQL). */
   read<T>(statement: Statement, values: readonly unknown[]): Promise<T[]>;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping(timeoutMs?: number): Promise<void>;

@@ -1,7 +1,9 @@
 import type { LibrarySourceType, Visibility } from '@prisma/client';
-import type { Database, Statement } from '../db/index.js';
+import type { Database } from '../db/index.js';
+import type { ReadRows } from '../db/statement.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import { unavailableReason } from '../workflows/service.js';
+import { BUNDLES_OF_DEPLOYMENTS, MANIFESTS_AT_VERSIONS } from './sql.js';
 import type { DeploymentWorkflowRow, EndpointWorkflow } from './types.js';
 
 /**
@@ -14,11 +16,11 @@ import type { DeploymentWorkflowRow, EndpointWorkflow } from './types.js';
  *   nowhere (deleting it removes it);
  * - the library entry's `isActive` and `enabledAdapters` decide whether the endpoint offers it.
  *
- * The bundles are read with SQL of their own (one statement for any number of deployments), not
- * through Prisma's nested reads, which take three statements and Prisma's query planning each time.
+ * The bundles are read with named statements (sql.ts; one statement for any number of deployments),
+ * not through Prisma's nested reads, which take three statements and Prisma's query planning each time.
  */
 
-/** One bundled workflow as read: the workflow's summary and the deployment owner's library entry, if any. */
+/** One row of BUNDLES_OF_DEPLOYMENTS: the workflow's summary and the deployment owner's library entry, if any. */
 export interface BundleRow {
   deploymentId: string;
   workflowId: string;
@@ -40,25 +42,7 @@ export interface BundleRow {
   entryVersion: string | null;
 }
 
-/** The columns of BundleRow, over `dw` (deployment_workflows), `w` (workflows) and `e` (library_entries). */
-const BUNDLE_COLUMNS = `dw.deployment_id AS "deploymentId", w.id AS "workflowId", w.owner_id AS "workflowOwnerId",
-  w.name AS "workflowName", w.description AS "workflowDescription", w.visibility::text AS visibility,
-  w.current_version AS "currentVersion", w.updated_at AS "workflowUpdatedAt", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
-  w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
-  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
-
-/** The bundles of the deployments $1 (text[]) of the owner $2, each in deployment order. */
-export const BUNDLES_OF_DEPLOYMENTS: Statement = {
-  name: 'deployment_bundles',
-  text: `SELECT ${BUNDLE_COLUMNS}
-    FROM deployment_workflows dw
-    JOIN workflows w ON w.id = dw.workflow_id
-    LEFT JOIN library_entries e ON e.user_id = $2 AND e.workflow_id = w.id
-    WHERE dw.deployment_id = ANY($1::text[])
-    ORDER BY dw.deployment_id, dw.position`,
-};
-
-/** A deployment with its bundle (one row per bundled workflow, or one row of nulls without any). */
+/** One row of ENDPOINT_TARGET: a deployment with one bundled workflow, or with nulls when it bundles none. */
 export interface EndpointRow extends Omit<BundleRow, 'deploymentId' | 'workflowId'> {
   deploymentId: string;
   workflowId: string | null;
@@ -69,39 +53,6 @@ export interface EndpointRow extends Omit<BundleRow, 'deploymentId' | 'workflowI
   status: string;
   allowAnonymous: boolean;
 }
-
-/**
- * What the tool endpoint needs for one request, in one statement: the deployment $1 with its
- * bundle and the owner's library entries. The manifests are read apart (`renderable`), only for
- * the workflows a connection is offered and only when the instance does not have them yet.
- */
-export const ENDPOINT_TARGET: Statement = {
-  name: 'deployment_endpoint_target',
-  text: `SELECT d.id AS "deploymentId", d.owner_id AS "ownerId", d.name, d.description,
-      d.enabled_adapters AS "enabledAdapters", d.status::text AS status, d.allow_anonymous AS "allowAnonymous",
-      ${BUNDLE_COLUMNS.replace('dw.deployment_id AS "deploymentId", ', '')}
-    FROM deployments d
-    LEFT JOIN deployment_workflows dw ON dw.deployment_id = d.id
-    LEFT JOIN workflows w ON w.id = dw.workflow_id
-    LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
-    WHERE d.id = $1
-    ORDER BY dw.position`,
-};
-
-/**
- * The manifests of workflows $1 (text[]) at versions $2 (text[], pairwise), as written (JSON text):
- * the workflow's own manifest at its current version, the recorded one otherwise; no row for an
- * unknown workflow, a null manifest for a version that is gone.
- */
-export const MANIFESTS_AT_VERSIONS: Statement = {
-  name: 'manifests_at_versions',
-  text: `SELECT w.id AS "workflowId", p.version,
-      CASE WHEN p.version = w.current_version THEN coalesce(w.manifest_text, w.manifest::text)
-        ELSE (SELECT coalesce(v.manifest_text, v.manifest::text) FROM workflow_versions v WHERE v.workflow_id = w.id AND v.version = p.version)
-      END AS "manifestText"
-    FROM unnest($1::text[], $2::text[]) AS p(workflow_id, version)
-    JOIN workflows w ON w.id = p.workflow_id`,
-};
 
 /** Who may use a bundled workflow, at which version and where: derived from its row alone. */
 export interface BundleState {
@@ -237,9 +188,6 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-/** Runs a named statement (the service's Database.read, or a bare pg pool in the baseline). */
-export type ReadRows = <T>(statement: Statement, values: unknown[]) => Promise<T[]>;
 
 /**
  * The workflows a connection on `adapter` is offered, in deployment order, with their manifests

@@ -7,17 +7,9 @@ import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { epochCursorPosition, pageLimit, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
+import type { ReadRows } from '../db/statement.js';
 import type { ServiceDeps } from '../service-deps.js';
-import {
-  ENDPOINT_TARGET,
-  loadBundles,
-  ManifestCache,
-  renderable,
-  resolveBundle,
-  type BundledWorkflow,
-  type EndpointRow,
-  type ReadRows,
-} from './bundle.js';
+import { loadBundles, ManifestCache, renderable, resolveBundle, type BundledWorkflow, type EndpointRow } from './bundle.js';
 import {
   DESCRIPTION_MAX,
   type EndpointWorkflow,
@@ -31,7 +23,7 @@ import {
   type UsagePeriod,
   type UsageReport,
 } from './types.js';
-import { deploymentsOfOwner } from './rows.js';
+import { deploymentsOfOwner, ENDPOINT_TARGET } from './sql.js';
 import { createUsageStore, type ConnectionCaller } from './usage.js';
 
 /**

@@ -1,7 +1,8 @@
-import type { Database, Statement } from '../db/index.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { connectionUsage, enforceAnonymousConnectionQuota, enforceConnectionQuota } from '../limits/quota.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import { CONNECTION_KNOWN, countDailyUsage, insertConnectionKey, touchLastConnected, USAGE_SINCE } from './sql.js';
 import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.js';
 
 /**
@@ -50,18 +51,14 @@ export interface ConnectionCaller {
 /** Keys known to be counted, per instance; a key is never removed within its day, so a hit is always true. */
 const ADMITTED_CACHE_LIMIT = 50_000;
 
-/** Whether the connection ($1 deployment, $2 adapter, $3 caller, $4 day) is already counted. */
-export const CONNECTION_KNOWN: Statement = {
-  name: 'mcp_connection_known',
-  text: `SELECT 1 AS one FROM mcp_connections WHERE deployment_id = $1 AND adapter = $2 AND caller = $3 AND day = $4::date`,
-};
-
-/** Connections of the deployments $1 (text[]) since the day $2, summed per deployment. */
-export const USAGE_SINCE: Statement = {
-  name: 'deployment_usage_since',
-  text: `SELECT deployment_id AS "deploymentId", sum(count)::text AS total FROM deployment_usage
-    WHERE deployment_id = ANY($1::text[]) AND day >= $2::date GROUP BY deployment_id`,
-};
+/** One served request of a connection: whose deployment, on which adapter, by whom, when. */
+interface ConnectionRequest {
+  deploymentId: string;
+  ownerId: string;
+  adapter: Adapter;
+  caller: ConnectionCaller;
+  at: Date;
+}
 
 export function createUsageStore(db: Database) {
   const prisma = db.prisma;
@@ -72,13 +69,7 @@ export function createUsageStore(db: Database) {
    * already counted passes; the first one of a connection counts it, or is refused with the
    * quota's error (PLAN_LIMIT_EXCEEDED) and counts nothing. Returns whether it counted one.
    */
-  async function admitConnection(input: {
-    deploymentId: string;
-    ownerId: string;
-    adapter: Adapter;
-    caller: ConnectionCaller;
-    at: Date;
-  }): Promise<boolean> {
+  async function admitConnection(input: ConnectionRequest): Promise<boolean> {
     const { deploymentId, adapter, caller, at } = input;
     const day = utcDay(at);
     const cacheKey = `${day}\u0000${deploymentId}\u0000${adapter}\u0000${caller.key}`;
@@ -96,27 +87,15 @@ export function createUsageStore(db: Database) {
    * first, so a deployment deleted in the meantime fails the whole transaction (NOT_FOUND)
    * instead of counting for nobody.
    */
-  async function recordConnection(input: {
-    deploymentId: string;
-    ownerId: string;
-    adapter: Adapter;
-    caller: ConnectionCaller;
-    at: Date;
-  }): Promise<boolean> {
+  async function recordConnection(input: ConnectionRequest): Promise<boolean> {
     const { deploymentId, ownerId, adapter, caller, at } = input;
     const day = utcDay(at);
     return prisma.$transaction(async (tx) => {
-      const inserted = await tx.$executeRaw`
-        INSERT INTO mcp_connections (deployment_id, adapter, caller, day) VALUES (${deploymentId}, ${adapter}, ${caller.key}, ${day}::date)
-        ON CONFLICT DO NOTHING`;
+      const inserted = await tx.$executeRaw(insertConnectionKey({ deploymentId, adapter, caller: caller.key, day }));
       if (inserted === 0) return false;
-      const touched = await tx.$executeRaw`
-        UPDATE deployments SET last_connected_at = GREATEST(COALESCE(last_connected_at, ${at}), ${at})
-        WHERE id = ${deploymentId}`;
+      const touched = await tx.$executeRaw(touchLastConnected(deploymentId, at));
       if (touched === 0) throw new AppError('NOT_FOUND', `deployment '${deploymentId}' was not found`, { id: deploymentId });
-      await tx.$executeRaw`
-        INSERT INTO deployment_usage (deployment_id, adapter, day, count) VALUES (${deploymentId}, ${adapter}, ${day}::date, 1)
-        ON CONFLICT (deployment_id, adapter, day) DO UPDATE SET count = deployment_usage.count + 1`;
+      await tx.$executeRaw(countDailyUsage({ deploymentId, adapter, day }));
       if (caller.anonymous) await enforceAnonymousConnectionQuota(tx, ownerId, at);
       await enforceConnectionQuota(tx, ownerId, at);
       return true;

@@ -8,6 +8,7 @@ import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '..
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead } from '../workflows/service.js';
+import { lockWorkflowForSubscription } from '../workflows/sql.js';
 
 export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Prisma.LibraryEntrySelect };
 
@@ -57,7 +58,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
       await prisma.$transaction(async (tx) => {
         // Taken with the lock an update takes: a subscription and a change of visibility are
         // serialised, so one that waited reads the visibility the owner committed.
-        await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR NO KEY UPDATE`;
+        await tx.$queryRaw(lockWorkflowForSubscription(workflowId));
         const workflow = await tx.workflow.findUnique({ where: { id: workflowId } });
         if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
         const existing = await tx.libraryEntry.findUnique({

@@ -2,6 +2,7 @@ import type { Prisma } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { readPlan } from '../billing/service.js';
 import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
+import { countWithinLimit, lockUserWithPlan } from './sql.js';
 
 /**
  * Plan quotas (spec section 8), enforced inside the caller's create transaction.
@@ -43,11 +44,7 @@ function accountGone(): AppError {
 
 /** Locks the user's row until the transaction ends and reads the plan in force, in one statement. */
 export async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
-  const rows = await tx.$queryRaw<LockedUser[]>`
-    SELECT u.id, s.plan, s.status
-    FROM users u LEFT JOIN billing_subscriptions s ON s.user_id = u.id
-    WHERE u.id = ${userId}
-    FOR UPDATE OF u`;
+  const rows = await tx.$queryRaw<LockedUser[]>(lockUserWithPlan(userId));
   const row = rows[0];
   if (!row) throw accountGone();
   return effectivePlan(row.plan === null || row.status === null ? null : { plan: row.plan, status: row.status });
@@ -107,12 +104,7 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
 
 /** One conditional upsert: adds one to the counter when it stays within `limit`; the new count, or null. */
 async function countWithin(tx: Db, userId: string, metric: string, period: string, limit: number): Promise<number | null> {
-  const rows = await tx.$queryRaw<{ count: number }[]>`
-    INSERT INTO usage_counters (user_id, metric, period, count)
-    SELECT ${userId}, ${metric}, ${period}, 1 WHERE ${limit}::int >= 1
-    ON CONFLICT (user_id, metric, period)
-    DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${limit}::int
-    RETURNING count`;
+  const rows = await tx.$queryRaw<{ count: number }[]>(countWithinLimit(userId, metric, period, limit));
   return rows[0]?.count ?? null;
 }
 

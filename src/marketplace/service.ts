@@ -1,10 +1,10 @@
-import { Prisma } from '@prisma/client';
-import type { User, Workflow } from '@prisma/client';
+import type { Prisma, User, Workflow } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { WORKFLOW_LIMITS, type Visibility } from '../workflows/input.js';
+import { WORKFLOW_LIMITS } from '../workflows/input.js';
 import { parseSearchText } from './query.js';
+import { BROWSE_ORDERS, browsePage, featuredItems, searchPage, type BrowseOrder, type ItemRow, type KeyRow } from './sql.js';
 
 /**
  * The marketplace: every user's public workflows, browsed by a sort order, searched by text, or
@@ -14,8 +14,7 @@ import { parseSearchText } from './query.js';
  * statement that also joins the owner's public columns: a page costs one round trip however many
  * items and owners it holds. Every key is an integer, a timestamp or the id, so a cursor holds exact
  * values and the row-value comparison that resumes a page never loses or repeats a row, ties
- * included. The key expressions match the partial indexes of the marketplace_browse_indexes
- * migration character for character; keep them in step.
+ * included. The statements are in sql.ts.
  */
 
 export const MARKETPLACE_SORTS = ['popular', 'recent', 'rating'] as const;
@@ -99,31 +98,6 @@ export function publishedAtOf(w: Pick<Workflow, 'publishedAt' | 'createdAt'>): D
   return w.publishedAt ?? w.createdAt;
 }
 
-interface ItemRow {
-  id: string;
-  owner_id: string;
-  owner_display_name: string | null;
-  name: string;
-  description: string;
-  visibility: Visibility;
-  category: string;
-  tags: string[];
-  current_version: string;
-  forks_count: number;
-  subscribers_count: number;
-  rating_sum: number;
-  rating_count: number;
-  published_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
-
-// The users table is read for the display name only: the e-mail address is never selected.
-const ITEM_COLUMNS = Prisma.sql`
-  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
-  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
-  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at`;
-
 function toItem(r: ItemRow): MarketplaceItem {
   return {
     id: r.id,
@@ -144,48 +118,24 @@ function toItem(r: ItemRow): MarketplaceItem {
   };
 }
 
-interface KeyRow extends ItemRow {
-  k1: number | Date;
-  k2: number | null;
-}
-
+/** What a sort order's page cursor holds and how it is read off the page's last row. */
 interface SortPlan {
+  order: BrowseOrder;
   shape: readonly ('string' | 'number')[];
-  /** `k1`, `k2` (null when unused) and the id, in order. */
-  keys: Prisma.Sql;
-  order: Prisma.Sql;
-  after(values: CursorValue[]): Prisma.Sql;
   cursorOf(row: KeyRow): CursorValue[];
+  /** The key values the statement is sent, from a cursor's (checked) values; the values themselves without it. */
+  keysOf?(values: CursorValue[]): CursorValue[];
 }
-
-// A fork counts double: it is a stronger commitment than a subscription (the user builds on a copy).
-const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
-// (C·m + sum) / (C + count) in millionths, with C = 10 and m = 3.5 (RATING_PRIOR); integer division.
-const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
-const PUBLISHED = Prisma.sql`coalesce(w.published_at, w.created_at)`;
 
 const SORTS: Record<MarketplaceSort, SortPlan> = {
-  popular: {
-    shape: ['number', 'string'],
-    keys: Prisma.sql`${POPULARITY} AS k1, NULL::int AS k2`,
-    order: Prisma.sql`${POPULARITY} DESC, w.id DESC`,
-    after: ([k1, id]) => Prisma.sql`(${POPULARITY}, w.id) < (${k1}::int, ${id}::text)`,
-    cursorOf: (r) => [r.k1 as number, r.id],
-  },
+  popular: { order: BROWSE_ORDERS.popular, shape: ['number', 'string'], cursorOf: (r) => [r.k1 as number, r.id] },
   recent: {
+    order: BROWSE_ORDERS.recent,
     shape: ['string', 'string'],
-    keys: Prisma.sql`${PUBLISHED} AS k1, NULL::int AS k2`,
-    order: Prisma.sql`${PUBLISHED} DESC, w.id DESC`,
-    after: ([at, id]) => Prisma.sql`(${PUBLISHED}, w.id) < (${cursorTime(at!)}::timestamptz, ${id}::text)`,
     cursorOf: (r) => [(r.k1 as Date).toISOString(), r.id],
+    keysOf: ([at, id]) => [cursorTime(at!), id!],
   },
-  rating: {
-    shape: ['number', 'number', 'string'],
-    keys: Prisma.sql`${RATING_KEY} AS k1, w.rating_count AS k2`,
-    order: Prisma.sql`${RATING_KEY} DESC, w.rating_count DESC, w.id DESC`,
-    after: ([k1, k2, id]) => Prisma.sql`(${RATING_KEY}, w.rating_count, w.id) < (${k1}::int, ${k2}::int, ${id}::text)`,
-    cursorOf: (r) => [r.k1 as number, r.k2 as number, r.id],
-  },
+  rating: { order: BROWSE_ORDERS.rating, shape: ['number', 'number', 'string'], cursorOf: (r) => [r.k1 as number, r.k2 as number, r.id] },
 };
 
 const INT4_MAX = 2_147_483_647;
@@ -208,16 +158,16 @@ function cursorTime(value: CursorValue): string {
   return cursorDate(value).toISOString();
 }
 
-/** Blank means every category; the match ignores case. */
-function categoryFilter(category: string | null | undefined): Prisma.Sql {
+/** The category asked for, or null for every category (blank); the match ignores case. */
+function wantedCategory(category: string | null | undefined): string | null {
   const wanted = (category ?? '').trim();
-  if (!wanted) return Prisma.empty;
+  if (!wanted) return null;
   // eslint-disable-next-line no-control-regex -- NUL and other control characters are what is refused
   if (wanted.length > WORKFLOW_LIMITS.category || /[\u0000-\u001f]/.test(wanted)) {
     const message = `category must be at most ${WORKFLOW_LIMITS.category} characters, without control characters`;
     throw new AppError('VALIDATION_ERROR', message, { fields: [{ field: 'category', message }] });
   }
-  return Prisma.sql`AND lower(w.category) = lower(${wanted})`;
+  return wanted;
 }
 
 export function createMarketplaceService({ db, clock }: ServiceDeps) {
@@ -232,13 +182,14 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
     const plan = SORTS[sort];
     const limit = pageLimit(input.limit);
     const kind = `marketplace:${sort}`;
-    const after = input.cursor ? Prisma.sql`AND ${plan.after(readCursor(input.cursor, kind, plan.shape))}` : Prisma.empty;
-    const rows = await prisma.$queryRaw<KeyRow[]>`
-      SELECT ${ITEM_COLUMNS}, ${plan.keys}
-      FROM workflows w JOIN users u ON u.id = w.owner_id
-      WHERE w.visibility = 'public' ${categoryFilter(input.category)} ${after}
-      ORDER BY ${plan.order}
-      LIMIT ${limit + 1}`;
+    let after: CursorValue[] | null = null;
+    if (input.cursor) {
+      const values = readCursor(input.cursor, kind, plan.shape);
+      after = plan.keysOf ? plan.keysOf(values) : values;
+    }
+    const rows = await prisma.$queryRaw<KeyRow[]>(
+      browsePage({ order: plan.order, category: wantedCategory(input.category), after, count: limit + 1 }),
+    );
     return pageOf(rows, limit, kind, plan.cursorOf);
   }
 
@@ -252,28 +203,14 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
     const terms = parseSearchText(input.q);
     const limit = pageLimit(input.limit);
     const kind = `search:${terms.digest}`;
-    let after = Prisma.empty;
+    let after: { score: number; popularity: number; id: string } | null = null;
     if (input.cursor) {
-      const [score, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']);
-      after = Prisma.sql`WHERE (s.score, s.popularity, s.id) < (${score}::int, ${popularity}::int, ${id}::text)`;
+      const [score, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']) as [number, number, string];
+      after = { score, popularity, id };
     }
-    // Rank every match by id and keys only; the item columns are read for the page's rows alone.
-    const rows = await prisma.$queryRaw<(ItemRow & { score: number; popularity: number })[]>`
-      SELECT ${ITEM_COLUMNS}, page.score, page.popularity
-      FROM (
-        SELECT s.id, s.score, s.popularity FROM (
-          SELECT w.id,
-                 round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
-                 ${POPULARITY} AS popularity
-          FROM workflows w CROSS JOIN to_tsquery('simple', ${terms.tsquery}) AS q(query)
-          WHERE w.visibility = 'public' AND w.search_document @@ q.query ${categoryFilter(input.category)}
-        ) s
-        ${after}
-        ORDER BY s.score DESC, s.popularity DESC, s.id DESC
-        LIMIT ${limit + 1}
-      ) page
-      JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
-      ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+    const rows = await prisma.$queryRaw<(ItemRow & { score: number; popularity: number })[]>(
+      searchPage({ tsquery: terms.tsquery, category: wantedCategory(input.category), after, count: limit + 1 }),
+    );
     return pageOf(rows, limit, kind, (r) => [r.score, r.popularity, r.id]);
   }
 
@@ -284,27 +221,7 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
    */
   async function featured(): Promise<Page<MarketplaceItem>> {
     const since = new Date(clock.now().getTime() - FEATURED_RULE.growthDays * 86_400_000).toISOString();
-    const rows = await prisma.$queryRaw<ItemRow[]>`
-      WITH growth AS (
-        SELECT e.workflow_id, count(*)::int AS recent
-        FROM library_entries e
-        WHERE e.source_type = 'subscribed' AND e.added_at >= ${since}::timestamptz
-        GROUP BY e.workflow_id
-      ), scored AS (
-        SELECT w.id, w.owner_id, w.rating_count,
-               (35 + w.rating_sum)::float8 / (10 + w.rating_count) + ${FEATURED_RULE.growthWeight}::float8 * ln(1 + coalesce(g.recent, 0)) AS score
-        FROM workflows w LEFT JOIN growth g ON g.workflow_id = w.id
-        WHERE w.visibility = 'public' AND w.rating_count >= ${FEATURED_RULE.minRatings}::int
-          AND w.rating_sum >= ${FEATURED_RULE.minMean}::int * w.rating_count
-      ), ranked AS (
-        SELECT s.*, row_number() OVER (PARTITION BY s.owner_id ORDER BY s.score DESC, s.rating_count DESC, s.id DESC) AS nth
-        FROM scored s
-      )
-      SELECT ${ITEM_COLUMNS}
-      FROM ranked r JOIN workflows w ON w.id = r.id JOIN users u ON u.id = w.owner_id
-      WHERE r.nth = 1
-      ORDER BY r.score DESC, r.rating_count DESC, r.id DESC
-      LIMIT ${FEATURED_RULE.size}::int`;
+    const rows = await prisma.$queryRaw<ItemRow[]>(featuredItems({ ...FEATURED_RULE, since }));
     return { data: rows.map(toItem), pagination: { nextCursor: null, hasMore: false, count: rows.length } };
   }
 

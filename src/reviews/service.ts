@@ -6,6 +6,8 @@ import type { Viewer } from '../auth/viewer.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { canRead } from '../workflows/service.js';
+import { holdUser } from '../users/sql.js';
+import { lockReview, ratingChange } from './sql.js';
 
 /**
  * Reviews and ratings (spec 2.9, 8). A workflow's `ratingSum` and `ratingCount` change in the
@@ -54,7 +56,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
    * before it subtracts the user's reviews from the ratings, so the two cannot interleave.
    */
   async function lockAuthor(tx: Tx, userId: string): Promise<void> {
-    const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE id = ${userId} FOR KEY SHARE`;
+    const rows = await tx.$queryRaw<{ id: string }[]>(holdUser(userId));
     if (rows.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
   }
 
@@ -68,8 +70,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
 
   /** The review, locked until the transaction ends; someone else's review is refused with 403. */
   async function findOwnReview(tx: Tx, viewer: Viewer, workflowId: string, reviewId: string): Promise<{ rating: number }> {
-    const rows = await tx.$queryRaw<{ user_id: string; rating: number }[]>`
-      SELECT user_id, rating FROM reviews WHERE id = ${reviewId} AND workflow_id = ${workflowId} FOR UPDATE`;
+    const rows = await tx.$queryRaw<{ user_id: string; rating: number }[]>(lockReview(workflowId, reviewId));
     const row = rows[0];
     if (!row) throw notFound('review', reviewId);
     if (row.user_id !== viewer.userId)
@@ -78,9 +79,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
   }
 
   async function addToRating(tx: Tx, workflowId: string, sumDelta: number, countDelta: number): Promise<void> {
-    await tx.$executeRaw`
-      UPDATE workflows SET rating_sum = rating_sum + ${sumDelta}::int, rating_count = rating_count + ${countDelta}::int
-      WHERE id = ${workflowId}`;
+    await tx.$executeRaw(ratingChange(workflowId, sumDelta, countDelta));
   }
 
   async function listReviews(

@@ -5,7 +5,8 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { ServiceDeps } from '../service-deps.js';
-import { identityHash, USER_BY_IDENTITY, USER_WITH_COUNTS } from './statements.js';
+import { identityHash } from './identity-hash.js';
+import { dropReviewsOfUser, dropSubscriptionsOfUser, lockUser, USER_BY_IDENTITY, USER_WITH_COUNTS } from './sql.js';
 
 /**
  * The user of spec 2.6 as Prisma names it: the columns and the three counts (workflows owned,
@@ -203,7 +204,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     const deletedAt = clock.now();
     const stats = await prisma.$transaction(
       async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+        const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
         if (locked.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
         const ownDeployment = { deployment: { ownerId: userId } };
         const deploymentLookups = (await tx.deploymentUsage.deleteMany({ where: ownDeployment })).count;
@@ -214,14 +215,8 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         const deployments = (await tx.deployment.deleteMany({ where: { ownerId: userId } })).count;
         const subscriberEntries = (await tx.libraryEntry.deleteMany({ where: { workflow: { ownerId: userId }, userId: { not: userId } } }))
           .count;
-        await tx.$executeRaw`
-          UPDATE workflows w SET subscribers_count = GREATEST(w.subscribers_count - 1, 0)
-          FROM library_entries e
-          WHERE e.workflow_id = w.id AND e.user_id = ${userId} AND e.source_type = 'subscribed' AND w.owner_id <> ${userId}`;
-        await tx.$executeRaw`
-          UPDATE workflows w SET rating_sum = GREATEST(w.rating_sum - r.rating, 0), rating_count = GREATEST(w.rating_count - 1, 0)
-          FROM reviews r
-          WHERE r.workflow_id = w.id AND r.user_id = ${userId} AND w.owner_id <> ${userId}`;
+        await tx.$executeRaw(dropSubscriptionsOfUser(userId));
+        await tx.$executeRaw(dropReviewsOfUser(userId));
         const subscriptions = (await tx.libraryEntry.deleteMany({ where: { userId, sourceType: 'subscribed' } })).count;
         const workflowVersions = (await tx.workflowVersion.deleteMany({ where: { workflow: { ownerId: userId } } })).count;
         const workflows = (await tx.workflow.deleteMany({ where: { ownerId: userId } })).count;

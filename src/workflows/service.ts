@@ -6,13 +6,14 @@ import type { Viewer } from '../auth/viewer.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, type ExportFormat } from '../manifest/export.js';
 import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
+import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
 import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
-import { WORKFLOW_BY_ID, workflowsOfOwner } from './rows.js';
+import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner } from './sql.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect };
@@ -82,10 +83,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     let rows: Workflow[];
     if (asksForRelations(query)) {
       const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
-      if (after) where.OR = [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }];
+      if (after) where.OR = afterPosition('createdAt', after);
       rows = (await prisma.workflow.findMany({
         where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: newestFirstOrderBy('createdAt'),
         take: limit + 1,
         ...query,
       })) as Workflow[];
@@ -143,9 +144,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowUpdateInput, query: WorkflowQuery = {}) {
     const now = clock.now();
     await prisma.$transaction(async (tx) => {
-      // Lock the row so two concurrent updates cannot both bump from the same version, and so a
-      // subscription (which holds the row FOR SHARE) sees the visibility before or after, never between.
-      await tx.$queryRaw`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
+      await tx.$queryRaw(lockWorkflowForUpdate(workflowId));
       const current = await findOwned(viewer, workflowId, tx);
       const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
       // Versions compare content, not key order (jsonb's or the user's).
@@ -281,15 +280,11 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
    */
   async function firstVersionPages(workflowIds: readonly string[], input: { limit?: number | null }): Promise<Page<WorkflowVersion>[]> {
     const limit = pageLimit(input.limit);
-    const ranked = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT id FROM (
-        SELECT id, row_number() OVER (PARTITION BY workflow_id ORDER BY created_at DESC, id DESC) AS n
-        FROM workflow_versions WHERE workflow_id IN (${Prisma.join(workflowIds)})
-      ) ranked WHERE n <= ${limit + 1}`;
+    const ranked = await prisma.$queryRaw<{ id: string }[]>(newestVersionIds(workflowIds, limit + 1));
     const rows = ranked.length
       ? await prisma.workflowVersion.findMany({
           where: { id: { in: ranked.map((r) => r.id) } },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          orderBy: newestFirstOrderBy('createdAt'),
         })
       : [];
     const byWorkflow = new Map<string, WorkflowVersion[]>(workflowIds.map((id) => [id, []]));
@@ -309,7 +304,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     const limit = pageLimit(input.limit);
     const where: Prisma.WorkflowVersionWhereInput = { workflowId };
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, `versions:${workflowId}`, 'createdAt');
-    const rows = await prisma.workflowVersion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+    const rows = await prisma.workflowVersion.findMany({ where, orderBy: newestFirstOrderBy('createdAt'), take: limit + 1 });
     return toPage(
       rows,
       limit,

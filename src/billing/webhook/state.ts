@@ -4,6 +4,7 @@ import { newId } from '../../clock.js';
 import type { StripePrices } from '../../config.js';
 import type { PlanName } from '../../limits/plans.js';
 import type { Db } from '../../limits/quota.js';
+import { lockUser } from '../../users/sql.js';
 import { isLiveStatus } from '../statuses.js';
 
 /** What a webhook handler gets: the open transaction its effect must be written in. */
@@ -68,7 +69,7 @@ export async function findUser(tx: Db, metadataUserId: unknown, customerId: stri
  */
 export async function applySubscriptionState(ctx: WebhookContext, userId: string, state: SubscriptionState): Promise<WebhookOutcome> {
   const { tx, eventAt } = ctx;
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+  const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
   if (locked.length === 0) return { userId: null, applied: false, reason: 'the account no longer exists' };
   const row = await tx.billingSubscription.findUnique({ where: { userId } });
   if (row?.lastEventAt && row.lastEventAt.getTime() > eventAt.getTime()) {

@@ -1,0 +1,150 @@
+import { Prisma } from '@prisma/client';
+import type { Visibility } from '../workflows/input.js';
+
+/**
+ * The SQL of the marketplace: one statement per list (a sort order, a search, the featured list),
+ * each joining the owner's public columns. The key expressions match the partial indexes of the
+ * marketplace_browse_indexes migration character for character; keep them in step.
+ */
+
+/** A row of every marketplace statement: a public workflow's summary and its owner's display name. */
+export interface ItemRow {
+  id: string;
+  owner_id: string;
+  owner_display_name: string | null;
+  name: string;
+  description: string;
+  visibility: Visibility;
+  category: string;
+  tags: string[];
+  current_version: string;
+  forks_count: number;
+  subscribers_count: number;
+  rating_sum: number;
+  rating_count: number;
+  published_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A row of a sorted page: the item and its sort keys (`k2` null when the order has one key). */
+export interface KeyRow extends ItemRow {
+  k1: number | Date;
+  k2: number | null;
+}
+
+// The users table is read for the display name only: the e-mail address is never selected.
+const ITEM_COLUMNS = Prisma.sql`
+  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
+  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
+  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at`;
+
+// A fork counts double: it is a stronger commitment than a subscription (the user builds on a copy).
+const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
+// (C·m + sum) / (C + count) in millionths, with C = 10 and m = 3.5 (RATING_PRIOR); integer division.
+const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
+const PUBLISHED = Prisma.sql`coalesce(w.published_at, w.created_at)`;
+
+/** How a sorted page reads its keys, orders its rows and resumes after a cursor's keys and id. */
+export interface BrowseOrder {
+  keys: Prisma.Sql;
+  order: Prisma.Sql;
+  /** The rows after the cursor: its key values then its id (a time as ISO text). */
+  after(values: readonly (string | number)[]): Prisma.Sql;
+}
+
+/** The sort orders of the marketplace, by name (MARKETPLACE_SORTS). */
+export const BROWSE_ORDERS = {
+  popular: {
+    keys: Prisma.sql`${POPULARITY} AS k1, NULL::int AS k2`,
+    order: Prisma.sql`${POPULARITY} DESC, w.id DESC`,
+    after: ([k1, id]) => Prisma.sql`(${POPULARITY}, w.id) < (${k1}::int, ${id}::text)`,
+  },
+  recent: {
+    keys: Prisma.sql`${PUBLISHED} AS k1, NULL::int AS k2`,
+    order: Prisma.sql`${PUBLISHED} DESC, w.id DESC`,
+    after: ([at, id]) => Prisma.sql`(${PUBLISHED}, w.id) < (${at}::timestamptz, ${id}::text)`,
+  },
+  rating: {
+    keys: Prisma.sql`${RATING_KEY} AS k1, w.rating_count AS k2`,
+    order: Prisma.sql`${RATING_KEY} DESC, w.rating_count DESC, w.id DESC`,
+    after: ([k1, k2, id]) => Prisma.sql`(${RATING_KEY}, w.rating_count, w.id) < (${k1}::int, ${k2}::int, ${id}::text)`,
+  },
+} satisfies Record<string, BrowseOrder>;
+
+/** The category condition: none for every category, else a match that ignores case. */
+const inCategory = (category: string | null) => (category ? Prisma.sql`AND lower(w.category) = lower(${category})` : Prisma.empty);
+
+/** A page of public workflows in `order` (`count` rows), optionally in a category and after a cursor. */
+export const browsePage = (input: {
+  order: BrowseOrder;
+  category: string | null;
+  after: readonly (string | number)[] | null;
+  count: number;
+}) =>
+  Prisma.sql`
+    SELECT ${ITEM_COLUMNS}, ${input.order.keys}
+    FROM workflows w JOIN users u ON u.id = w.owner_id
+    WHERE w.visibility = 'public' ${inCategory(input.category)} ${input.after ? Prisma.sql`AND ${input.order.after(input.after)}` : Prisma.empty}
+    ORDER BY ${input.order.order}
+    LIMIT ${input.count}`;
+
+/**
+ * A page of the public workflows matching `tsquery`, best match first: relevance (ts_rank in
+ * millionths), then popularity, then the id. Every match is ranked by id and keys only; the item
+ * columns are read for the page's rows alone.
+ */
+export const searchPage = (input: {
+  tsquery: string;
+  category: string | null;
+  after: { score: number; popularity: number; id: string } | null;
+  count: number;
+}) => Prisma.sql`
+  SELECT ${ITEM_COLUMNS}, page.score, page.popularity
+  FROM (
+    SELECT s.id, s.score, s.popularity FROM (
+      SELECT w.id,
+             round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
+             ${POPULARITY} AS popularity
+      FROM workflows w CROSS JOIN to_tsquery('simple', ${input.tsquery}) AS q(query)
+      WHERE w.visibility = 'public' AND w.search_document @@ q.query ${inCategory(input.category)}
+    ) s
+    ${input.after ? Prisma.sql`WHERE (s.score, s.popularity, s.id) < (${input.after.score}::int, ${input.after.popularity}::int, ${input.after.id}::text)` : Prisma.empty}
+    ORDER BY s.score DESC, s.popularity DESC, s.id DESC
+    LIMIT ${input.count}
+  ) page
+  JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
+  ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+
+/**
+ * The featured list (FEATURED_RULE): public workflows with at least `minRatings` ratings averaging
+ * `minMean` or more, scored by their Bayesian rating plus `growthWeight` × ln(1 + subscriptions
+ * added since `since`), at most one per owner, `size` of them.
+ */
+export const featuredItems = (rule: {
+  since: string;
+  minRatings: number;
+  minMean: number;
+  growthWeight: number;
+  size: number;
+}) => Prisma.sql`
+  WITH growth AS (
+    SELECT e.workflow_id, count(*)::int AS recent
+    FROM library_entries e
+    WHERE e.source_type = 'subscribed' AND e.added_at >= ${rule.since}::timestamptz
+    GROUP BY e.workflow_id
+  ), scored AS (
+    SELECT w.id, w.owner_id, w.rating_count,
+           (35 + w.rating_sum)::float8 / (10 + w.rating_count) + ${rule.growthWeight}::float8 * ln(1 + coalesce(g.recent, 0)) AS score
+    FROM workflows w LEFT JOIN growth g ON g.workflow_id = w.id
+    WHERE w.visibility = 'public' AND w.rating_count >= ${rule.minRatings}::int
+      AND w.rating_sum >= ${rule.minMean}::int * w.rating_count
+  ), ranked AS (
+    SELECT s.*, row_number() OVER (PARTITION BY s.owner_id ORDER BY s.score DESC, s.rating_count DESC, s.id DESC) AS nth
+    FROM scored s
+  )
+  SELECT ${ITEM_COLUMNS}
+  FROM ranked r JOIN workflows w ON w.id = r.id JOIN users u ON u.id = w.owner_id
+  WHERE r.nth = 1
+  ORDER BY r.score DESC, r.rating_count DESC, r.id DESC
+  LIMIT ${rule.size}::int`;

@@ -1,0 +1,59 @@
+import { Prisma } from '@prisma/client';
+import type { Statement } from '../db/statement.js';
+
+/**
+ * The SQL of users: the user of an identity, read on each user's first request and then once per
+ * viewer-cache period, and the user with the counts of spec 2.6 are named statements (creating
+ * and updating users goes through Prisma); the row locks and the corrections an account deletion
+ * makes are raw statements of the services.
+ */
+
+/**
+ * The user of an identity (issuer $1, subject $2; id null when there is none) and when an
+ * earlier account of it was deleted (digest $3, identity-hash.ts; null when never), always in one row.
+ */
+export const USER_BY_IDENTITY: Statement = {
+  name: 'user_by_identity',
+  text: `SELECT u.id, u.email, d.deleted_at AS "deletedAt"
+    FROM (SELECT $1::text AS issuer, $2::text AS subject, $3::text AS hash) p
+    LEFT JOIN users u ON u.issuer = p.issuer AND u.subject = p.subject
+    LEFT JOIN deleted_accounts d ON d.identity_hash = p.hash`,
+};
+
+/**
+ * A user ($1) with the counts of spec 2.6, each a correlated count over an index on the owner, so
+ * the cost follows the user's own rows rather than the size of the tables.
+ */
+export const USER_WITH_COUNTS: Statement = {
+  name: 'user_with_counts',
+  text: `SELECT u.id, u.email, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+      (SELECT count(*) FROM workflows w WHERE w.owner_id = u.id)::int AS "workflowCount",
+      (SELECT count(*) FROM deployments d WHERE d.owner_id = u.id)::int AS "deploymentCount",
+      (SELECT count(*) FROM library_entries l WHERE l.user_id = u.id AND l.source_type = 'subscribed')::int AS "subscriptionCount"
+    FROM users u WHERE u.id = $1`,
+};
+
+/**
+ * Locks a user's row until the transaction ends (no row: the account is gone). Account deletion
+ * and the billing webhook take it, so they apply one after the other; creates take it too, with
+ * the plan (limits/sql.ts).
+ */
+export const lockUser = (userId: string) => Prisma.sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+
+/**
+ * Holds a user's row against deletion until the transaction ends, without waiting for other
+ * holders (a review's author): the deletion's lock above waits for it.
+ */
+export const holdUser = (userId: string) => Prisma.sql`SELECT id FROM users WHERE id = ${userId} FOR KEY SHARE`;
+
+/** Takes the deleted user's subscriptions off the subscriber counts of other users' workflows. */
+export const dropSubscriptionsOfUser = (userId: string) => Prisma.sql`
+  UPDATE workflows w SET subscribers_count = GREATEST(w.subscribers_count - 1, 0)
+  FROM library_entries e
+  WHERE e.workflow_id = w.id AND e.user_id = ${userId} AND e.source_type = 'subscribed' AND w.owner_id <> ${userId}`;
+
+/** Takes the deleted user's reviews off the ratings of other users' workflows. */
+export const dropReviewsOfUser = (userId: string) => Prisma.sql`
+  UPDATE workflows w SET rating_sum = GREATEST(w.rating_sum - r.rating, 0), rating_count = GREATEST(w.rating_count - 1, 0)
+  FROM reviews r
+  WHERE r.workflow_id = w.id AND r.user_id = ${userId} AND w.owner_id <> ${userId}`;

@@ -1,0 +1,51 @@
+import { Prisma } from '@prisma/client';
+import { ownerPageStatements } from '../db/keyset.js';
+import type { Statement } from '../db/statement.js';
+
+/** The SQL of workflows: the named statements of the hottest reads and the service's raw statements. */
+
+/**
+ * The workflows columns under Prisma's field names, so a row read with SQL has exactly the shape
+ * of Prisma's `Workflow` (the search document, which Prisma does not model, is left out). The
+ * jsonb manifest is sent only for rows without the written text, which is what answers show.
+ */
+const WORKFLOW_COLUMNS = `id, owner_id AS "ownerId", name, description, visibility, category, tags,
+  allow_forks AS "allowForks", current_version AS "currentVersion",
+  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
+  forked_from_workflow_id AS "forkedFromWorkflowId", forked_from_user_id AS "forkedFromUserId",
+  forked_from_version AS "forkedFromVersion", forks_count AS "forksCount",
+  subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",
+  published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** One workflow by id ($1). */
+export const WORKFLOW_BY_ID: Statement = { name: 'workflow_by_id', text: `SELECT ${WORKFLOW_COLUMNS} FROM workflows WHERE id = $1` };
+
+/**
+ * A page of an owner's workflows, newest first: owner $1, then the optional visibility and the
+ * cursor position (created_at, id), and the row count last.
+ */
+export const workflowsOfOwner = ownerPageStatements({
+  name: 'workflows_of_owner',
+  table: 'workflows',
+  columns: WORKFLOW_COLUMNS,
+  orderColumn: 'created_at',
+  filter: { column: 'visibility', type: '"Visibility"', suffix: '_visibility' },
+});
+
+/**
+ * Locks a workflow's row for an update of it: two concurrent updates cannot both bump from the
+ * same version, and a subscription (which takes the lock below) sees the visibility before or
+ * after, never between.
+ */
+export const lockWorkflowForUpdate = (workflowId: string) => Prisma.sql`SELECT id FROM workflows WHERE id = ${workflowId} FOR UPDATE`;
+
+/** The lock a subscription takes: it waits for an update of the workflow, and conflicts with no other subscription's. */
+export const lockWorkflowForSubscription = (workflowId: string) =>
+  Prisma.sql`SELECT id FROM workflows WHERE id = ${workflowId} FOR NO KEY UPDATE`;
+
+/** The ids of each of the workflows' newest `count` versions (newest first by created_at, then id). */
+export const newestVersionIds = (workflowIds: readonly string[], count: number) => Prisma.sql`
+  SELECT id FROM (
+    SELECT id, row_number() OVER (PARTITION BY workflow_id ORDER BY created_at DESC, id DESC) AS n
+    FROM workflow_versions WHERE workflow_id IN (${Prisma.join(workflowIds)})
+  ) ranked WHERE n <= ${count}`;
