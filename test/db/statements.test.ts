@@ -1,0 +1,369 @@
+import type { PrismaClient, Workflow } from '@prisma/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_ISSUER } from '../../src/auth/dev-issuer.js';
+import type { Statement } from '../../src/db/statement.js';
+import {
+  BUNDLES_OF_DEPLOYMENTS,
+  CONNECTION_KNOWN,
+  deploymentsOfOwner,
+  ENDPOINT_TARGET,
+  MANIFESTS_AT_VERSIONS,
+  USAGE_SINCE,
+} from '../../src/deployments/sql.js';
+import { identityHash } from '../../src/users/identity-hash.js';
+import { USER_SELECT } from '../../src/users/service.js';
+import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../../src/users/sql.js';
+import { WORKFLOW_BY_ID, workflowsOfOwner } from '../../src/workflows/sql.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { initializeRequest } from '../helpers/mcp.js';
+import { seedDeployment } from '../helpers/seed-plans.js';
+import { seedManifest, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { createWorkflow } from '../helpers/workflows.js';
+
+/**
+ * Every named statement against the Prisma query that would read the same thing, on the same
+ * data and inputs: first pages, pages after a cursor in the middle of a run of equal timestamps
+ * (so the id decides), filters, empty results and rows of other users that must not be read.
+ * The Prisma queries are written out here rather than taken from the services, so a change to a
+ * statement's WHERE or ORDER BY, or to the shared cursor rule, shows as a difference.
+ */
+describe('named statements return what Prisma would', () => {
+  let t: TestApp;
+  let prisma: PrismaClient;
+  let alice: string;
+  let bob: string;
+  let carol: string;
+  /** Alice's workflows, the last three created at the same moment. */
+  let own: string[];
+  /** Bob's: one public (Alice and Carol subscribe to it), one private. */
+  let bobPublic: string;
+  let bobPrivate: string;
+  /** Alice's deployments, the last two created at the same moment; Bob's one. */
+  let deployments: string[];
+  let bobDeployment: string;
+  const today = new Date().toISOString().slice(0, 10);
+
+  const read = <T = Record<string, unknown>>(statement: Statement, values: unknown[]) => t.database.db.read<T>(statement, values);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    prisma = t.database.db.prisma;
+    const aliceToken = await t.token('alice@example.com');
+    alice = await userIdOf(t, aliceToken);
+    bob = await userIdOf(t, await t.token('bob@example.com'));
+    carol = await userIdOf(t, await t.token('carol@example.com'));
+
+    // One workflow written through REST (its manifest text kept as written), the others seeded.
+    const written = (await createWorkflow(t, aliceToken, { name: 'Written', visibility: 'public' })).workflowId as string;
+    own = [written];
+    for (const [i, visibility] of (['private', 'public', 'private', 'public'] as const).entries()) {
+      own.push(await seedWorkflow(t, alice, { name: `Own ${i}`, visibility }));
+    }
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    const moments = [at(1), at(2), at(3), at(3), at(3)];
+    for (const [i, id] of own.entries()) await prisma.workflow.update({ where: { id }, data: { createdAt: moments[i] } });
+
+    bobPublic = await seedWorkflow(t, bob, {
+      name: 'Shared',
+      visibility: 'public',
+      versions: [
+        { version: '1.0.0', manifest: seedManifest('first') },
+        { version: '1.1.0', manifest: seedManifest('second') },
+      ],
+    });
+    // The workflow row is what holds the current version's text: here in another key order than its version row.
+    const current = seedManifest('second');
+    await prisma.workflow.update({
+      where: { id: bobPublic },
+      data: { manifestText: JSON.stringify(Object.fromEntries(Object.entries(current).reverse())) },
+    });
+    bobPrivate = await seedWorkflow(t, bob, { name: 'Hidden' });
+    await prisma.workflow.update({ where: { id: bobPrivate }, data: { createdAt: at(3) } });
+    await seedSubscription(t, alice, bobPublic, { version: '1.0.0', enabledAdapters: ['adapter_two'] });
+    await seedSubscription(t, carol, bobPublic, { isActive: false });
+
+    deployments = [
+      await seedDeployment(t, alice, [own[1]!, bobPublic], ['2026-01-01', today]),
+      await seedDeployment(t, alice, []),
+      await seedDeployment(t, alice, [own[2]!, own[0]!]),
+      await seedDeployment(t, alice, [own[3]!], [today]),
+    ];
+    const deploymentMoments = [at(1), at(2), at(2), at(2)];
+    for (const [i, id] of deployments.entries())
+      await prisma.deployment.update({ where: { id }, data: { createdAt: deploymentMoments[i] } });
+    await prisma.deployment.update({ where: { id: deployments[2]! }, data: { status: 'inactive' } });
+    bobDeployment = await seedDeployment(t, bob, [bobPrivate, bobPublic], [today]);
+    await prisma.deployment.update({ where: { id: bobDeployment }, data: { createdAt: at(2) } });
+
+    // A connection counted through the endpoint itself.
+    const initialize = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
+    expect((await t.call('POST', `/v1/mcp/${deployments[0]}`, { token: aliceToken, body: initialize })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A workflow as WORKFLOW_COLUMNS reads it: the jsonb manifest only when no written text is kept. */
+  const asWorkflowRow = (w: Workflow) => ({ ...w, manifest: w.manifestText === null ? w.manifest : null });
+
+  it('WORKFLOW_BY_ID reads the one workflow, whoever owns it, and nothing for an unknown id', async () => {
+    for (const id of [own[0]!, own[1]!, bobPrivate]) {
+      const rows = await read<Workflow>(WORKFLOW_BY_ID, [id]);
+      expect(rows).toHaveLength(1);
+      expect(rows).toEqual([asWorkflowRow(await prisma.workflow.findUniqueOrThrow({ where: { id } }))]);
+    }
+    expect(await read(WORKFLOW_BY_ID, ['wf_unknown'])).toEqual([]);
+  });
+
+  /** The page a cursor after `row` continues with, for a list newest first by createdAt then id. */
+  const after = (row: { createdAt: Date; id: string }) => ({
+    OR: [{ createdAt: { lt: row.createdAt } }, { createdAt: row.createdAt, id: { lt: row.id } }],
+  });
+  const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+  it('workflowsOfOwner pages an owner’s workflows newest first, with and without visibility and cursor', async () => {
+    const all = await prisma.workflow.findMany({ where: { ownerId: alice }, orderBy: newestFirst });
+    expect(all).toHaveLength(5);
+    // Cursors at every row, so some fall inside the run of equal timestamps and one after the last row.
+    const cursors = all;
+    let compared = 0;
+    for (const visibility of [null, 'public', 'private'] as const) {
+      for (const limit of [2, 6]) {
+        const where = { ownerId: alice, ...(visibility ? { visibility } : {}) };
+        const first = await read<Workflow>(workflowsOfOwner(visibility !== null, false), [
+          alice,
+          ...(visibility ? [visibility] : []),
+          limit,
+        ]);
+        const expected = await prisma.workflow.findMany({ where, orderBy: newestFirst, take: limit });
+        expect(first).toEqual(expected.map(asWorkflowRow));
+        expect(first.length).toBeGreaterThan(0);
+        for (const cursor of cursors) {
+          const page = await read<Workflow>(workflowsOfOwner(visibility !== null, true), [
+            alice,
+            ...(visibility ? [visibility] : []),
+            cursor.createdAt,
+            cursor.id,
+            limit,
+          ]);
+          const prismaPage = await prisma.workflow.findMany({ where: { ...where, ...after(cursor) }, orderBy: newestFirst, take: limit });
+          expect(page).toEqual(prismaPage.map(asWorkflowRow));
+          compared += page.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+    // The last row's cursor: nothing after it.
+    const last = all[all.length - 1]!;
+    expect(await read(workflowsOfOwner(false, true), [alice, last.createdAt, last.id, 10])).toEqual([]);
+    // Bob's private workflow, created at the same moment as Alice's newest, is never on Alice's pages.
+    expect(await read(workflowsOfOwner(false, false), [carol, 10])).toEqual([]);
+  });
+
+  it('deploymentsOfOwner pages an owner’s deployments newest first, with and without status and cursor', async () => {
+    const all = await prisma.deployment.findMany({ where: { ownerId: alice }, orderBy: newestFirst });
+    expect(all).toHaveLength(4);
+    let compared = 0;
+    for (const status of [null, 'active', 'inactive'] as const) {
+      for (const limit of [1, 5]) {
+        const where = { ownerId: alice, ...(status ? { status } : {}) };
+        const first = await read(deploymentsOfOwner(status !== null, false), [alice, ...(status ? [status] : []), limit]);
+        expect(first).toEqual(await prisma.deployment.findMany({ where, orderBy: newestFirst, take: limit }));
+        expect(first.length).toBeGreaterThan(0);
+        for (const cursor of all) {
+          const page = await read(deploymentsOfOwner(status !== null, true), [
+            alice,
+            ...(status ? [status] : []),
+            cursor.createdAt,
+            cursor.id,
+            limit,
+          ]);
+          expect(page).toEqual(
+            await prisma.deployment.findMany({ where: { ...where, ...after(cursor) }, orderBy: newestFirst, take: limit }),
+          );
+          compared += page.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(8);
+    expect(await read(deploymentsOfOwner(false, false), [carol, 10])).toEqual([]);
+  });
+
+  /** A bundled workflow as the bundle statements name its columns, with the library entry of `ownerId` (or nulls). */
+  async function bundledAsPrisma(deploymentIds: string[], ownerId: string) {
+    const links = await prisma.deploymentWorkflow.findMany({
+      where: { deploymentId: { in: deploymentIds } },
+      orderBy: [{ deploymentId: 'asc' }, { position: 'asc' }],
+      include: { workflow: { include: { libraryEntries: { where: { userId: ownerId } } } } },
+    });
+    return links.map(({ deploymentId, workflow: w }) => {
+      const e = w.libraryEntries[0];
+      return {
+        deploymentId,
+        workflowId: w.id,
+        workflowOwnerId: w.ownerId,
+        workflowName: w.name,
+        workflowDescription: w.description,
+        visibility: w.visibility,
+        currentVersion: w.currentVersion,
+        workflowUpdatedAt: w.updatedAt,
+        subscribersCount: w.subscribersCount,
+        forksCount: w.forksCount,
+        ratingSum: w.ratingSum,
+        ratingCount: w.ratingCount,
+        sourceType: e?.sourceType ?? null,
+        isActive: e?.isActive ?? null,
+        entryAdapters: e?.enabledAdapters ?? null,
+        entryVersion: e?.workflowVersion ?? null,
+      };
+    });
+  }
+
+  it('BUNDLES_OF_DEPLOYMENTS reads the bundles in order with the owner’s library entries only', async () => {
+    const rows = await read(BUNDLES_OF_DEPLOYMENTS, [deployments, alice]);
+    expect(rows).toHaveLength(5);
+    expect(rows).toEqual(await bundledAsPrisma(deployments, alice));
+    // Carol's entry for Bob's shared workflow is not Alice's: Alice's subscription is what is read.
+    expect(rows.filter((r) => r.workflowId === bobPublic)).toEqual([
+      expect.objectContaining({ sourceType: 'subscribed', entryVersion: '1.0.0' }),
+    ]);
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[deployments[1]!], alice])).toEqual([]);
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [['dep_unknown'], alice])).toEqual([]);
+    // Bob's deployment as Bob sees it: his own entries, none of Alice's or Carol's.
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[bobDeployment], bob])).toEqual(await bundledAsPrisma([bobDeployment], bob));
+  });
+
+  it('ENDPOINT_TARGET reads a deployment with its bundle, one row of nulls without one, nothing when unknown', async () => {
+    for (const id of [...deployments, bobDeployment]) {
+      const d = await prisma.deployment.findUniqueOrThrow({ where: { id } });
+      const head = {
+        deploymentId: d.id,
+        ownerId: d.ownerId,
+        name: d.name,
+        description: d.description,
+        enabledAdapters: d.enabledAdapters,
+        status: d.status,
+        allowAnonymous: d.allowAnonymous,
+      };
+      const bundle = (await bundledAsPrisma([id], d.ownerId)).map(({ deploymentId: _, ...w }) => ({ ...head, ...w }));
+      const none = Object.fromEntries(Object.keys((await bundledAsPrisma([deployments[0]!], alice))[0]!).map((k) => [k, null]));
+      const { deploymentId: _, ...noWorkflow } = none;
+      expect(await read(ENDPOINT_TARGET, [id])).toEqual(bundle.length ? bundle : [{ ...noWorkflow, ...head }]);
+    }
+    expect(await read(ENDPOINT_TARGET, ['dep_unknown'])).toEqual([]);
+  });
+
+  it('MANIFESTS_AT_VERSIONS reads each manifest at its version: current, recorded, gone, or no row', async () => {
+    const pairs: [string, string][] = [
+      [own[0]!, '1.0.0'],
+      [own[1]!, '1.0.0'],
+      [bobPublic, '1.1.0'],
+      [bobPublic, '1.0.0'],
+      [bobPublic, '9.9.9'],
+      ['wf_unknown', '1.0.0'],
+    ];
+    const rows = await read<{ workflowId: string; version: string; manifestText: string | null }>(MANIFESTS_AT_VERSIONS, [
+      pairs.map(([id]) => id),
+      pairs.map(([, version]) => version),
+    ]);
+    const expected = [];
+    for (const [id, version] of pairs) {
+      const w = await prisma.workflow.findUnique({ where: { id } });
+      if (!w) continue;
+      if (version === w.currentVersion) {
+        expected.push({ workflowId: id, version, manifest: w.manifest, text: w.manifestText });
+        continue;
+      }
+      const v = await prisma.workflowVersion.findUnique({ where: { workflowId_version: { workflowId: id, version } } });
+      expected.push({ workflowId: id, version, manifest: v?.manifest ?? null, text: v?.manifestText ?? null });
+    }
+    expect(expected).toHaveLength(5);
+    const key = (r: { workflowId: string; version: string }) => `${r.workflowId}@${r.version}`;
+    const byKey = (a: { workflowId: string; version: string }, b: { workflowId: string; version: string }) => key(a).localeCompare(key(b));
+    expect(
+      rows
+        .map((r) => ({
+          workflowId: r.workflowId,
+          version: r.version,
+          manifest: r.manifestText === null ? null : JSON.parse(r.manifestText),
+        }))
+        .sort(byKey),
+    ).toEqual(expected.map(({ text: _, ...r }) => r).sort(byKey));
+    // Written text is sent as written, byte for byte: the workflow row's for the current version.
+    for (const r of expected.filter((e) => e.text !== null)) {
+      expect(rows.find((row) => key(row) === key(r))?.manifestText).toBe(r.text);
+    }
+    const shared = await prisma.workflowVersion.findUniqueOrThrow({
+      where: { workflowId_version: { workflowId: bobPublic, version: '1.1.0' } },
+    });
+    expect(rows.find((r) => r.workflowId === bobPublic && r.version === '1.1.0')?.manifestText).not.toBe(
+      shared.manifestText ?? JSON.stringify(shared.manifest),
+    );
+  });
+
+  it('CONNECTION_KNOWN finds exactly the counted connection key', async () => {
+    const keys = await prisma.mcpConnection.findMany();
+    expect(keys).toHaveLength(1);
+    const k = keys[0]!;
+    const day = k.day.toISOString().slice(0, 10);
+    const probes: [string, string, string, string][] = [
+      [k.deploymentId, k.adapter, k.caller, day],
+      [k.deploymentId, k.adapter, k.caller, '2026-01-01'],
+      [k.deploymentId, 'adapter_other', k.caller, day],
+      [k.deploymentId, k.adapter, 'user:someone_else', day],
+      [bobDeployment, k.adapter, k.caller, day],
+    ];
+    for (const [deploymentId, adapter, caller, probeDay] of probes) {
+      const found = await prisma.mcpConnection.findUnique({
+        where: { deploymentId_adapter_caller_day: { deploymentId, adapter, caller, day: new Date(`${probeDay}T00:00:00Z`) } },
+      });
+      expect(await read(CONNECTION_KNOWN, [deploymentId, adapter, caller, probeDay])).toEqual(found ? [{ one: 1 }] : []);
+    }
+  });
+
+  it('USAGE_SINCE sums the connections of the asked deployments from a day on', async () => {
+    for (const since of ['2025-12-31', today, '2099-01-01']) {
+      for (const ids of [deployments, [deployments[1]!], [bobDeployment, deployments[3]!]]) {
+        const rows = await read<{ deploymentId: string; total: string }>(USAGE_SINCE, [ids, since]);
+        const sums = await prisma.deploymentUsage.groupBy({
+          by: ['deploymentId'],
+          where: { deploymentId: { in: ids }, day: { gte: new Date(`${since}T00:00:00Z`) } },
+          _sum: { count: true },
+        });
+        const byId = (a: { deploymentId: string }, b: { deploymentId: string }) => a.deploymentId.localeCompare(b.deploymentId);
+        expect(rows.sort(byId)).toEqual(sums.map((s) => ({ deploymentId: s.deploymentId, total: String(s._sum.count) })).sort(byId));
+      }
+    }
+    expect(await read(USAGE_SINCE, [deployments, '2025-12-31'])).toHaveLength(2);
+  });
+
+  it('USER_BY_IDENTITY reads the identity’s user and when an account of it was deleted, always in one row', async () => {
+    const deletedSubject = 'dev|gone@example.com';
+    await prisma.deletedAccount.create({
+      data: { identityHash: identityHash(DEV_ISSUER, deletedSubject), deletedAt: new Date('2026-02-01T00:00:00Z') },
+    });
+    for (const subject of ['dev|alice@example.com', 'dev|bob@example.com', deletedSubject, 'dev|nobody@example.com']) {
+      const rows = await read(USER_BY_IDENTITY, [DEV_ISSUER, subject, identityHash(DEV_ISSUER, subject)]);
+      const user = await prisma.user.findUnique({
+        where: { issuer_subject: { issuer: DEV_ISSUER, subject } },
+        select: { id: true, email: true },
+      });
+      const deleted = await prisma.deletedAccount.findUnique({ where: { identityHash: identityHash(DEV_ISSUER, subject) } });
+      expect(rows).toEqual([{ id: user?.id ?? null, email: user?.email ?? null, deletedAt: deleted?.deletedAt ?? null }]);
+    }
+    const [alicesRow] = await read<{ id: string }>(USER_BY_IDENTITY, [DEV_ISSUER, 'dev|alice@example.com', 'x']);
+    expect(alicesRow!.id).toBe(alice);
+  });
+
+  it('USER_WITH_COUNTS reads a user with the counts of USER_SELECT, and nothing for an unknown user', async () => {
+    for (const id of [alice, bob, carol]) {
+      const { _count, ...user } = await prisma.user.findUniqueOrThrow({ where: { id }, select: USER_SELECT });
+      expect(await read(USER_WITH_COUNTS, [id])).toEqual([
+        { ...user, workflowCount: _count.workflows, deploymentCount: _count.deployments, subscriptionCount: _count.library },
+      ]);
+    }
+    expect((await read<{ workflowCount: number }>(USER_WITH_COUNTS, [alice]))[0]!.workflowCount).toBe(5);
+    expect(await read(USER_WITH_COUNTS, ['usr_unknown'])).toEqual([]);
+  });
+});
