@@ -340,5 +340,3 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     admitConnection,
   };
 }
-
-export type DeploymentService = ReturnType<typeof createDeploymentService>;

@@ -9,8 +9,8 @@ import { expect } from 'vitest';
 
 /** Helpers of the browser tests: the built service as a user starts it, Debian's Chromium, checks per page. */
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const SCREENSHOTS = '.test-results/screenshots';
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = '.test-results/screenshots';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -132,7 +132,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
 }
 
 export const DESKTOP = { width: 1280, height: 860 };
-export const PHONE = { width: 360, height: 780 };
+const PHONE = { width: 360, height: 780 };
 
 /**
  * Checks the page as a person would meet it: axe-core finds no serious or critical violation, it
