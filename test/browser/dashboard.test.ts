@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { MemoryOAuthProvider, REDIRECT_URI } from '../oauth/flow.js';
+import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
 import {
   buildService,
   checkPage,
