@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -12,8 +12,7 @@ describe('one error module, seen through REST and GraphQL', () => {
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('errors@example.com');
+    [t, token] = await startTestAppWithUsers(['errors@example.com']);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -17,8 +17,7 @@ describe('the 100-character name rule, through REST', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('names@example.com');
+    [t, token] = await startTestAppWithUsers(['names@example.com']);
   });
   afterAll(async () => {
     await t?.close();
