@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
-import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { createWorkflow, sampleManifest } from './helpers/workflows.js';
 
 /**
  * Every named resource takes a name of at most 100 characters, counted as a person counts them:

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
-import { sampleManifest } from '../helpers/workflows.js';
+import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { sampleManifest } from './helpers/workflows.js';
 
 /**
  * One error module: whatever a service or the database throws becomes the same error on every

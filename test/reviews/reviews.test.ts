@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithUsers, type CallResult, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { createWorkflow } from '../helpers/workflows.js';
-import { tokens } from './helpers.js';
+import { tokens } from '../helpers/marketplace.js';
 
 /** Reviews and ratings (spec 2.9, 8; issue 4.4). */
 describe('reviews', () => {
