@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
@@ -64,16 +65,8 @@ describe('OAuth for MCP clients', () => {
   const rpc = (id: string, accessToken: string | null, method = 'tools/list') =>
     t.call('POST', `/v1/mcp/${id}`, {
       token: accessToken,
-      headers: { accept: 'application/json, text/event-stream' },
-      body:
-        method === 'initialize'
-          ? {
-              jsonrpc: '2.0',
-              id: 1,
-              method,
-              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
-            }
-          : { jsonrpc: '2.0', id: 1, method, params: {} },
+      headers: MCP_ACCEPT,
+      body: method === 'initialize' ? initializeRequest({ clientName: 'claude-code' }) : { jsonrpc: '2.0', id: 1, method, params: {} },
     });
 
   /** A raw authorization of the owner's for `resource`, confirmed. */
@@ -349,83 +342,6 @@ describe('OAuth for MCP clients', () => {
       const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/workflows` }));
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_target');
-    });
-  });
-
-  describe('connected apps', () => {
-    it('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async () => {
-      const issued = await tokensFor(endpointOf(depB).href);
-      const list = await t.call('GET', '/v1/connected-apps', { token });
-      expect(list.status).toBe(200);
-      const app = list.body.data.find((a: { clientId: string }) => a.clientId === issued.clientId);
-      expect(app).toMatchObject({
-        clientName: 'Raw client',
-        deploymentIds: [depB],
-        connectedAt: expect.any(String),
-        expiresAt: expect.any(String),
-      });
-      const gql = await t.graphql('{ connectedApps { connectedAppId clientName deploymentIds } }', {}, token);
-      expect(gql.body.data.connectedApps).toContainEqual({
-        connectedAppId: app.connectedAppId,
-        clientName: 'Raw client',
-        deploymentIds: [depB],
-      });
-
-      // Another user sees none of them and cannot disconnect them.
-      const other = await t.token('other@example.com');
-      expect((await t.call('GET', '/v1/connected-apps', { token: other })).body.data).toEqual([]);
-      const foreign = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token: other });
-      expect(foreign.status).toBe(404);
-      expect(foreign.body.error.message).toMatch(/connected app/);
-      expect((await rpc(depB, issued.access_token)).status).toBe(200);
-
-      const gone = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token });
-      expect(gone.status).toBe(200);
-      expect(gone.body.data).toEqual({ connectedAppId: app.connectedAppId, deleted: true });
-      expect((await rpc(depB, issued.access_token)).status).toBe(401);
-      expect(
-        (
-          await tokenRequest(t.app, ORIGIN, {
-            grant_type: 'refresh_token',
-            refresh_token: issued.refresh_token,
-            client_id: issued.clientId,
-          })
-        ).body.error,
-      ).toBe('invalid_grant');
-      expect(
-        (await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId),
-      ).not.toContain(app.connectedAppId);
-      const again = await t.graphql(
-        'mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }',
-        { id: app.connectedAppId },
-        token,
-      );
-      expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    });
-
-    it('deleting the account revokes every token of its connected clients', async () => {
-      const email = 'leaving@example.com';
-      const leaving = await t.token(email);
-      const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });
-      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data
-        .deploymentId as string;
-      const authorization = await authorize(t.app, createBrowser(t.app, ORIGIN), ORIGIN, { resource: endpointOf(dep).href, email });
-      const issued = (await exchangeCode(t.app, ORIGIN, authorization)).body;
-      expect((await rpc(dep, issued.access_token)).status).toBe(200);
-      // Elsewhere the token is recognised (and refused as bound to another endpoint) ...
-      expect((await rpc(depA, issued.access_token)).body.error.message).toMatch(/issued for the tool endpoint of deployment/);
-      expect((await t.call('DELETE', '/v1/users/me', { token: leaving })).status).toBe(200);
-      // ... after the deletion it no longer exists (its deployment is gone too).
-      const after = await rpc(depA, issued.access_token);
-      expect(after.status).toBe(401);
-      expect(after.body.error.message).toMatch(/unknown, expired or revoked/);
-      const refreshed = await tokenRequest(t.app, ORIGIN, {
-        grant_type: 'refresh_token',
-        refresh_token: issued.refresh_token,
-        client_id: authorization.clientId,
-      });
-      expect(refreshed.status).toBe(400);
-      expect(refreshed.body.error).toBe('invalid_grant');
     });
   });
 });
