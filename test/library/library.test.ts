@@ -8,20 +8,19 @@ describe('the library', () => {
   let t: TestApp;
   let owner: string;
   let other: string;
-  let ownerId: string;
-  let otherId: string;
 
   beforeAll(async () => {
     [t, owner, other] = await startTestAppWithUsers(['owner@example.com', 'other@example.com']);
-    ownerId = await userIdOf(t, owner);
-    otherId = await userIdOf(t, other);
   });
   afterAll(() => t?.close());
 
   const get = (token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
+  /** The subscriber count of spec 2.3's stats, as the owner reads it. */
+  const subscribersOf = async (id: string) => (await get(owner, id)).body.data.stats.subscribers;
 
   it("subscribes to another user's public workflow with the spec 2.5 fields", async () => {
     const w = await createWorkflow(t, owner, { name: 'Subscribable', visibility: 'public' });
+    const [ownerId, otherId] = [await userIdOf(t, owner), await userIdOf(t, other)];
     const res = await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
@@ -40,10 +39,10 @@ describe('the library', () => {
       addedAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(1);
+    expect(await subscribersOf(w.workflowId)).toBe(1);
     const again = await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} });
     expect(again.status).toBe(409);
-    expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(1);
+    expect(await subscribersOf(w.workflowId)).toBe(1);
   });
 
   it('refuses private (404), unknown (404), own (409) workflows and bad adapters (400)', async () => {
@@ -83,7 +82,7 @@ describe('the library', () => {
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ workflowId: w.workflowId, deleted: true });
     expect((await t.call('GET', '/v1/library', { token: u })).body.data).toHaveLength(0);
-    expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(0);
+    expect(await subscribersOf(w.workflowId)).toBe(0);
     expect((await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u })).status).toBe(404);
     expect((await t.call('GET', '/v1/library?limit=0', { token: u })).status).toBe(400);
   });
@@ -142,7 +141,7 @@ describe('the library', () => {
     const back = await t.call('POST', `/v1/library/${w.workflowId}`, { token: owner, body: {} });
     expect(back.status).toBe(201);
     expect(back.body.data.sourceType).toBe('owned');
-    expect((await get(owner, w.workflowId)).body.data.stats.subscribers).toBe(0);
+    expect(await subscribersOf(w.workflowId)).toBe(0);
   });
 
   it('counts subscriptions on GET /users/me', async () => {
