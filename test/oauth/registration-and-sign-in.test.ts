@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
-import { freePort, startProcess, stopProcess } from '../browser/service.js';
+import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 import {
   answerConsent,
   authorizationUrl,
