@@ -23,7 +23,7 @@ const SCENARIO_TIMEOUT_MS = 60_000;
 const TOTAL_TIMEOUT_MS = 5 * 60_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const suite = fileURLToPath(import.meta.resolve('@modelcontextprotocol/conformance/dist/index.js'));
 // The suite needs Node 22 or later; the project ships Node 24 as a dev dependency.
 const projectNode = join(root, 'node_modules/.bin/node');
 const node = existsSync(projectNode) ? projectNode : process.execPath;

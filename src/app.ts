@@ -36,7 +36,7 @@ import { PRM_PATH } from './oauth/resource.js';
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
 
 /** The address manifests put in `$schema`: under {base_url}, ending in a v1.0 segment. */
-export function manifestSchemaUrl(publicBaseUrl: string): string {
+function manifestSchemaUrl(publicBaseUrl: string): string {
   return `${publicBaseUrl}/schemas/manifest/v1.0`;
 }
 

@@ -83,10 +83,6 @@ function asFieldList(message: string, details: ErrorDetails): ErrorDetails {
   return { fields: typeof field === 'string' ? [{ field, message }] : [], ...rest };
 }
 
-export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
-}
-
 export const notFound = (what: string, id?: string) =>
   new AppError('NOT_FOUND', id ? `${what} '${id}' was not found` : `${what} was not found`, id ? { id } : {});
 

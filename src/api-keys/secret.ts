@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
  * bits). The fixed prefix lets secret scanners find a leaked key and lets the service tell a key
  * from an ID token without trying to parse it.
  */
-export const API_KEY_PREFIX = 'wfk_';
+const API_KEY_PREFIX = 'wfk_';
 const BODY_LENGTH = 40;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SHAPE = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH}}$`);

@@ -8,11 +8,11 @@ import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX } from '../text.js';
 import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
 
-export const API_KEY_SCOPES = ['mcp', 'api'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+const API_KEY_SCOPES = ['mcp', 'api'] as const;
+type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Limits of a key's own fields (docs/decisions.md, "API keys"). */
-export const API_KEY_LIMITS = { name: NAME_MAX, deployments: 100 } as const;
+const API_KEY_LIMITS = { name: NAME_MAX, deployments: 100 } as const;
 
 /** Seen by its owner: everything but the secret, which only the creation answer carries. */
 export type ApiKeyView = Omit<ApiKey, 'secretHash' | 'userId'>;
@@ -188,5 +188,3 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
 
   return { createApiKey, listApiKeys, revokeApiKey, authenticateApiKey };
 }
-
-export type ApiKeyService = ReturnType<typeof createApiKeyService>;

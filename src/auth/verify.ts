@@ -30,7 +30,7 @@ export interface Authenticator {
 }
 
 /** Asymmetric only: an HS* allowance would let anyone holding the public key forge tokens. */
-export const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'] as const;
+const ALLOWED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'] as const;
 
 const CLOCK_TOLERANCE_SECONDS = 60;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -41,7 +41,7 @@ const MAX_TOKEN_LENGTH = 16 * 1024;
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 const JOSE_ERROR_CODE = /^ERR_(JOSE|JWT|JWS|JWK|JWKS|JWE)_/;
 
-export type AuthFailureReason =
+type AuthFailureReason =
   'missing' | 'malformed' | 'expired' | 'not_yet_valid' | 'issuer' | 'audience' | 'signature' | 'algorithm' | 'claims';
 
 export async function createAuthenticator(config: AuthConfig): Promise<Authenticator> {

@@ -27,7 +27,7 @@ export interface ApiKeyCredential {
  * An OAuth access token from the service's authorization server: bound to one deployment's tool
  * endpoint (RFC 8707), refused everywhere else.
  */
-export interface OAuthTokenCredential {
+interface OAuthTokenCredential {
   kind: 'oauth';
   clientId: string;
   grantId: string;

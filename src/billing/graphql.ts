@@ -5,7 +5,7 @@ import { UserRef } from '../users/graphql.js';
 import type { BillingSubscriptionDto } from './service.js';
 import { PRICE_KEYS } from './stripe.js';
 
-export const BillingSubscriptionRef = builder.objectRef<BillingSubscriptionDto>('BillingSubscription').implement({
+const BillingSubscriptionRef = builder.objectRef<BillingSubscriptionDto>('BillingSubscription').implement({
   description: 'The plan and its subscription at the payment provider (spec 2.7). A user who never paid is on free, active.',
   fields: (t) => ({
     plan: t.exposeString('plan', { description: 'The plan in force: free, pro, team or enterprise.' }),

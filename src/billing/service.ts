@@ -33,7 +33,7 @@ const PLAN_CACHE_MAX = 50_000;
 const URL_MAX_LENGTH = 2048;
 
 /** An absolute http(s) URL, or a VALIDATION_ERROR naming the field. */
-export function checkRedirectUrl(field: string, value: string): string {
+function checkRedirectUrl(field: string, value: string): string {
   let url: URL | null = null;
   try {
     url = new URL(value);
@@ -217,5 +217,3 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     cancelForDeletion,
   };
 }
-
-export type BillingService = ReturnType<typeof createBillingService>;

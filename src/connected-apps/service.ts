@@ -87,5 +87,3 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
 
   return { listConnectedApps, disconnectApp };
 }
-
-export type ConnectedAppService = ReturnType<typeof createConnectedAppService>;

@@ -332,5 +332,3 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     admitConnection,
   };
 }
-
-export type DeploymentService = ReturnType<typeof createDeploymentService>;

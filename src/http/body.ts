@@ -35,10 +35,10 @@ function tooLarge(limit: number): AppError {
  * database client refuses JSON nested past about 128 levels, and at some thousands of levels
  * whatever walks the value recursively overflows the stack.
  */
-export const MAX_JSON_DEPTH = 100;
+const MAX_JSON_DEPTH = 100;
 
 /** Whether JSON text nests deeper than `limit`, found in one pass without parsing it. */
-export function jsonNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
+function jsonNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {

@@ -172,7 +172,7 @@ async function send(req: IncomingMessage, res: ServerResponse, request: NodeInco
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /** The node:http request listener for `handler`. */
-export function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerResponse) => void {
+function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const request = toIncoming(req);
     if (!request) {

@@ -32,15 +32,6 @@ export function setReplyHeader(reply: Reply, name: string, value: string): void 
   else reply.headers.set(name, value);
 }
 
-export function replyHeader(reply: Reply, name: string): string | null {
-  return reply instanceof TextReply ? (reply.headers[name.toLowerCase()] ?? null) : reply.headers.get(name);
-}
-
-/** The text of a reply, read from the stream if it is a Response. */
-export function replyText(reply: Reply): Promise<string> {
-  return reply instanceof TextReply ? Promise.resolve(reply.text) : reply.text();
-}
-
 /** Drops a reply's body unread (a Response's stream is cancelled). */
 export async function discardReply(reply: Reply): Promise<void> {
   if (!(reply instanceof TextReply)) await reply.body?.cancel().catch(() => {});

@@ -12,7 +12,7 @@ const SourceTypeEnum = builder.enumType('LibrarySourceType', {
   values: ['owned', 'forked', 'subscribed'] as const,
 });
 
-export const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
+const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
   description: "A workflow in a user's library (spec 2.5).",
   fields: (t) => ({
     libraryId: t.exposeString('id'),

@@ -19,7 +19,7 @@ import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders
  */
 const UNCOUNTED = new Set(['/healthz', '/readyz', '/metrics', '/v1/billing/webhook', '/v1/openapi.json', '/v1/reference', '/v1/docs']);
 
-export function isUncountedPath(path: string): boolean {
+function isUncountedPath(path: string): boolean {
   return UNCOUNTED.has(path) || path.startsWith('/v1/schemas/');
 }
 

@@ -4,7 +4,7 @@ import { grantsPlan } from '../billing/statuses.js';
  * The plans as data (spec section 8). Everything that limits a user reads its numbers here,
  * so a change of offer is a change of this table and of docs/plans.md, nothing else.
  */
-export const PLAN_NAMES = ['free', 'pro', 'team', 'enterprise'] as const;
+const PLAN_NAMES = ['free', 'pro', 'team', 'enterprise'] as const;
 
 export type PlanName = (typeof PLAN_NAMES)[number];
 

@@ -18,8 +18,6 @@ import { planLimits } from './plans.js';
  * connection is down, and a hung one gives up after COMMAND_TIMEOUT_MS.
  */
 
-export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
-
 export type RateLimitHeaders = Record<string, string>;
 
 export interface RateLimitConfig {

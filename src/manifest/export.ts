@@ -7,7 +7,7 @@ import { Document, parse, Scalar, visit } from 'yaml';
 import { AppError } from '../errors.js';
 import type { WorkflowManifest } from './types.js';
 
-export const EXPORT_FORMATS = ['json', 'yaml', 'skill'] as const;
+const EXPORT_FORMATS = ['json', 'yaml', 'skill'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function parseExportFormat(value: unknown): ExportFormat {

@@ -2,7 +2,7 @@ import { builder } from '../graphql/builder.js';
 import { ADAPTERS, type ManifestError } from './types.js';
 import { parseManifestInput, validateManifest } from './validate.js';
 
-export const ManifestErrorRef = builder.objectRef<ManifestError>('ManifestError').implement({
+const ManifestErrorRef = builder.objectRef<ManifestError>('ManifestError').implement({
   description: 'One problem in a manifest: a JSON Pointer to where it is, its kind and a message a person can act on.',
   fields: (t) => ({
     path: t.exposeString('path'),

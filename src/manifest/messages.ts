@@ -7,7 +7,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function escapePointerSegment(segment: string): string {
+function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -63,7 +63,7 @@ export function where(path: string, input: unknown): string {
 }
 
 /** " (step 'build')" when the path lies inside a step whose id can be read, else ''. */
-export function stepNote(path: string, input: unknown): string {
+function stepNote(path: string, input: unknown): string {
   const [first, index] = pointerSegments(path);
   if (first !== 'steps' || index === undefined || !isRecord(input) || !Array.isArray(input.steps)) return '';
   const step: unknown = input.steps[Number(index)];
@@ -116,7 +116,7 @@ function editDistance(a: string, b: string): number {
  * The candidate closest to `value`, when it is close enough to be a likely typo;
  * hyphens and case are normalised first because `depends-on` and `Code_Agent` are the usual slips.
  */
-export function closest(value: string, candidates: readonly string[]): string | undefined {
+function closest(value: string, candidates: readonly string[]): string | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/[-\s]/g, '_');
   const target = norm(value);
   let best: string | undefined;

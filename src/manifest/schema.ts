@@ -4,8 +4,6 @@
  */
 import schemaFile from './workflow-manifest.v1.0.schema.json' with { type: 'json' };
 
-export const MANIFEST_SCHEMA_PLACEHOLDER_ID = 'https://schemas.invalid/manifest/v1.0';
-
 /** The schema as shipped; treat as read-only (ajv compiles it, `manifestSchemaDocument` copies it). */
 export const manifestSchema: Readonly<Record<string, unknown>> = schemaFile;
 

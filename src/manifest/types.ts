@@ -45,11 +45,11 @@ export const STEP_ACTIONS = [
 export type StepAction = (typeof STEP_ACTIONS)[number];
 
 export const OUTPUT_TYPES = ['code', 'analysis', 'documentation', 'mixed'] as const;
-export type OutputType = (typeof OUTPUT_TYPES)[number];
+type OutputType = (typeof OUTPUT_TYPES)[number];
 
 export const STEP_ID_PATTERN = /^[a-z][a-z0-9_]*$/;
 
-export interface StepRetry {
+interface StepRetry {
   max_attempts?: number;
   backoff?: string;
 }
@@ -73,13 +73,13 @@ export interface ManifestContext {
   [key: string]: unknown;
 }
 
-export interface ManifestOutputs {
+interface ManifestOutputs {
   type?: OutputType;
   expected_files?: string[];
   schema?: Record<string, unknown>;
 }
 
-export interface AdapterOneConfig {
+interface AdapterOneConfig {
   mode?: 'sub_agent' | 'direct';
   config?: {
     spawn_agents_per_step?: boolean;
@@ -88,7 +88,7 @@ export interface AdapterOneConfig {
   };
 }
 
-export interface AdapterTwoConfig {
+interface AdapterTwoConfig {
   mode?: 'composer' | 'direct' | 'parallel';
   config?: {
     use_composer?: boolean;
@@ -97,7 +97,7 @@ export interface AdapterTwoConfig {
   };
 }
 
-export interface AdapterThreeConfig {
+interface AdapterThreeConfig {
   mode?: 'function_calling' | 'direct';
   config?: {
     functions_per_step?: Record<string, string[]>;

@@ -20,7 +20,7 @@ export const PublicUserRef = builder.prismaObject('User', {
  * columns it selects; the service reads a whole page, owners included, with one SQL statement
  * (sort keys and relevance Prisma cannot express), so its fields select nothing of their own.
  */
-export const MarketplaceWorkflowRef = builder.prismaObject('Workflow', {
+const MarketplaceWorkflowRef = builder.prismaObject('Workflow', {
   variant: 'MarketplaceWorkflow',
   description: 'A public workflow in the marketplace: the workflow summary (spec 2.3) with its owner.',
   select: MARKETPLACE_ITEM_SELECT,

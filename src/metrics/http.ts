@@ -58,7 +58,7 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
 }
 
 /** The budget a rate-limit key belongs to (keys are `user:…`, `anon:…` and `ip:…`). */
-export function rateLimitKindOf(key: string): RateLimitKind {
+function rateLimitKindOf(key: string): RateLimitKind {
   if (key.startsWith('user:')) return 'user';
   if (key.startsWith('anon:')) return 'anon';
   return 'address';

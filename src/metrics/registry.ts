@@ -6,7 +6,7 @@
  */
 
 /** Seconds. Most answers take milliseconds; the top buckets catch database and provider timeouts. */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
 /**
  * Distinct (route, status) series kept before new ones are folded into route="other". Route
@@ -17,7 +17,7 @@ const MAX_SERIES = 2000;
 
 export type RateLimitKind = 'user' | 'anon' | 'address';
 
-export interface PoolStats {
+interface PoolStats {
   /** Connections open (busy or idle). */
   total: number;
   idle: number;
@@ -44,7 +44,7 @@ export interface MetricsRegistry {
 }
 
 /** Label values are escaped as the format requires: backslash, double quote and newline. */
-export function escapeLabel(value: string): string {
+function escapeLabel(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 

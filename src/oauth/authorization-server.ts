@@ -25,14 +25,14 @@ import type { BrowserSignIn } from './sign-in.js';
  * per deployment, and issues opaque access tokens bound to one deployment's tool endpoint.
  */
 
-export const OAUTH_PREFIX = '/oauth';
+const OAUTH_PREFIX = '/oauth';
 /** Access tokens live about an hour; clients refresh on a 401 and retry. */
-export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 const AS_METADATA = '/.well-known/oauth-authorization-server';
 const OIDC_METADATA = '/.well-known/openid-configuration';
 
-export interface VerifiedAccessToken {
+interface VerifiedAccessToken {
   userId: string;
   clientId: string;
   grantId: string;

@@ -25,7 +25,7 @@ code{overflow-wrap:anywhere}
  * A CSP source for where a form on the page may lead, redirects included (browsers apply
  * form-action to them): an http(s) redirect URI's origin, or a custom scheme's name (`cursor:`).
  */
-export function formActionSource(redirectUri: string): string | null {
+function formActionSource(redirectUri: string): string | null {
   const parsed = URL.parse(redirectUri);
   if (!parsed) return null;
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;

@@ -5,11 +5,11 @@
  */
 
 /** Custom URI schemes of the IDEs (each opens the IDE itself, so no other program receives the code). */
-export const IDE_SCHEMES = ['cursor:', 'vscode:', 'vscode-insiders:', 'windsurf:', 'claude:'] as const;
+const IDE_SCHEMES = ['cursor:', 'vscode:', 'vscode-insiders:', 'windsurf:', 'claude:'] as const;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Why a redirect URI is refused, or null when it is allowed. */
-export function redirectUriProblem(raw: unknown): string | null {
+function redirectUriProblem(raw: unknown): string | null {
   if (typeof raw !== 'string') return 'redirect_uris must be strings';
   const url = URL.parse(raw);
   if (!url) return `redirect URI '${raw.slice(0, 200)}' is not a URL`;

@@ -27,7 +27,7 @@ export function deploymentOfResource(publicBaseUrl: string, resource: string): s
   }
 }
 
-export function protectedResourceMetadataUrl(publicBaseUrl: string, deploymentId: string): string {
+function protectedResourceMetadataUrl(publicBaseUrl: string, deploymentId: string): string {
   const url = new URL(endpointResource(publicBaseUrl, deploymentId));
   return `${url.origin}${WELL_KNOWN_PRM}${url.pathname}`;
 }
@@ -47,7 +47,7 @@ export function protectedResourceMetadata(publicBaseUrl: string, deploymentId: s
  * The WWW-Authenticate challenge of a 401 on a tool endpoint: where the client finds how to get a
  * token, and `invalid_token` when the request sent one that was refused.
  */
-export function bearerChallenge(publicBaseUrl: string, deploymentId: string, sentCredential: boolean): string {
+function bearerChallenge(publicBaseUrl: string, deploymentId: string, sentCredential: boolean): string {
   const parts = [`resource_metadata="${protectedResourceMetadataUrl(publicBaseUrl, deploymentId)}"`, `scope="${MCP_SCOPE}"`];
   if (sentCredential) parts.unshift('error="invalid_token"');
   return `Bearer ${parts.join(', ')}`;

@@ -19,7 +19,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-export function newSecret(): string {
+function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -66,5 +66,3 @@ export function createSessionStore(deps: { db: Database; clock: Clock }) {
     },
   };
 }
-
-export type SessionStore = ReturnType<typeof createSessionStore>;

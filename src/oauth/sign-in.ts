@@ -20,10 +20,10 @@ import { createSessionStore, hashSecret, SESSION_IDLE_MS } from './sessions.js';
  * browser is (`currentBrowserUser`) and where to send a browser to sign in (`signInPath`).
  */
 
-export const SIGN_IN_PATH = '/sign-in';
+const SIGN_IN_PATH = '/sign-in';
 const DEV_SIGN_IN_PATH = '/sign-in/dev';
-export const CALLBACK_PATH = '/sign-in/callback';
-export const SIGN_OUT_PATH = '/sign-out';
+const CALLBACK_PATH = '/sign-in/callback';
+const SIGN_OUT_PATH = '/sign-out';
 const ATTEMPT_TTL_SECONDS = 10 * 60;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>"]+$/;
@@ -47,7 +47,7 @@ export interface BrowserSignIn {
 }
 
 /** A path on this service to return to after sign-in: never another host (open redirect). */
-export function safeReturnPath(raw: string | null | undefined): string {
+function safeReturnPath(raw: string | null | undefined): string {
   if (
     !raw ||
     raw.length > 1024 ||

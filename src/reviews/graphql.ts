@@ -4,7 +4,7 @@ import { PublicUserRef } from '../marketplace/graphql.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
 import type { ReviewQuery } from './service.js';
 
-export const ReviewRef = builder.prismaObject('Review', {
+const ReviewRef = builder.prismaObject('Review', {
   description: 'A review of a workflow by a user who forked it or subscribed to it (spec 2.9).',
   select: { id: true },
   fields: (t) => ({

@@ -12,12 +12,12 @@ import { UserRef } from '../users/graphql.js';
 import { canRead, type WorkflowQuery } from './service.js';
 import { workflowStats, type StatsColumns, type WorkflowStats } from './stats.js';
 
-export const VisibilityEnum = builder.enumType('Visibility', {
+const VisibilityEnum = builder.enumType('Visibility', {
   description: 'Who may see a workflow: everyone (listed in the marketplace) or only its owner.',
   values: ['public', 'private'] as const,
 });
 
-export const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').implement({
+const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').implement({
   fields: (t) => ({
     forks: t.exposeInt('forks'),
     subscribers: t.exposeInt('subscribers'),
@@ -104,7 +104,7 @@ builder.objectField(WorkflowRef, 'forkedFromWorkflow', (t) =>
   }),
 );
 
-export const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
+const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
   description: 'One recorded manifest of a workflow.',
   fields: (t) => ({
     workflowId: t.exposeString('workflowId'),

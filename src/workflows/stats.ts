@@ -13,7 +13,7 @@ export type StatsColumns = Pick<Workflow, 'forksCount' | 'subscribersCount' | 'r
  * The mean of a workflow's ratings, rounded to one decimal; null while it has none. The one
  * computation of a mean rating: each field that shows one is a presentation of this value.
  */
-export function meanRating(ratingSum: number, ratingCount: number): number | null {
+function meanRating(ratingSum: number, ratingCount: number): number | null {
   if (ratingCount <= 0) return null;
   return Math.round((ratingSum / ratingCount) * 10) / 10;
 }

@@ -11,7 +11,7 @@ import type { WorkflowManifest } from '../manifest/types.js';
 export const INITIAL_VERSION = '1.0.0';
 
 /** JSON with object keys sorted, so equal manifests compare equal whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value as object)
@@ -31,15 +31,4 @@ export function nextVersion(current: string, before: WorkflowManifest, after: Wo
   if (canonicalJson(before) === canonicalJson(after)) return null;
   const [major = 1, minor = 0, patch = 0] = current.split('.').map((n) => Number.parseInt(n, 10) || 0);
   return shapeOf(before) === shapeOf(after) ? `${major}.${minor}.${patch + 1}` : `${major}.${minor + 1}.0`;
-}
-
-/** Orders version labels numerically (1.10.0 after 1.9.0). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }

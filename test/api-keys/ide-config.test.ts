@@ -2,7 +2,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 
 /**
@@ -23,8 +23,7 @@ describe('an API key in an IDE-style header configuration', () => {
   const header = (key: string) => ({ headers: { Authorization: `Bearer ${key}` } });
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('ide@example.com');
+    [t, owner] = await startTestAppWithUsers(['ide@example.com']);
     const workflowId = await seedWorkflow(t, await userIdOf(t, owner), { name: 'Feature pipeline' });
     deploymentId = (await t.call('POST', '/v1/deployments', { token: owner, body: { name: 'IDE', workflowIds: [workflowId] } })).body.data
       .deploymentId;

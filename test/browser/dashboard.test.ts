@@ -8,18 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { MemoryOAuthProvider, REDIRECT_URI } from '../oauth/flow.js';
-import {
-  buildService,
-  checkPage,
-  DESKTOP,
-  freePort,
-  launchChromium,
-  startProcess,
-  startService,
-  stopProcess,
-  type RunningProcess,
-} from './service.js';
+import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
+import { buildService, checkPage, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
+import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /**
  * The dashboard end to end in Debian's Chromium, against the built service started as a user starts

@@ -1,27 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /** Helpers of the browser tests: the built service as a user starts it, Debian's Chromium, checks per page. */
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const SCREENSHOTS = '.test-results/screenshots';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = '.test-results/screenshots';
 
 /** `npm run build`, what `npm start` runs first: the service and the dashboard's assets. */
 export function buildService(): void {
@@ -38,46 +27,6 @@ export interface RunningProcess {
   dataDir: string;
   output: () => string;
   stop(): Promise<void>;
-}
-
-/** Starts a node script and waits for its ready line. */
-export function startProcess(
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const { NODE_ENV: _testEnv, ...inherited } = process.env;
-  const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no ready line in time:\n${out}`));
-    }, 30_000);
-    const check = () => {
-      const match = ready.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match, output: () => out });
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before it was ready:\n${out}`));
-    });
-  });
-}
-
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** `node dist/src/main.js` on a free loopback port, on PGlite or on the PostgreSQL database given. */
@@ -132,7 +81,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
 }
 
 export const DESKTOP = { width: 1280, height: 860 };
-export const PHONE = { width: 360, height: 780 };
+const PHONE = { width: 360, height: 780 };
 
 /**
  * Checks the page as a person would meet it: axe-core finds no serious or critical violation, it

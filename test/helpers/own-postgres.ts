@@ -1,9 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './process.js';
+
+// The database fault tests import the port finder from here.
+export { freePort };
 
 /**
  * A throw-away PostgreSQL server owned by one test file, so a test may stop and restart it
@@ -29,16 +32,6 @@ export function ownPostgresUnavailable(): string | null {
   if (!findPostgresBin()) return `no PostgreSQL binaries under ${BASE}/<version>/bin`;
   if (process.getuid?.() !== 0) return 'starting a private PostgreSQL needs root (to run initdb as the postgres user)';
   return null;
-}
-
-/** A loopback port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 export interface OwnPostgres {

@@ -49,3 +49,15 @@ export async function createWorkflow(t: TestApp, token: string, body: WorkflowBo
   if (res.status !== 201) throw new Error(`create workflow failed: ${res.status} ${res.text}`);
   return res.body.data;
 }
+
+/** The caller's library entries through REST (the first 100), asserting 200. */
+export async function libraryOf(t: TestApp, token: string): Promise<any[]> {
+  const res = await t.call('GET', '/v1/library?limit=100', { token });
+  if (res.status !== 200) throw new Error(`library read failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** The caller's library entry for one workflow, or undefined. */
+export async function libraryEntry(t: TestApp, token: string, workflowId: string): Promise<any> {
+  return (await libraryOf(t, token)).find((e) => e.workflowId === workflowId);
+}

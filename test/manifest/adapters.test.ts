@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -14,9 +14,7 @@ describe('the Adapter enum and the one adapter check', () => {
   let workflowId: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('adapters-owner@example.com');
-    reader = await t.token('adapters-reader@example.com');
+    [t, owner, reader] = await startTestAppWithUsers(['adapters-owner@example.com', 'adapters-reader@example.com']);
     workflowId = (await createWorkflow(t, owner, { visibility: 'public' })).workflowId;
   });
   afterAll(async () => {

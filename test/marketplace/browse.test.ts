@@ -3,7 +3,7 @@ import { bayesianRating } from '../../src/marketplace/service.js';
 import { encodeCursor } from '../../src/pagination.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
-import { readAllPages } from './helpers.js';
+import { readAllPages } from '../helpers/marketplace.js';
 import { userIdOf } from '../helpers/seed.js';
 
 /** GET /v1/marketplace: sort orders, ties across pages, filters and bad input (issue 4.1). */

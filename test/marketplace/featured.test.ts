@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
-import { subscribeAndReview, tokens } from './helpers.js';
+import { subscribeAndReview, tokens } from '../helpers/marketplace.js';
 
 /**
  * GET /v1/marketplace/featured (issue 4.3): at least 3 ratings with a mean of 4 or more, scored by

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createWorkflow } from '../helpers/workflows.js';
-import { tokens } from './helpers.js';
+import { tokens } from '../helpers/marketplace.js';
 
 /** The marketplace through GraphQL (issue 4.5), and its cost in SQL statements. */
 describe('marketplace through GraphQL', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/pagination.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
-import { readAllPages } from './helpers.js';
+import { readAllPages } from '../helpers/marketplace.js';
 
 /** GET /v1/marketplace/search: full-text search over public workflows (issue 4.2). */
 describe('marketplace search', () => {

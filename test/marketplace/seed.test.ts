@@ -4,7 +4,7 @@ import { NotEmptyError, seedDatabase } from '../../scripts/seed/insert.js';
 import { validateManifest } from '../../src/manifest/validate.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
-import { readAllPages } from './helpers.js';
+import { readAllPages } from '../helpers/marketplace.js';
 
 /** The seed script's data (npm run seed): realistic, consistent, deterministic, and only into an empty database. */
 describe('seed', () => {

@@ -1,22 +1,22 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
   authorizationUrl,
+  authorize,
+  connectWithOAuth,
   createBrowser,
+  exchangeCode,
   MemoryOAuthProvider,
   pkcePair,
-  REDIRECT_URI,
   registerClient,
   toConsent,
   tokenRequest,
   type TestBrowser,
-} from './flow.js';
+} from '../helpers/oauth.js';
 
 /**
  * The tool endpoint as an OAuth protected resource and the service's authorization server, driven
@@ -40,7 +40,6 @@ describe('OAuth for MCP clients', () => {
   let depB: string;
   let anon: string;
   const clock = new MovableClock();
-  const fetchFn = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init));
   const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
   let browser: TestBrowser;
 
@@ -66,51 +65,19 @@ describe('OAuth for MCP clients', () => {
   const rpc = (id: string, accessToken: string | null, method = 'tools/list') =>
     t.call('POST', `/v1/mcp/${id}`, {
       token: accessToken,
-      headers: { accept: 'application/json, text/event-stream' },
-      body:
-        method === 'initialize'
-          ? {
-              jsonrpc: '2.0',
-              id: 1,
-              method,
-              params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '1' } },
-            }
-          : { jsonrpc: '2.0', id: 1, method, params: {} },
+      headers: MCP_ACCEPT,
+      body: method === 'initialize' ? initializeRequest({ clientName: 'claude-code' }) : { jsonrpc: '2.0', id: 1, method, params: {} },
     });
 
-  /** A raw authorization (registered client, PKCE) through sign-in and consent: the code and the verifier. */
-  async function authorizeRaw(resource: string, extra: Record<string, string> = {}) {
-    const clientId = await registerClient(t.app, ORIGIN);
-    const { verifier, challenge } = pkcePair();
-    const consent = await toConsent(
-      browser,
-      authorizationUrl(ORIGIN, {
-        client_id: clientId,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        resource,
-        state: 'st-123',
-        ...extra,
-      }),
-      OWNER,
-    );
-    const back = await answerConsent(browser, consent, 'confirm');
-    const url = new URL(back.url);
-    return { clientId, verifier, code: url.searchParams.get('code'), url };
-  }
+  /** A raw authorization of the owner's for `resource`, confirmed. */
+  const authorizeRaw = (resource: string, params: Record<string, string> = {}) =>
+    authorize(t.app, browser, ORIGIN, { resource, email: OWNER, params });
 
   async function tokensFor(resource: string) {
-    const { clientId, verifier, code } = await authorizeRaw(resource);
-    const exchanged = await tokenRequest(t.app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code: code!,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      resource,
-    });
+    const authorization = await authorizeRaw(resource);
+    const exchanged = await exchangeCode(t.app, ORIGIN, authorization, { resource });
     expect(exchanged.status).toBe(200);
-    return { clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
+    return { clientId: authorization.clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
   }
 
   describe('discovery', () => {
@@ -183,29 +150,21 @@ describe('OAuth for MCP clients', () => {
     it('401 → metadata → dynamic registration → development sign-in → consent → token → tools/list → refresh → revoke → 401', async () => {
       const provider = new MemoryOAuthProvider();
       const ide = createBrowser(t.app, ORIGIN);
-      const first = new StreamableHTTPClientTransport(endpointOf(depA), { fetch: fetchFn, authProvider: provider });
-      await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-      // Registered dynamically, then sent to the authorization endpoint with PKCE S256 and the endpoint as resource.
-      expect(provider.client?.client_id).toBeTruthy();
-      const auth = provider.authorizationUrl!;
-      expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(auth.searchParams.get('resource')).toBe(endpointOf(depA).href);
-
-      const signIn = await ide.follow(auth.href);
-      expect(signIn.url).toMatch(/\/sign-in\?return=%2Foauth%2Finteraction%2F/);
-      const consent = await toConsent(ide, auth.href, OWNER);
-      const back = await answerConsent(ide, consent, 'confirm');
-      expect(back.html).toContain('Connect Test IDE?');
-      expect(back.html).toContain('<strong>Deployment A</strong>');
-      const redirect = new URL(back.url);
-      expect(redirect.origin + redirect.pathname).toBe(REDIRECT_URI);
-      expect(redirect.searchParams.get('iss')).toBe(ORIGIN);
-      await first.finishAuth(redirect.searchParams.get('code')!);
+      const { client, html } = await connectWithOAuth(t.app, endpointOf(depA), provider, async (auth) => {
+        // Registered dynamically, then sent to the authorization endpoint with PKCE S256 and the endpoint as resource.
+        expect(provider.client?.client_id).toBeTruthy();
+        expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+        expect(auth.searchParams.get('resource')).toBe(endpointOf(depA).href);
+        const signIn = await ide.follow(auth.href);
+        expect(signIn.url).toMatch(/\/sign-in\?return=%2Foauth%2Finteraction%2F/);
+        const back = await answerConsent(ide, await toConsent(ide, auth.href, OWNER), 'confirm');
+        expect(new URL(back.url).searchParams.get('iss')).toBe(ORIGIN);
+        return back;
+      });
+      expect(html).toContain('Connect Test IDE?');
+      expect(html).toContain('<strong>Deployment A</strong>');
       expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp' });
       expect(provider.saved?.refresh_token).toBeTruthy();
-
-      const client = new Client({ name: 'claude-code', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(endpointOf(depA), { fetch: fetchFn, authProvider: provider }));
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
 
       // An hour later the access token has expired: the client gets a 401, refreshes, and retries once.
@@ -239,14 +198,8 @@ describe('OAuth for MCP clients', () => {
 
   describe('bad input', () => {
     it('a wrong PKCE verifier is refused (invalid_grant)', async () => {
-      const { clientId, code } = await authorizeRaw(endpointOf(depA).href);
-      const res = await tokenRequest(t.app, ORIGIN, {
-        grant_type: 'authorization_code',
-        code: code!,
-        code_verifier: pkcePair().verifier,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-      });
+      const authorization = await authorizeRaw(endpointOf(depA).href);
+      const res = await exchangeCode(t.app, ORIGIN, authorization, { code_verifier: pkcePair().verifier });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grant request is invalid/) });
     });
@@ -259,7 +212,6 @@ describe('OAuth for MCP clients', () => {
           code_challenge: 'a'.repeat(43),
           code_challenge_method: 'plain',
           resource: endpointOf(depA).href,
-          state: 's',
         }),
       );
       expect(res.status).toBe(303);
@@ -269,17 +221,10 @@ describe('OAuth for MCP clients', () => {
     });
 
     it('a reused authorization code is refused and revokes what it issued', async () => {
-      const { clientId, code, verifier } = await authorizeRaw(endpointOf(depA).href);
-      const form = {
-        grant_type: 'authorization_code',
-        code: code!,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-      };
-      const first = await tokenRequest(t.app, ORIGIN, form);
+      const authorization = await authorizeRaw(endpointOf(depA).href);
+      const first = await exchangeCode(t.app, ORIGIN, authorization);
       expect(first.status).toBe(200);
-      const again = await tokenRequest(t.app, ORIGIN, form);
+      const again = await exchangeCode(t.app, ORIGIN, authorization);
       expect(again.status).toBe(400);
       expect(again.body.error).toBe('invalid_grant');
       expect((await rpc(depA, first.body.access_token)).status).toBe(401);
@@ -287,12 +232,9 @@ describe('OAuth for MCP clients', () => {
 
     it('a redirect URI that was not registered is refused without redirecting', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
-      const { challenge } = pkcePair();
       const res = await browser.request(
         authorizationUrl(ORIGIN, {
           client_id: clientId,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
           resource: endpointOf(depA).href,
           redirect_uri: 'http://localhost:53682/elsewhere',
         }),
@@ -377,21 +319,12 @@ describe('OAuth for MCP clients', () => {
     });
 
     it('a denied consent sends the client access_denied, with its state, and issues nothing', async () => {
-      const clientId = await registerClient(t.app, ORIGIN);
-      const { challenge } = pkcePair();
-      const consent = await toConsent(
-        browser,
-        authorizationUrl(ORIGIN, {
-          client_id: clientId,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          resource: endpointOf(depA).href,
-          state: 'deny-state',
-        }),
-        OWNER,
-      );
-      const back = await answerConsent(browser, consent, 'deny');
-      const url = new URL(back.url);
+      const { url } = await authorize(t.app, browser, ORIGIN, {
+        resource: endpointOf(depA).href,
+        email: OWNER,
+        choice: 'deny',
+        params: { state: 'deny-state' },
+      });
       expect(url.searchParams.get('error')).toBe('access_denied');
       expect(url.searchParams.get('error_description')).toMatch(/denied/);
       expect(url.searchParams.get('state')).toBe('deny-state');
@@ -406,117 +339,9 @@ describe('OAuth for MCP clients', () => {
 
     it('a resource that is not one of the tool endpoints is refused', async () => {
       const clientId = await registerClient(t.app, ORIGIN);
-      const { challenge } = pkcePair();
-      const res = await browser.request(
-        authorizationUrl(ORIGIN, {
-          client_id: clientId,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          resource: `${ORIGIN}/v1/workflows`,
-          state: 's',
-        }),
-      );
+      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/workflows` }));
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_target');
-    });
-  });
-
-  describe('connected apps', () => {
-    it('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async () => {
-      const issued = await tokensFor(endpointOf(depB).href);
-      const list = await t.call('GET', '/v1/connected-apps', { token });
-      expect(list.status).toBe(200);
-      const app = list.body.data.find((a: { clientId: string }) => a.clientId === issued.clientId);
-      expect(app).toMatchObject({
-        clientName: 'Raw client',
-        deploymentIds: [depB],
-        connectedAt: expect.any(String),
-        expiresAt: expect.any(String),
-      });
-      const gql = await t.graphql('{ connectedApps { connectedAppId clientName deploymentIds } }', {}, token);
-      expect(gql.body.data.connectedApps).toContainEqual({
-        connectedAppId: app.connectedAppId,
-        clientName: 'Raw client',
-        deploymentIds: [depB],
-      });
-
-      // Another user sees none of them and cannot disconnect them.
-      const other = await t.token('other@example.com');
-      expect((await t.call('GET', '/v1/connected-apps', { token: other })).body.data).toEqual([]);
-      const foreign = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token: other });
-      expect(foreign.status).toBe(404);
-      expect(foreign.body.error.message).toMatch(/connected app/);
-      expect((await rpc(depB, issued.access_token)).status).toBe(200);
-
-      const gone = await t.call('DELETE', `/v1/connected-apps/${app.connectedAppId}`, { token });
-      expect(gone.status).toBe(200);
-      expect(gone.body.data).toEqual({ connectedAppId: app.connectedAppId, deleted: true });
-      expect((await rpc(depB, issued.access_token)).status).toBe(401);
-      expect(
-        (
-          await tokenRequest(t.app, ORIGIN, {
-            grant_type: 'refresh_token',
-            refresh_token: issued.refresh_token,
-            client_id: issued.clientId,
-          })
-        ).body.error,
-      ).toBe('invalid_grant');
-      expect(
-        (await t.call('GET', '/v1/connected-apps', { token })).body.data.map((a: { connectedAppId: string }) => a.connectedAppId),
-      ).not.toContain(app.connectedAppId);
-      const again = await t.graphql(
-        'mutation($id: String!) { disconnectApp(connectedAppId: $id) { deleted } }',
-        { id: app.connectedAppId },
-        token,
-      );
-      expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    });
-
-    it('deleting the account revokes every token of its connected clients', async () => {
-      const email = 'leaving@example.com';
-      const leaving = await t.token(email);
-      const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });
-      const dep = (await t.call('POST', '/v1/deployments', { token: leaving, body: { name: 'Leaving', workflowIds: [wf] } })).body.data
-        .deploymentId as string;
-      const ownBrowser = createBrowser(t.app, ORIGIN);
-      const clientId = await registerClient(t.app, ORIGIN);
-      const { verifier, challenge } = pkcePair();
-      const consent = await toConsent(
-        ownBrowser,
-        authorizationUrl(ORIGIN, {
-          client_id: clientId,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          resource: endpointOf(dep).href,
-          state: 's',
-        }),
-        email,
-      );
-      const code = new URL((await answerConsent(ownBrowser, consent, 'confirm')).url).searchParams.get('code')!;
-      const issued = (
-        await tokenRequest(t.app, ORIGIN, {
-          grant_type: 'authorization_code',
-          code,
-          code_verifier: verifier,
-          redirect_uri: REDIRECT_URI,
-          client_id: clientId,
-        })
-      ).body;
-      expect((await rpc(dep, issued.access_token)).status).toBe(200);
-      // Elsewhere the token is recognised (and refused as bound to another endpoint) ...
-      expect((await rpc(depA, issued.access_token)).body.error.message).toMatch(/issued for the tool endpoint of deployment/);
-      expect((await t.call('DELETE', '/v1/users/me', { token: leaving })).status).toBe(200);
-      // ... after the deletion it no longer exists (its deployment is gone too).
-      const after = await rpc(depA, issued.access_token);
-      expect(after.status).toBe(401);
-      expect(after.body.error.message).toMatch(/unknown, expired or revoked/);
-      const refreshed = await tokenRequest(t.app, ORIGIN, {
-        grant_type: 'refresh_token',
-        refresh_token: issued.refresh_token,
-        client_id: clientId,
-      });
-      expect(refreshed.status).toBe(400);
-      expect(refreshed.body.error).toBe('invalid_grant');
     });
   });
 });

@@ -1,22 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
-import { freePort, startProcess, stopProcess } from '../browser/service.js';
+import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 import {
   answerConsent,
   authorizationUrl,
+  connectWithOAuth,
   createBrowser,
   MemoryOAuthProvider,
-  pkcePair,
   REDIRECT_URI,
   toConsent,
   type TestBrowser,
-} from './flow.js';
+} from '../helpers/oauth.js';
 
 /**
  * The two other ways in: registration by a client ID metadata document (served on loopback, which
@@ -25,24 +22,6 @@ import {
  */
 const ORIGIN = 'http://127.0.0.1';
 const SECRET = 'a-test-session-secret-of-at-least-32-characters';
-
-async function connectWithOAuth(
-  t: TestApp,
-  endpoint: URL,
-  provider: MemoryOAuthProvider,
-  drive: (authorizationUrl: URL) => Promise<{ url: string; html: string }>,
-) {
-  const fetchFn = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init));
-  const first = new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider });
-  await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
-  const back = await drive(provider.authorizationUrl!);
-  const redirect = new URL(back.url);
-  expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
-  await first.finishAuth(redirect.searchParams.get('code')!);
-  const client = new Client({ name: 'claude-code', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider }));
-  return { client, html: back.html };
-}
 
 describe('client ID metadata documents', () => {
   let t: TestApp;
@@ -90,7 +69,7 @@ describe('client ID metadata documents', () => {
   it('the SDK client registers by its metadata document: sign-in, consent naming it, tools/list', async () => {
     documents.set('/ide.json', { body: metadataOf('/ide.json') });
     const provider = new MemoryOAuthProvider({}, docUrl('/ide.json'));
-    const { client, html } = await connectWithOAuth(t, new URL(`${ORIGIN}/v1/mcp/${dep}`), provider, async (auth) => {
+    const { client, html } = await connectWithOAuth(t.app, new URL(`${ORIGIN}/v1/mcp/${dep}`), provider, async (auth) => {
       expect(auth.searchParams.get('client_id')).toBe(docUrl('/ide.json'));
       return answerConsent(browser, await toConsent(browser, auth.href, 'owner@example.com'), 'confirm');
     });
@@ -101,16 +80,7 @@ describe('client ID metadata documents', () => {
   });
 
   async function authorizeWith(clientId: string) {
-    const { challenge } = pkcePair();
-    const res = await browser.request(
-      authorizationUrl(ORIGIN, {
-        client_id: clientId,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        resource: `${ORIGIN}/v1/mcp/${dep}`,
-        state: 's',
-      }),
-    );
+    const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/mcp/${dep}` }));
     return { status: res.status, body: (await res.json()) as { error: string; error_description: string } };
   }
 
@@ -166,16 +136,7 @@ describe('client ID metadata documents outside tests', () => {
         'https://192.168.0.10/ide.json',
         'https://[::1]/ide.json',
       ]) {
-        const { challenge } = pkcePair();
-        const res = await browser.request(
-          authorizationUrl(ORIGIN, {
-            client_id: clientId,
-            code_challenge: challenge,
-            code_challenge_method: 'S256',
-            resource: `${ORIGIN}/v1/mcp/dep_x`,
-            state: 's',
-          }),
-        );
+        const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/mcp/dep_x` }));
         expect(res.status, clientId).toBe(400);
         expect(await res.json(), clientId).toMatchObject({
           error: 'invalid_client',
@@ -254,11 +215,16 @@ describe('sign-in at a real OpenID provider in its own process', { timeout: 120_
 
       // The IDE, in a browser with no session yet: the authorization server sends it to the provider.
       const ide = createBrowser(app.app, ORIGIN, [issuer]);
-      const { client, html } = await connectWithOAuth(app, new URL(`${ORIGIN}/v1/mcp/${dep}`), new MemoryOAuthProvider(), async (auth) => {
-        const consent = await signInAtProvider(ide, auth.href);
-        expect(consent.url).toMatch(new RegExp(`^${ORIGIN}/oauth/interaction/`));
-        return answerConsent(ide, consent, 'confirm');
-      });
+      const { client, html } = await connectWithOAuth(
+        app.app,
+        new URL(`${ORIGIN}/v1/mcp/${dep}`),
+        new MemoryOAuthProvider(),
+        async (auth) => {
+          const consent = await signInAtProvider(ide, auth.href);
+          expect(consent.url).toMatch(new RegExp(`^${ORIGIN}/oauth/interaction/`));
+          return answerConsent(ide, consent, 'confirm');
+        },
+      );
       expect(html).toContain('Grace tools');
       expect(html).toContain('grace@example.com');
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([expect.stringMatching(/^provider_pipeline/)]);

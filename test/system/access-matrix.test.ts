@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/rest/routes.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
-import { connectApp } from '../oauth/flow.js';
+import { connectApp } from '../helpers/oauth.js';
 import { initializeRequest } from '../helpers/mcp.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -43,9 +43,12 @@ describe('the mean rating on every face', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
-    author = await t.token('rating-author@example.com');
-    reviewers = await Promise.all([1, 2, 3].map((n) => t.token(`rating-reviewer-${n}@example.com`)));
+    [t, author, ...reviewers] = await startTestAppWithUsers([
+      'rating-author@example.com',
+      'rating-reviewer-1@example.com',
+      'rating-reviewer-2@example.com',
+      'rating-reviewer-3@example.com',
+    ]);
     workflowId = (await createWorkflow(t, author, { name: NAME, visibility: 'public' })).workflowId;
     for (const token of reviewers) {
       expect((await t.call('POST', `/v1/library/${workflowId}`, { token, body: {} })).status).toBe(201);
@@ -60,18 +63,23 @@ describe('the mean rating on every face', () => {
     await t?.close();
   });
 
-  it('shows no rating as 0 in stats.rating and as null in averageRating', async () => {
-    const faces = await everyFace(reviewers[0]!);
-    const spec = { rating: 0, ratingCount: 0 };
-    expect(faces).toEqual({
-      rest: { forks: 0, subscribers: 3, ...spec },
-      restBrowse: { forks: 0, subscribers: 3, ...spec },
-      restSearch: { forks: 0, subscribers: 3, ...spec },
+  /** What every face shows for `rating` over `ratingCount` reviews (the deployment's averageRating is null without any). */
+  function shownEverywhere(rating: number, ratingCount: number) {
+    const spec = { rating, ratingCount };
+    const rest = { forks: 0, subscribers: 3, ...spec };
+    return {
+      rest,
+      restBrowse: rest,
+      restSearch: rest,
       graphql: spec,
       graphqlBrowse: spec,
       graphqlSearch: spec,
-      deployment: { averageRating: null, ratingCount: 0 },
-    });
+      deployment: { averageRating: ratingCount === 0 ? null : rating, ratingCount },
+    };
+  }
+
+  it('shows no rating as 0 in stats.rating and as null in averageRating', async () => {
+    expect(await everyFace(reviewers[0]!)).toEqual(shownEverywhere(0, 0));
   });
 
   it('shows the same mean, to one decimal, on every face', async () => {
@@ -83,16 +91,6 @@ describe('the mean rating on every face', () => {
       });
       expect(res.status, res.text).toBe(201);
     }
-    const faces = await everyFace(reviewers[0]!);
-    const spec = { rating: 4.3, ratingCount: 3 };
-    expect(faces).toEqual({
-      rest: { forks: 0, subscribers: 3, ...spec },
-      restBrowse: { forks: 0, subscribers: 3, ...spec },
-      restSearch: { forks: 0, subscribers: 3, ...spec },
-      graphql: spec,
-      graphqlBrowse: spec,
-      graphqlSearch: spec,
-      deployment: { averageRating: 4.3, ratingCount: 3 },
-    });
+    expect(await everyFace(reviewers[0]!)).toEqual(shownEverywhere(4.3, 3));
   });
 });

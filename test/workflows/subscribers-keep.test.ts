@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
-import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+import { createWorkflow, libraryEntry, sampleManifest } from '../helpers/workflows.js';
 
 /**
  * An update changes only what it mentions, and a private spell hides a workflow from other users
@@ -19,12 +19,6 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     [t, owner, sub] = await startTestAppWithUsers(['keep-owner@example.com', 'keep-subscriber@example.com']);
   });
   afterAll(() => t?.close());
-
-  async function libraryEntry(token: string, workflowId: string) {
-    const res = await t.call('GET', '/v1/library?limit=100', { token });
-    expect(res.status).toBe(200);
-    return (res.body.data as any[]).find((e) => e.workflowId === workflowId);
-  }
 
   async function deploymentWorkflows(deploymentId: string) {
     const res = await t.call('GET', `/v1/deployments/${deploymentId}`, { token: sub });
@@ -87,7 +81,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     });
     expect(put.body.data.manifest).toEqual(sampleManifest());
 
-    expect(await libraryEntry(sub, workflowId)).toMatchObject({
+    expect(await libraryEntry(t, sub, workflowId)).toMatchObject({
       sourceType: 'subscribed',
       available: true,
       unavailableReason: null,
@@ -147,7 +141,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     expect(hide.status).toBe(200);
 
     // Kept, marked unavailable with a reason.
-    const entry = await libraryEntry(sub, workflowId);
+    const entry = await libraryEntry(t, sub, workflowId);
     expect(entry).toMatchObject({ sourceType: 'subscribed', available: false, workflowVersion: '1.0.0' });
     expect(entry.unavailableReason).toMatch(/private/);
     const bundled = await deploymentWorkflows(deploymentId);
@@ -168,11 +162,11 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     expect(
       (await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { manifest: edited } })).body.data.currentVersion,
     ).toBe('1.0.1');
-    expect((await libraryEntry(sub, workflowId)).workflowVersion).toBe('1.0.0');
+    expect((await libraryEntry(t, sub, workflowId)).workflowVersion).toBe('1.0.0');
 
     // Public again: everything comes back, the auto-updating entry at the current version.
     expect((await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { visibility: 'public' } })).status).toBe(200);
-    expect(await libraryEntry(sub, workflowId)).toMatchObject({ available: true, unavailableReason: null, workflowVersion: '1.0.1' });
+    expect(await libraryEntry(t, sub, workflowId)).toMatchObject({ available: true, unavailableReason: null, workflowVersion: '1.0.1' });
     expect((await deploymentWorkflows(deploymentId))[1]).toMatchObject({ workflowId, available: true, version: '1.0.1' });
     expect(await offeredResources(deploymentId)).toEqual([`workflow://${mine}/manifest`, `workflow://${workflowId}/manifest`]);
     const back = await t.graphql('{ library { data { workflowId workflow { manifest } } } }', {}, sub);
@@ -183,7 +177,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
   it("deleting the workflow still removes it from the subscriber's library and deployments", async () => {
     const { workflowId, mine, deploymentId } = await subscribedSetup('Deleted');
     expect((await t.call('DELETE', `/v1/workflows/${workflowId}`, { token: owner })).body.data).toEqual({ workflowId, deleted: true });
-    expect(await libraryEntry(sub, workflowId)).toBeUndefined();
+    expect(await libraryEntry(t, sub, workflowId)).toBeUndefined();
     expect((await deploymentWorkflows(deploymentId)).map((w) => w.workflowId)).toEqual([mine]);
   });
 

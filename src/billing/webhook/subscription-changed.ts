@@ -3,7 +3,7 @@ import { planOfSubscription } from '../stripe.js';
 import { applySubscriptionState, findUser, idOf, secondsToDate, writeRecord, type WebhookContext, type WebhookHandler } from './state.js';
 
 /** The parts of a subscription the service keeps. Periods moved to the items in API 2025-03-31. */
-export function subscriptionState(ctx: WebhookContext, sub: Stripe.Subscription, previousPlan: string | null) {
+function subscriptionState(ctx: WebhookContext, sub: Stripe.Subscription, previousPlan: string | null) {
   const item = sub.items?.data?.[0];
   const legacy = sub as unknown as { current_period_start?: number; current_period_end?: number };
   const priceId = item?.price?.id ?? null;

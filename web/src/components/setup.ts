@@ -12,7 +12,7 @@ export interface SetupSnippet {
 export const SETUP_IDES = ['Claude Code', 'Cursor', 'VS Code'] as const;
 
 /** The server's name in the IDE: the deployment's name as a slug. */
-export function serverId(name: string): string {
+function serverId(name: string): string {
   return (
     name
       .toLowerCase()

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { createWorkflow, sampleManifest } from './helpers/workflows.js';
 
 /**
  * Every named resource takes a name of at most 100 characters, counted as a person counts them:
@@ -17,8 +17,7 @@ describe('the 100-character name rule, through REST', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('names@example.com');
+    [t, token] = await startTestAppWithUsers(['names@example.com']);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 
 /** The loopback address an IDE listens on for the authorization response (never contacted: the test reads the redirect). */
@@ -156,8 +160,20 @@ export async function registerClient(app: App, origin: string, metadata: Record<
   return body.client_id;
 }
 
+/**
+ * The authorization endpoint's address for `params`; unless given, a fresh PKCE S256 challenge, the
+ * state `s`, the redirect URI of the test IDE and the `mcp` scope.
+ */
 export function authorizationUrl(origin: string, params: Record<string, string>): string {
-  return `${origin}/oauth/authorize?${new URLSearchParams({ response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'mcp', ...params }).toString()}`;
+  const defaults = {
+    response_type: 'code',
+    redirect_uri: REDIRECT_URI,
+    scope: 'mcp',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+    state: 's',
+  };
+  return `${origin}/oauth/authorize?${new URLSearchParams({ ...defaults, ...params }).toString()}`;
 }
 
 export async function tokenRequest(
@@ -175,6 +191,70 @@ export async function tokenRequest(
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
+/** What a raw authorization came back with: its client, its PKCE verifier, the code (none when denied) and the redirect. */
+export interface Authorization {
+  clientId: string;
+  verifier: string;
+  code: string | null;
+  url: URL;
+}
+
+/**
+ * An authorization as an IDE makes it without the SDK: a client registered dynamically, PKCE S256,
+ * the browser through the development sign-in and the consent page, answered with `choice`.
+ */
+export async function authorize(
+  app: App,
+  browser: TestBrowser,
+  origin: string,
+  options: { resource: string; email: string; choice?: 'confirm' | 'deny'; params?: Record<string, string> },
+): Promise<Authorization> {
+  const clientId = await registerClient(app, origin);
+  const { verifier, challenge } = pkcePair();
+  const consent = await toConsent(
+    browser,
+    authorizationUrl(origin, { client_id: clientId, code_challenge: challenge, resource: options.resource, ...options.params }),
+    options.email,
+  );
+  const url = new URL((await answerConsent(browser, consent, options.choice ?? 'confirm')).url);
+  return { clientId, verifier, code: url.searchParams.get('code'), url };
+}
+
+/** Exchanges an authorization's code at the token endpoint; `form` adds to or replaces the grant's fields. */
+export function exchangeCode(app: App, origin: string, authorization: Authorization, form: Record<string, string> = {}) {
+  return tokenRequest(app, origin, {
+    grant_type: 'authorization_code',
+    code: authorization.code ?? '',
+    code_verifier: authorization.verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: authorization.clientId,
+    ...form,
+  });
+}
+
+/**
+ * Connects the official SDK client to a tool endpoint as an IDE does: the first attempt is refused
+ * with 401, `drive` takes the browser from the authorization URL to the client's redirect URI, the
+ * code is exchanged, and a second client connects with the tokens. Returns it and the consent page.
+ */
+export async function connectWithOAuth(
+  app: App,
+  endpoint: URL,
+  provider: MemoryOAuthProvider,
+  drive: (authorizationUrl: URL) => Promise<{ url: string; html: string }>,
+) {
+  const fetchFn = (url: string | URL, init?: RequestInit) => app.fetch(new Request(url, init));
+  const first = new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider });
+  await expect(new Client({ name: 'claude-code', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+  const back = await drive(provider.authorizationUrl!);
+  const redirect = new URL(back.url);
+  expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
+  await first.finishAuth(redirect.searchParams.get('code')!);
+  const client = new Client({ name: 'claude-code', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { fetch: fetchFn, authProvider: provider }));
+  return { client, html: back.html };
+}
+
 /**
  * Connects a registered client to a deployment of the user's through the whole flow (development
  * sign-in, consent, code exchange) and returns the connected app's id (its grant).
@@ -182,23 +262,9 @@ export async function tokenRequest(
 export async function connectApp(t: { app: App; config: { publicBaseUrl: string } }, email: string, deploymentId: string): Promise<string> {
   const origin = new URL(t.config.publicBaseUrl).origin;
   const browser = createBrowser(t.app, origin);
-  const clientId = await registerClient(t.app, origin);
-  const { verifier, challenge } = pkcePair();
-  const resource = `${t.config.publicBaseUrl}/mcp/${deploymentId}`;
-  const consent = await toConsent(
-    browser,
-    authorizationUrl(origin, { client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', resource, state: 's' }),
-    email,
-  );
-  const code = new URL((await answerConsent(browser, consent, 'confirm')).url).searchParams.get('code');
-  if (!code) throw new Error('no authorization code');
-  const issued = await tokenRequest(t.app, origin, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-  });
+  const authorization = await authorize(t.app, browser, origin, { resource: `${t.config.publicBaseUrl}/mcp/${deploymentId}`, email });
+  if (!authorization.code) throw new Error('no authorization code');
+  const issued = await exchangeCode(t.app, origin, authorization);
   if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
   // The grant's id, read back as the user (the browser's dashboard session).
   const session = [...browser.jars.get(origin)!].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -210,5 +276,5 @@ export async function connectApp(t: { app: App; config: { publicBaseUrl: string 
     }),
   );
   const apps = ((await gql.json()) as { data: { connectedApps: { connectedAppId: string; clientId: string }[] } }).data.connectedApps;
-  return apps.find((a) => a.clientId === clientId)!.connectedAppId;
+  return apps.find((a) => a.clientId === authorization.clientId)!.connectedAppId;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CallResult, TestApp } from '../helpers/app.js';
+import type { CallResult, TestApp } from './app.js';
 
 /**
  * Reads every page of a marketplace list with a small page size, following nextCursor.

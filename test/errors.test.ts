@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { sampleManifest } from '../helpers/workflows.js';
+import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { sampleManifest } from './helpers/workflows.js';
 
 /**
  * One error module: whatever a service or the database throws becomes the same error on every
@@ -12,8 +12,7 @@ describe('one error module, seen through REST and GraphQL', () => {
   let token: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('errors@example.com');
+    [t, token] = await startTestAppWithUsers(['errors@example.com']);
   });
   afterAll(async () => {
     await t?.close();

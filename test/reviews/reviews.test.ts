@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { startTestAppWithUsers, type CallResult, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { createWorkflow } from '../helpers/workflows.js';
-import { tokens } from './helpers.js';
+import { tokens } from '../helpers/marketplace.js';
 
 /** Reviews and ratings (spec 2.9, 8; issue 4.4). */
 describe('reviews', () => {
@@ -17,11 +17,12 @@ describe('reviews', () => {
   const TEXT = 'Saved me an hour on every pull request.';
 
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('rev-owner@example.com');
-    subscriber = await t.token('rev-subscriber@example.com');
-    forker = await t.token('rev-forker@example.com');
-    stranger = await t.token('rev-stranger@example.com');
+    [t, owner, subscriber, forker, stranger] = await startTestAppWithUsers([
+      'rev-owner@example.com',
+      'rev-subscriber@example.com',
+      'rev-forker@example.com',
+      'rev-stranger@example.com',
+    ]);
     subscriberId = (await t.call('GET', '/v1/users/me', { token: subscriber })).body.data.userId;
     workflowId = (await createWorkflow(t, owner, { name: 'Reviewed', visibility: 'public' })).workflowId;
     expect((await t.call('POST', `/v1/library/${workflowId}`, { token: subscriber, body: {} })).status).toBe(201);
