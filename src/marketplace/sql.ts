@@ -45,12 +45,15 @@ const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
 const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
 const PUBLISHED = Prisma.sql`coalesce(w.published_at, w.created_at)`;
 
+/** A cursor's key values then its id (a time as ISO text); all null for the first page. */
+export type CursorKeys = readonly (string | number | null)[];
+
 /** How a sorted page reads its keys, orders its rows and resumes after a cursor's keys and id. */
 export interface BrowseOrder {
   keys: Prisma.Sql;
   order: Prisma.Sql;
-  /** The rows after the cursor: its key values then its id (a time as ISO text). */
-  after(values: readonly (string | number)[]): Prisma.Sql;
+  /** The rows after the cursor, or every row when its values are null. */
+  after(values: CursorKeys): Prisma.Sql;
 }
 
 /** The sort orders of the marketplace, by name (MARKETPLACE_SORTS). */
@@ -58,48 +61,49 @@ export const BROWSE_ORDERS = {
   popular: {
     keys: Prisma.sql`${POPULARITY} AS k1, NULL::int AS k2`,
     order: Prisma.sql`${POPULARITY} DESC, w.id DESC`,
-    after: ([k1, id]) => Prisma.sql`(${POPULARITY}, w.id) < (${k1}::int, ${id}::text)`,
+    after: ([k1, id]) => Prisma.sql`(${id}::text IS NULL OR (${POPULARITY}, w.id) < (${k1}::int, ${id}::text))`,
   },
   recent: {
     keys: Prisma.sql`${PUBLISHED} AS k1, NULL::int AS k2`,
     order: Prisma.sql`${PUBLISHED} DESC, w.id DESC`,
-    after: ([at, id]) => Prisma.sql`(${PUBLISHED}, w.id) < (${at}::timestamptz, ${id}::text)`,
+    after: ([at, id]) => Prisma.sql`(${id}::text IS NULL OR (${PUBLISHED}, w.id) < (${at}::timestamptz, ${id}::text))`,
   },
   rating: {
     keys: Prisma.sql`${RATING_KEY} AS k1, w.rating_count AS k2`,
     order: Prisma.sql`${RATING_KEY} DESC, w.rating_count DESC, w.id DESC`,
-    after: ([k1, k2, id]) => Prisma.sql`(${RATING_KEY}, w.rating_count, w.id) < (${k1}::int, ${k2}::int, ${id}::text)`,
+    after: ([k1, k2, id]) =>
+      Prisma.sql`(${id}::text IS NULL OR (${RATING_KEY}, w.rating_count, w.id) < (${k1}::int, ${k2}::int, ${id}::text))`,
   },
 } satisfies Record<string, BrowseOrder>;
 
-/** The category condition: none for every category, else a match that ignores case. */
-const inCategory = (category: string | null) => (category ? Prisma.sql`AND lower(w.category) = lower(${category})` : Prisma.empty);
-
-/** A page of public workflows in `order` (`count` rows), optionally in a category and after a cursor. */
-export const browsePage = (input: {
-  order: BrowseOrder;
-  category: string | null;
-  after: readonly (string | number)[] | null;
-  count: number;
-}) =>
-  Prisma.sql`
-    SELECT ${ITEM_COLUMNS}, ${input.order.keys}
-    FROM workflows w JOIN users u ON u.id = w.owner_id
-    WHERE w.visibility = 'public' ${inCategory(input.category)} ${input.after ? Prisma.sql`AND ${input.order.after(input.after)}` : Prisma.empty}
-    ORDER BY ${input.order.order}
-    LIMIT ${input.count}`;
+/**
+ * A page of public workflows in `order` (`count` rows), in `category` (ignoring case; null for
+ * every category) and after the cursor's keys (null for the first page). The optional conditions
+ * are parameters of one statement: each request's statement is planned with its values, so a null
+ * one costs nothing and the sort's partial index is used either way.
+ */
+export const browsePage = (input: { order: BrowseOrder; category: string | null; after: CursorKeys | null; count: number }) => Prisma.sql`
+  SELECT ${ITEM_COLUMNS}, ${input.order.keys}
+  FROM workflows w JOIN users u ON u.id = w.owner_id
+  WHERE w.visibility = 'public' AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
+    AND ${input.order.after(input.after ?? [null, null, null])}
+  ORDER BY ${input.order.order}
+  LIMIT ${input.count}`;
 
 /**
  * A page of the public workflows matching `tsquery`, best match first: relevance (ts_rank in
- * millionths), then popularity, then the id. Every match is ranked by id and keys only; the item
- * columns are read for the page's rows alone.
+ * millionths), then popularity, then the id, in `category` and after the cursor's keys as in
+ * browsePage. Every match is ranked by id and keys only; the item columns are read for the page's
+ * rows alone.
  */
 export const searchPage = (input: {
   tsquery: string;
   category: string | null;
   after: { score: number; popularity: number; id: string } | null;
   count: number;
-}) => Prisma.sql`
+}) => {
+  const after = input.after ?? { score: null, popularity: null, id: null };
+  return Prisma.sql`
   SELECT ${ITEM_COLUMNS}, page.score, page.popularity
   FROM (
     SELECT s.id, s.score, s.popularity FROM (
@@ -107,14 +111,16 @@ export const searchPage = (input: {
              round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
              ${POPULARITY} AS popularity
       FROM workflows w CROSS JOIN to_tsquery('simple', ${input.tsquery}) AS q(query)
-      WHERE w.visibility = 'public' AND w.search_document @@ q.query ${inCategory(input.category)}
+      WHERE w.visibility = 'public' AND w.search_document @@ q.query
+        AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
     ) s
-    ${input.after ? Prisma.sql`WHERE (s.score, s.popularity, s.id) < (${input.after.score}::int, ${input.after.popularity}::int, ${input.after.id}::text)` : Prisma.empty}
+    WHERE (${after.id}::text IS NULL OR (s.score, s.popularity, s.id) < (${after.score}::int, ${after.popularity}::int, ${after.id}::text))
     ORDER BY s.score DESC, s.popularity DESC, s.id DESC
     LIMIT ${input.count}
   ) page
   JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
   ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+};
 
 /**
  * The featured list (FEATURED_RULE): public workflows with at least `minRatings` ratings averaging
