@@ -10,7 +10,7 @@ import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { CLIENT_INFO_META_KEY, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
 import {
@@ -31,7 +31,7 @@ import {
   type ProtocolVersion,
 } from './protocol.js';
 import { createOriginPolicy } from './origin.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type ModernEdge } from './server.js';
 import { createSessionCodec } from './session.js';
 import { challengeUnauthorized } from '../oauth/resource.js';
 
@@ -203,13 +203,21 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         return (forwarded = new Request(url, { method: 'POST', headers, body }));
       };
       // A message without `_meta` and without a 2026-07-28 header has no envelope claim: 2025 era at
-      // once; anything else is classified by the SDK's own predicate.
+      // once; anything else is classified by the SDK's own classifier (what its isLegacyRequest runs).
       const hasMeta = inbound.kind !== 'response' && (inbound.message as { params?: { _meta?: unknown } }).params?._meta !== undefined;
       const headerVersion = request.headers.get('mcp-protocol-version');
-      const modern =
-        hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION)
-          ? !(await isLegacyRequest(fetchRequest(), inbound.message))
-          : false;
+      let edge: ModernEdge | undefined;
+      if (hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION)) {
+        const headers = {
+          httpMethod: 'POST',
+          protocolVersionHeader: headerVersion ?? undefined,
+          mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
+          mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
+        };
+        const route = classifyInboundRequest({ ...headers, body: inbound.message });
+        if (route.kind !== 'legacy') edge = { route, headers };
+      }
+      const modern = edge !== undefined;
       const { adapter, protocolVersion, source } = modern
         ? modernConnectionOf(request, url, inbound)
         : await connectionOf(request, url, deploymentId, inbound);
@@ -228,13 +236,18 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       }
       // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
       if (inbound.kind !== 'request') return textResponse('', { status: 202 });
-      const answer = await mcpServer.answer(inbound.message as JSONRPCRequest, fetchRequest, {
-        deploymentName: target.name,
-        deploymentDescription: target.description,
-        adapter,
-        protocolVersion,
-        workflows: async () => deployments.renderableFor(target, adapter),
-      });
+      const answer = await mcpServer.answer(
+        inbound.message as JSONRPCRequest,
+        fetchRequest,
+        {
+          deploymentName: target.name,
+          deploymentDescription: target.description,
+          adapter,
+          protocolVersion,
+          workflows: async () => deployments.renderableFor(target, adapter),
+        },
+        edge,
+      );
       let text = answer.text;
       if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
       // Every served request belongs to a counted connection, or is refused over the quota (and its

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { App } from '../../src/app.js';
-import type { TestApp } from './app.js';
+import { startTestApp, type TestApp } from './app.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from './seed.js';
 
 /** The revision the v2 SDK client is pinned to unless a test asks for the 2025 era. */
@@ -96,6 +96,37 @@ export async function seedEndpointOwner(t: TestApp): Promise<EndpointOwner> {
   return { token, userId, owned, subscribed, deploy };
 }
 
+/**
+ * What the SDK client suites (v1 and v2) connect to: an app, a team-plan owner (seedEndpointOwner)
+ * with "Everything" (private, both workflows) and "Open" (anonymous, the owner's workflow). Call it
+ * in a describe block: the app starts before its tests and closes after them.
+ */
+export interface SdkClientSuite {
+  t: TestApp;
+  token: string;
+  owned: string;
+  subscribed: string;
+  deploymentId: string;
+  anonymousId: string;
+}
+
+export function setUpSdkClientSuite(options: Parameters<typeof startTestApp>[0] = {}): SdkClientSuite {
+  const suite = {} as SdkClientSuite;
+  beforeAll(async () => {
+    suite.t = await startTestApp(options);
+    const owner = await seedEndpointOwner(suite.t);
+    suite.token = owner.token;
+    suite.owned = owner.owned;
+    suite.subscribed = owner.subscribed;
+    suite.deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owner.owned, owner.subscribed] });
+    suite.anonymousId = await owner.deploy({ name: 'Open', workflowIds: [owner.owned], allowAnonymous: true });
+  });
+  afterAll(async () => {
+    await suite.t?.close();
+  });
+  return suite;
+}
+
 /** What the SDK clients (v1 and v2) have in common, as far as these checks use it. */
 interface ToolClient {
   listTools(): Promise<{ tools: { name: string }[] }>;
@@ -176,4 +207,20 @@ export async function expectUnknownNamesRefused(
     message: expect.stringContaining("unknown tool 'no_such_tool'"),
   });
   await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
+}
+
+/**
+ * A client given `adapter` (by the query parameter, or kept across instances): one tool per
+ * workflow of "Everything" or "Open", and each call rendered for that adapter, `times` times over.
+ */
+export async function expectToolsOfAdapter(
+  client: Pick<ToolClient, 'listTools' | 'callTool'>,
+  expected: { adapter: string; tools: number; times?: number },
+): Promise<void> {
+  for (let i = 0; i < (expected.times ?? 1); i += 1) {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(expected.tools);
+    const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
+    expect(result.structuredContent).toMatchObject({ adapter: expected.adapter });
+  }
 }

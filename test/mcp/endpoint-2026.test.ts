@@ -209,4 +209,46 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       });
     });
   });
+
+  describe('answered by a kept server or by the SDK handler, the same bytes', () => {
+    /** The Mcp-Name header in the SDK's encoded form: such a request is left to the SDK's handler to decode. */
+    const encoded = (value: string) => `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+
+    it('tools/call, prompts/get and resources/read, answers and errors alike', async () => {
+      const list = await send('tools/list');
+      const prompts = await send('prompts/list');
+      const resources = await send('resources/list');
+      expect([list.status, prompts.status, resources.status], list.text).toEqual([200, 200, 200]);
+      const tool = list.body.result.tools[0].name as string;
+      const prompt = prompts.body.result.prompts[0].name as string;
+      const uri = resources.body.result.resources[0].uri as string;
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['tools/call', { name: tool, arguments: { task: 'ship it' } }, tool],
+        ['tools/call', { name: 'no_such_tool', arguments: {} }, 'no_such_tool'],
+        ['prompts/get', { name: prompt, arguments: { task: 'ship it' } }, prompt],
+        ['resources/read', { uri }, uri],
+        ['resources/read', { uri: 'workflow://nope/manifest' }, 'workflow://nope/manifest'],
+      ];
+      for (const [method, params, name] of cases) {
+        const plain = await send(method, params, { headers: { 'mcp-name': name } });
+        const viaHandler = await send(method, params, { headers: { 'mcp-name': encoded(name) } });
+        expect(plain.status, `${method} ${name}: ${plain.text}`).toBe(viaHandler.status);
+        expect(plain.text, `${method} ${name}`).toBe(viaHandler.text);
+      }
+    });
+
+    it("a renamed deployment's next answers carry its new name", async () => {
+      const before = await send('server/discover');
+      expect(before.body.result._meta['io.modelcontextprotocol/serverInfo'].title).toBe('Private');
+      const renamed = await t.call('PUT', `/v1/deployments/${dep}`, { token: alice, body: { name: 'Private, renamed' } });
+      expect(renamed.status, renamed.text).toBe(200);
+      try {
+        const after = await send('tools/list');
+        expect(after.body.result._meta['io.modelcontextprotocol/serverInfo'].title).toBe('Private, renamed');
+        expect((await send('server/discover')).body.result.instructions).toContain('"Private, renamed"');
+      } finally {
+        await t.call('PUT', `/v1/deployments/${dep}`, { token: alice, body: { name: 'Private' } });
+      }
+    });
+  });
 });

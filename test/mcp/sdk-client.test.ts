@@ -4,14 +4,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp } from '../helpers/app.js';
 import {
   CLIENT_ADAPTERS,
   endpointUrl,
   expectBothWorkflowsOffered,
+  expectToolsOfAdapter,
   expectUnknownNamesRefused,
   inProcessFetch,
-  seedEndpointOwner,
+  setUpSdkClientSuite,
 } from '../helpers/mcp.js';
 import { createNodeServer } from '../../src/http/node.js';
 
@@ -33,26 +34,11 @@ async function connect(app: App, deploymentId: string, clientName: string, optio
 }
 
 describe('MCP with the official SDK client', () => {
-  let t: TestApp;
-  let token: string;
-  let deploymentId: string;
-  let anonymousId: string;
-  let owned: string;
-  let subscribed: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET } });
-    const owner = await seedEndpointOwner(t);
-    ({ token, owned, subscribed } = owner);
-    deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
-    anonymousId = await owner.deploy({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const s = setUpSdkClientSuite({ env: { MCP_SESSION_SECRET: SECRET } });
 
   for (const { client: clientName, adapter, toolsPerWorkflow } of CLIENT_ADAPTERS) {
     it(`${clientName} gets ${adapter}: tools, prompts and resources`, async () => {
+      const { t, deploymentId, token, owned, subscribed } = s;
       const client = await connect(t.app, deploymentId, clientName, { token });
       try {
         expect(client.getServerVersion()).toMatchObject({ name: 'workflow-service', title: 'Everything' });
@@ -67,19 +53,16 @@ describe('MCP with the official SDK client', () => {
   }
 
   it('takes the adapter from the URL when the client names none the service knows', async () => {
-    const client = await connect(t.app, deploymentId, 'some-ide', { token, query: '?adapter=adapter_one' });
+    const client = await connect(s.t.app, s.deploymentId, 'some-ide', { token: s.token, query: '?adapter=adapter_one' });
     try {
-      const { tools } = await client.listTools();
-      expect(tools).toHaveLength(2);
-      const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
-      expect(result.structuredContent).toMatchObject({ adapter: 'adapter_one' });
+      await expectToolsOfAdapter(client, { adapter: 'adapter_one', tools: 2 });
     } finally {
       await client.close();
     }
   });
 
   it('surfaces JSON-RPC errors as SDK errors', async () => {
-    const client = await connect(t.app, deploymentId, 'claude-code', { token });
+    const client = await connect(s.t.app, s.deploymentId, 'claude-code', { token: s.token });
     try {
       await expectUnknownNamesRefused(client);
     } finally {
@@ -88,23 +71,21 @@ describe('MCP with the official SDK client', () => {
   });
 
   it('refuses a private deployment without a token', async () => {
-    await expect(connect(t.app, deploymentId, 'claude-code')).rejects.toThrow(/401|token/);
+    await expect(connect(s.t.app, s.deploymentId, 'claude-code')).rejects.toThrow(/401|token/);
   });
 
   it('works without state: a second instance with the same secret serves the session the first one opened', async () => {
-    const second = await startTestApp({ database: t.database, env: { MCP_SESSION_SECRET: SECRET } });
+    const second = await startTestApp({ database: s.t.database, env: { MCP_SESSION_SECRET: SECRET } });
     try {
       // A load balancer alternating between the two instances, request by request.
       const seen: Request[] = [];
-      const transport = new StreamableHTTPClientTransport(endpointUrl(anonymousId), { fetch: inProcessFetch([t.app, second.app], seen) });
+      const transport = new StreamableHTTPClientTransport(endpointUrl(s.anonymousId), {
+        fetch: inProcessFetch([s.t.app, second.app], seen),
+      });
       const client = new Client({ name: 'claude-code', version: '1.0.0' });
       await client.connect(transport);
-      for (let i = 0; i < 3; i += 1) {
-        const { tools } = await client.listTools();
-        const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
-        // The adapter chosen at initialize on one instance holds on the other.
-        expect(result.structuredContent).toMatchObject({ adapter: 'adapter_one' });
-      }
+      // The adapter chosen at initialize on one instance holds on the other.
+      await expectToolsOfAdapter(client, { adapter: 'adapter_one', tools: 1, times: 3 });
       expect(seen.length).toBeGreaterThanOrEqual(8);
       await client.close();
     } finally {
@@ -116,7 +97,7 @@ describe('MCP with the official SDK client', () => {
     let server: HttpServer;
     let origin: string;
     beforeAll(async () => {
-      server = createNodeServer((request, connection) => t.app.handle(request, connection));
+      server = createNodeServer((request, connection) => s.t.app.handle(request, connection));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
@@ -126,7 +107,7 @@ describe('MCP with the official SDK client', () => {
 
     it('connects an anonymous client with the default fetch', async () => {
       const client = new Client({ name: 'Cursor', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/v1/mcp/${anonymousId}`)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/v1/mcp/${s.anonymousId}`)));
       try {
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(1);

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../helpers/app.js';
 import {
   CLIENT_ADAPTERS,
   connectClient,
   expectBothWorkflowsOffered,
+  expectToolsOfAdapter,
   expectUnknownNamesRefused,
   MODERN,
-  seedEndpointOwner,
+  setUpSdkClientSuite,
 } from '../helpers/mcp.js';
 
 /**
@@ -15,28 +16,13 @@ import {
  * 2025 mode (initialize) against the same URL.
  */
 describe('MCP 2026-07-28 with the official v2 SDK client', () => {
-  let t: TestApp;
-  let token: string;
-  let deploymentId: string;
-  let anonymousId: string;
-  let owned: string;
-  let subscribed: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    const owner = await seedEndpointOwner(t);
-    ({ token, owned, subscribed } = owner);
-    deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
-    anonymousId = await owner.deploy({ name: 'Open', workflowIds: [owned], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const s = setUpSdkClientSuite();
 
   for (const era of [MODERN, null] as const) {
     const label = era ?? '2025-11-25 (initialize)';
     for (const { client: clientName, adapter, toolsPerWorkflow } of CLIENT_ADAPTERS) {
       it(`${label}: ${clientName} gets ${adapter}: tools, prompts and resources`, async () => {
+        const { t, deploymentId, token, owned, subscribed } = s;
         const seen: Request[] = [];
         const client = await connectClient(t.app, deploymentId, clientName, { token, pin: era, seen });
         try {
@@ -80,19 +66,16 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
   }
 
   it('takes the adapter from the URL over the client information in _meta', async () => {
-    const client = await connectClient(t.app, deploymentId, 'claude-code', { token, query: '?adapter=adapter_two' });
+    const client = await connectClient(s.t.app, s.deploymentId, 'claude-code', { token: s.token, query: '?adapter=adapter_two' });
     try {
-      const { tools } = await client.listTools();
-      expect(tools).toHaveLength(2);
-      const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
-      expect(result.structuredContent).toMatchObject({ adapter: 'adapter_two' });
+      await expectToolsOfAdapter(client, { adapter: 'adapter_two', tools: 2 });
     } finally {
       await client.close();
     }
   });
 
   it('surfaces JSON-RPC errors as SDK errors', async () => {
-    const client = await connectClient(t.app, deploymentId, 'claude-code', { token });
+    const client = await connectClient(s.t.app, s.deploymentId, 'claude-code', { token: s.token });
     try {
       await expectUnknownNamesRefused(client);
       await expect(client.readResource({ uri: 'workflow://nope/manifest' })).rejects.toMatchObject({
@@ -107,22 +90,18 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
   it('refuses a private deployment without a token', async () => {
     await expect(
       (async () => {
-        const client = await connectClient(t.app, deploymentId, 'claude-code');
+        const client = await connectClient(s.t.app, s.deploymentId, 'claude-code');
         await client.listTools();
       })(),
     ).rejects.toThrow(/401|private|Unauthorized/i);
   });
 
   it('serves an anonymous deployment, alternating between two instances', async () => {
-    const second = await startTestApp({ database: t.database });
+    const second = await startTestApp({ database: s.t.database });
     try {
       const seen: Request[] = [];
-      const client = await connectClient([t.app, second.app], anonymousId, 'Cursor', { seen });
-      for (let i = 0; i < 3; i += 1) {
-        const { tools } = await client.listTools();
-        const result = await client.callTool({ name: tools[0]!.name, arguments: {} });
-        expect(result.structuredContent).toMatchObject({ adapter: 'adapter_two' });
-      }
+      const client = await connectClient([s.t.app, second.app], s.anonymousId, 'Cursor', { seen });
+      await expectToolsOfAdapter(client, { adapter: 'adapter_two', tools: 1, times: 3 });
       expect(seen.length).toBeGreaterThanOrEqual(6);
       await client.close();
     } finally {
