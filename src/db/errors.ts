@@ -31,7 +31,7 @@ function hasPgCode(error: unknown, code: string): boolean {
 const UNAVAILABLE =
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|timeout exceeded when trying to connect|terminating connection|database did not answer|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error|DatabaseNotReachable|57P01|57P03/i;
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e; depth += 1) {
     const text = e instanceof Error ? `${e.name} ${e.message} ${(e as { code?: string }).code ?? ''}` : String(e);

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations.js';
 import type { Statement } from './statement.js';
 
-export type DatabaseKind = 'pglite' | 'postgres';
+type DatabaseKind = 'pglite' | 'postgres';
 
 export interface Database {
   kind: DatabaseKind;
@@ -46,7 +46,7 @@ function newClient(adapter: PrismaPg, onQuery?: (sql: string) => void): PrismaCl
 const require = createRequire(import.meta.url);
 const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof import('pglite-prisma-adapter');
 
-export function pgliteRunner(db: PGlite): SqlRunner {
+function pgliteRunner(db: PGlite): SqlRunner {
   return {
     async query<T>(sql: string, params?: unknown[]) {
       return (await db.query(sql, params as never[])).rows as T[];
@@ -114,7 +114,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
  * Every query of the service takes milliseconds; the slowest legitimate ones (an account deletion)
  * take a few seconds.
  */
-export const QUERY_TIMEOUT_MS = 10_000;
+const QUERY_TIMEOUT_MS = 10_000;
 
 /**
  * Bounds every query of a pooled connection. On expiry the socket is destroyed rather than only

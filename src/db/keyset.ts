@@ -23,12 +23,12 @@ export function afterPosition<F extends string>(field: F, position: Position): A
 }
 
 /** The same order in SQL, over the timestamp column `column` (a constant) and `id`. */
-export function newestFirstSql(column: string): string {
+function newestFirstSql(column: string): string {
   return `${column} DESC, id DESC`;
 }
 
 /** The same condition in SQL: the position's timestamp is parameter `$at`, its id `$id`. */
-export function afterPositionSql(column: string, at: number, id: number): string {
+function afterPositionSql(column: string, at: number, id: number): string {
   return `(${column} < $${at} OR (${column} = $${at} AND id < $${id}))`;
 }
 

@@ -21,7 +21,7 @@ export interface Migration {
 }
 
 /** The project's prisma/migrations folder, found from this module whether it runs from src/ or dist/. */
-export function migrationsDir(): string {
+function migrationsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i += 1) {
     const candidate = join(dir, 'prisma', 'migrations');

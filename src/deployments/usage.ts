@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 /** A burst of connections queues for pool connections; Prisma's 2 s default wait would fail some of them. */
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
 
-export function utcDay(date: Date): string {
+function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
@@ -28,12 +28,12 @@ function startOfUtcDay(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
-export function startOfUtcMonth(date: Date): Date {
+function startOfUtcMonth(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
 }
 
 /** Calendar periods in UTC, ending today: today, this ISO week (from Monday), this month. */
-export function periodStart(period: UsagePeriod, now: Date): Date {
+function periodStart(period: UsagePeriod, now: Date): Date {
   const today = startOfUtcDay(now);
   if (period === 'day') return today;
   if (period === 'week') return new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS);

@@ -138,5 +138,3 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
 function alreadyInLibrary(workflowId: string): AppError {
   return new AppError('CONFLICT', 'this workflow is already in your library', { workflowId });
 }
-
-export type LibraryService = ReturnType<typeof createLibraryService>;

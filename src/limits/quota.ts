@@ -20,9 +20,9 @@ export type Db = Prisma.TransactionClient;
 export type CountedQuota = 'workflows' | 'deployments' | 'subscriptions' | 'apiKeys';
 export type QuotaName = CountedQuota | 'connections';
 
-export const CONNECTIONS_METRIC = 'connections';
+const CONNECTIONS_METRIC = 'connections';
 /** The month's connections made by callers other than the owner, a part of CONNECTIONS_METRIC. */
-export const ANONYMOUS_CONNECTIONS_METRIC = 'connections_anonymous';
+const ANONYMOUS_CONNECTIONS_METRIC = 'connections_anonymous';
 
 export interface QuotaUse {
   quota: QuotaName;
@@ -43,14 +43,14 @@ function accountGone(): AppError {
 }
 
 /** Locks the user's row until the transaction ends and reads the plan in force, in one statement. */
-export async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
+async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
   const rows = await tx.$queryRaw<LockedUser[]>(lockUserWithPlan(userId));
   const row = rows[0];
   if (!row) throw accountGone();
   return effectivePlan(row.plan === null || row.status === null ? null : { plan: row.plan, status: row.status });
 }
 
-export function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number> {
+function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number> {
   switch (quota) {
     case 'workflows':
       return db.workflow.count({ where: { ownerId: userId } });
@@ -164,7 +164,7 @@ export async function enforceConnectionQuota(tx: Db, userId: string, now: Date =
   return { quota: 'connections', plan, used: counted, limit, remaining: Math.max(limit - counted, 0) };
 }
 
-export async function connectionsUsed(db: Db, userId: string, now: Date = new Date()): Promise<number> {
+async function connectionsUsed(db: Db, userId: string, now: Date = new Date()): Promise<number> {
   const row = await db.usageCounter.findUnique({
     where: { userId_metric_period: { userId, metric: CONNECTIONS_METRIC, period: usagePeriod(now) } },
     select: { count: true },

@@ -18,19 +18,19 @@ import { BROWSE_ORDERS, browsePage, featuredItems, searchPage, type BrowseOrder,
  */
 
 export const MARKETPLACE_SORTS = ['popular', 'recent', 'rating'] as const;
-export type MarketplaceSort = (typeof MARKETPLACE_SORTS)[number];
+type MarketplaceSort = (typeof MARKETPLACE_SORTS)[number];
 
 /**
  * Bayesian average: every workflow starts with `weight` imaginary ratings of `mean`, so a single
  * 5 (→ 3.64) ranks below forty ratings averaging 4.8 (→ 4.54).
  */
-export const RATING_PRIOR = { mean: 3.5, weight: 10 } as const;
+const RATING_PRIOR = { mean: 3.5, weight: 10 } as const;
 
 export function bayesianRating(ratingSum: number, ratingCount: number): number {
   return (RATING_PRIOR.weight * RATING_PRIOR.mean + ratingSum) / (RATING_PRIOR.weight + ratingCount);
 }
 
-export const FEATURED_RULE = {
+const FEATURED_RULE = {
   size: 10,
   minRatings: 3,
   minMean: 4,
@@ -227,5 +227,3 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
 
   return { browse, search, featured };
 }
-
-export type MarketplaceService = ReturnType<typeof createMarketplaceService>;

@@ -15,7 +15,7 @@ import { lockReview, ratingChange } from './sql.js';
  * than a read followed by a write, so concurrent reviews never lose one another's change.
  */
 
-export const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: 10, maxText: 2000 } as const;
+const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: 10, maxText: 2000 } as const;
 
 export type ReviewQuery = { include?: Prisma.ReviewInclude; select?: Prisma.ReviewSelect };
 
@@ -27,7 +27,7 @@ export interface ReviewInput {
 type Tx = Prisma.TransactionClient;
 
 /** Checks a review body; the text is trimmed and its length counted in characters (code points). */
-export function cleanReviewInput(input: ReviewInput): ReviewInput {
+function cleanReviewInput(input: ReviewInput): ReviewInput {
   const problems: FieldProblem[] = [];
   const { minRating, maxRating, minText, maxText } = REVIEW_LIMITS;
   if (!Number.isInteger(input.rating) || input.rating < minRating || input.rating > maxRating) {
@@ -170,5 +170,3 @@ function reviewedTwice(workflowId: string, reviewId?: string): AppError {
     ...(reviewId ? { reviewId } : {}),
   });
 }
-
-export type ReviewService = ReturnType<typeof createReviewService>;

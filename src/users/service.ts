@@ -252,5 +252,3 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
 
   return { resolveViewer, forgetViewer, getMe, deleteAccount };
 }
-
-export type UserService = ReturnType<typeof createUserService>;

@@ -426,5 +426,3 @@ export async function addLibraryEntry(
     },
   });
 }
-
-export type WorkflowService = ReturnType<typeof createWorkflowService>;
