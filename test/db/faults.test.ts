@@ -10,7 +10,8 @@ import { applyMigrations } from '../../src/db/migrations.js';
 import { startTestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
-import { freePort, ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
+import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
+import { freePort } from '../helpers/process.js';
 
 /**
  * The service against a database that goes away and comes back: the process keeps running,

@@ -5,9 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './process.js';
 
-// The database fault tests import the port finder from here.
-export { freePort };
-
 /**
  * A throw-away PostgreSQL server owned by one test file, so a test may stop and restart it
  * without touching the machine's own server. It runs as the `postgres` OS user because initdb
