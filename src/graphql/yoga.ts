@@ -1,5 +1,5 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga, handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../errors.js';
@@ -7,6 +7,7 @@ import { TextReply, type Reply } from '../http/text-response.js';
 import { newContext, releaseContext, type Viewer } from './context.js';
 import { graphqlErrorReply, toAppError, toGraphQLError } from './errors.js';
 import { createLoaders } from './loaders.js';
+import { useJit } from './jit.js';
 import { costRefusal, measureOperation, operationLimitRule } from './limits.js';
 
 export interface GraphQLServerContext {
@@ -14,6 +15,11 @@ export interface GraphQLServerContext {
   requestId: string;
   /** Charges the request's extra rate-limit units (one per root field beyond the first). */
   chargeMore?: (points: number) => Promise<void>;
+  /**
+   * Set when the operation is one of the service's own (a REST route's) rather than written by
+   * the client: its cost is bounded by the checks of its arguments, so it is not measured.
+   */
+  ownOperation?: boolean;
 }
 
 /**
@@ -63,7 +69,20 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
   });
 }
 
-/** The /graphql face: Yoga over the shared schema, with operation limits and error masking. */
+/** An error the caller's input caused, as a VALIDATION_ERROR (its text names what was refused). */
+function inputRefusal(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    path: error.path,
+    extensions: { code: 'VALIDATION_ERROR', details: {} },
+  });
+}
+
+/**
+ * The GraphQL pipeline: Yoga over the shared schema, with operation limits, graphql-jit, context
+ * release and error masking. It serves /graphql, and the REST face runs its routes' operations
+ * through the same enveloped pipeline (`getEnveloped`, src/rest/handler.ts).
+ */
 export function createGraphQLHandler(options: { schema: GraphQLSchema; services: Services; log: Logger; production: boolean }) {
   const { schema, services, log, production } = options;
   const validationRules: Plugin = {
@@ -78,19 +97,34 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
   };
   // The cost depends on the variables, so it is measured when the operation is about to run,
   // still before any resolver; so is the rate-limit charge of a request with several root fields.
+  // Synchronous unless there is something to charge, so most executions wait for nothing here.
   const measuring: Plugin = {
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as Partial<GraphQLServerContext>;
+      if (context.ownOperation) return;
       const measure = measureOperation(args.schema, args.document, args.operationName, args.variableValues);
       const refusal = costRefusal(measure);
       if (refusal) return setResultAndStopExecution({ errors: [refusal] });
-      const chargeMore = (args.contextValue as Partial<GraphQLServerContext>).chargeMore;
-      if (!chargeMore || measure.rootFields <= 1) return;
-      try {
-        await chargeMore(measure.rootFields - 1);
-      } catch (error) {
+      if (!context.chargeMore || measure.rootFields <= 1) return;
+      return context.chargeMore(measure.rootFields - 1).catch((error: unknown) => {
         if (!(error instanceof AppError)) throw error;
         setResultAndStopExecution({ errors: [toGraphQLError(error)] });
-      }
+      });
+    },
+  };
+  // An execution answered without `data` was refused before it began: variable values that do
+  // not fit their types, or an operation the document does not have. That is the caller's mistake
+  // whichever executor found it (graphql-jit's refusals carry no `originalError` to tell by).
+  const refusedInput: Plugin = {
+    onExecute() {
+      return {
+        onExecuteDone(payload) {
+          return handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+            if ('data' in result || !result.errors?.length) return;
+            setResult({ ...result, errors: result.errors.map((error) => (error.extensions?.code ? error : inputRefusal(error))) });
+          });
+        },
+      };
     },
   };
   // The per-request caches Pothos keeps for a context are dropped once the operation is done (see newContext).
@@ -103,13 +137,17 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
       };
     },
   };
+  const jit = useJit({
+    onRefused: (errors) =>
+      log.warn({ errors: errors.map((e) => e.message) }, 'graphql-jit refused an operation; it is answered with the refusal'),
+  });
   return createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
-    plugins: [validationRules, measuring, releasingContext],
+    plugins: [validationRules, measuring, jit, refusedInput, releasingContext],
     context: ({ viewer, requestId }) => newContext({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
     maskedErrors: {
       maskError(error, _message) {
@@ -117,11 +155,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
         // graphql-js's own refusal of an input (a variable of the wrong type, an unknown enum
         // value) wraps the GraphQLError its coercion threw: the caller's mistake, not ours.
         if (error instanceof GraphQLError && isInputRefusal(error)) {
-          const refused = new GraphQLError(error.message, {
-            nodes: error.nodes,
-            path: error.path,
-            extensions: { code: 'VALIDATION_ERROR', details: {} },
-          });
+          const refused = inputRefusal(error);
           return production ? withoutSuggestion(refused) : refused;
         }
         const { appError, unexpected } = toAppError(error);
@@ -129,12 +163,20 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
         // A database outage is answered 503 with Retry-After as on REST (Yoga takes the status and
         // headers from `http` and leaves it out of the body), so clients and proxies know to retry.
         const http = appError.code === 'SERVICE_UNAVAILABLE' ? { http: { status: appError.status, headers: appError.headers } } : {};
+        // The AppError stays reachable (`originalError`, never sent) so the REST face answers with
+        // exactly it, headers included.
         return new GraphQLError(appError.message, {
           nodes: (error as GraphQLError).nodes,
           path: (error as GraphQLError).path,
+          originalError: appError,
           extensions: { code: appError.code, details: appError.details, ...http },
         });
       },
     },
   });
 }
+
+export type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
+
+/** The pipeline of one request: the context factory, validation and execution of GraphQLHandler. */
+export type GraphQLPipeline = GraphQLHandler['getEnveloped'];

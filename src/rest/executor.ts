@@ -1,5 +1,4 @@
 import {
-  execute,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -16,15 +15,15 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, type FieldProblem } from '../errors.js';
 import type { HttpMethod, RouteSpec } from './routes.js';
 
 /**
- * Runs the REST routes of the route table over the GraphQL schema. Each route is compiled
- * once into an operation on its field. Inputs are checked strictly against the argument
- * types before execution (no string-to-number or single-value-to-list guessing, and an
- * explicit null reaches the resolver) so every bad input gets a 400 naming the field.
+ * The REST routes of the route table as GraphQL operations. Each route is made once into an
+ * operation on its field (`document`), which the GraphQL pipeline runs (src/rest/handler.ts).
+ * Inputs are checked strictly against the argument types before execution (no string-to-number
+ * or single-value-to-list guessing, and an explicit null reaches the resolver) so every bad input
+ * gets a 400 naming the field.
  */
 
 export interface CompiledRoute {
@@ -35,9 +34,10 @@ export interface CompiledRoute {
   fieldName: string;
   args: readonly GraphQLArgument[];
   field: GraphQLField<unknown, unknown>;
-  /** The operation compiled to JavaScript (graphql-jit), made on the route's first request. */
-  compiled?: CompiledQuery;
 }
+
+/** The name of every route's operation. */
+export const ROUTE_OPERATION = 'Rest';
 
 export type RouteMatch =
   | { kind: 'route'; route: CompiledRoute; params: Record<string, string> }
@@ -72,7 +72,7 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   const varDefs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const callArgs = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const op = typeName === 'Query' ? 'query' : 'mutation';
-  const source = `${op} Rest${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selectionFor(field.type, new Set(), 0, new Set(spec.omit ?? []))} }`;
+  const source = `${op} ${ROUTE_OPERATION}${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selectionFor(field.type, new Set(), 0, new Set(spec.omit ?? []))} }`;
   const paramNames: string[] = [];
   const pattern = new RegExp(
     `^${spec.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z]+)/g, (_m, name: string) => {
@@ -239,23 +239,7 @@ export function compileRouter(schema: GraphQLSchema, specs: readonly RouteSpec[]
     return allowed.length ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
   }
 
-  /**
-   * Runs the route's operation. Each route's document is fixed, so it is compiled once to a
-   * JavaScript function (graphql-jit) instead of being interpreted by graphql-js on every request;
-   * the resolvers, and so every rule and check, are the same. A document graphql-jit cannot
-   * compile is executed by graphql-js.
-   */
-  async function run(route: CompiledRoute, schemaArg: GraphQLSchema, variables: Record<string, unknown>, contextValue: unknown) {
-    if (!route.compiled) {
-      const compiled = compileQuery(schemaArg, route.document, 'Rest');
-      if (!isCompiledQuery(compiled))
-        return execute({ schema: schemaArg, document: route.document, variableValues: variables, contextValue });
-      route.compiled = compiled;
-    }
-    return route.compiled.query(undefined, contextValue, variables);
-  }
-
-  return { routes: compiled, match, run };
+  return { routes: compiled, match };
 }
 
 export type RestRouter = ReturnType<typeof compileRouter>;

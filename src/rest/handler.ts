@@ -1,23 +1,35 @@
-import type { GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import { AppError } from '../errors.js';
-import { newContext, releaseContext } from '../graphql/context.js';
-import { toAppError } from '../graphql/errors.js';
-import { createLoaders } from '../graphql/loaders.js';
+import type { GraphQLPipeline, GraphQLServerContext } from '../graphql/yoga.js';
 import { readJsonObject } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
 import { textResponse, type TextReply } from '../http/text-response.js';
 import { jsonResponse, successResponse, errorBody } from './envelope.js';
-import { collectVariables, compileRouter } from './executor.js';
+import { collectVariables, compileRouter, ROUTE_OPERATION } from './executor.js';
 import { routes } from './routes.js';
 
 /**
  * The /v1 REST face for the routes of the route table: match, authenticate, read the body,
- * check the inputs, run the GraphQL field, answer in the envelope.
+ * check the inputs, run the route's operation through the GraphQL pipeline, answer in the envelope.
+ *
+ * The pipeline is the one /graphql runs on (src/graphql/yoga.ts): its context factory, graphql-jit
+ * and the release of the context and masking of errors around execution. A route's operation is
+ * built and parsed once, and validated once here with the pipeline's own rules, as the parse and
+ * validation caches do for a repeated /graphql document; its cost is not measured (see
+ * `ownOperation`). The strict input check runs before execution.
  */
-export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitBytes: number }) {
-  const { schema, bodyLimitBytes } = options;
+export function createRestHandler(options: { schema: GraphQLSchema; pipeline: GraphQLPipeline; bodyLimitBytes: number }) {
+  const { schema, pipeline, bodyLimitBytes } = options;
   const router = compileRouter(schema, routes);
+  const checking = pipeline();
+  for (const route of router.routes) {
+    const refused: readonly GraphQLError[] = checking.validate(checking.schema, route.document);
+    if (refused.length)
+      throw new Error(
+        `route ${route.spec.method} ${route.spec.path}: its operation is refused: ${refused.map((e) => e.message).join('; ')}`,
+      );
+  }
 
   async function handle(request: Incoming, url: URL, path: string, scope: RequestScope): Promise<TextReply> {
     const found = router.match(request.method, path);
@@ -37,27 +49,16 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: url.searchParams, body });
-    const context = newContext({
-      viewer,
-      services: scope.services,
-      requestId: scope.requestId,
-      loaders: createLoaders(scope.services, viewer),
-    });
-    let result;
-    try {
-      result = await router.run(route, schema, variables, context);
-    } finally {
-      releaseContext(context);
-    }
-    if (result.errors?.length) {
-      const { appError, unexpected } = toAppError(result.errors[0]);
-      if (unexpected)
-        scope.log.error(
-          { err: result.errors[0]?.originalError ?? result.errors[0], requestId: scope.requestId },
-          'unexpected error in a REST route',
-        );
-      throw appError;
-    }
+    const initial: GraphQLServerContext = { viewer, requestId: scope.requestId, ownOperation: true };
+    const enveloped = pipeline(initial);
+    const result = (await enveloped.execute({
+      schema: enveloped.schema,
+      document: route.document,
+      operationName: ROUTE_OPERATION,
+      variableValues: variables,
+      contextValue: await enveloped.contextFactory(),
+    })) as ExecutionResult;
+    if (result.errors?.length) throw refusalOf(result.errors[0]!);
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;
     const status = route.spec.status ?? 200;
     if (route.spec.document) {
@@ -68,6 +69,19 @@ export function createRestHandler(options: { schema: GraphQLSchema; bodyLimitByt
   }
 
   return { handle, router };
+}
+
+/** What a route answers for the first error of its operation's (masked) result. */
+function refusalOf(error: GraphQLError): AppError {
+  // A resolver's error: the pipeline masked it, keeping the AppError it stands for, and logged it
+  // if it was unexpected (so the answer is a plain copy, which is not logged again).
+  const original = error.originalError;
+  if (original instanceof AppError) return original.unexpected ? new AppError(original.code, original.message) : original;
+  // A value the strict input check let through but the argument's type refused.
+  if (error.extensions?.code === 'VALIDATION_ERROR')
+    return new AppError('VALIDATION_ERROR', error.message, error.extensions.details as Record<string, unknown>);
+  // Anything else (a null for a non-null field) is the service's fault: unexpected, and logged.
+  return AppError.from(error);
 }
 
 export function notFoundResponse(method: string, path: string): TextReply {
