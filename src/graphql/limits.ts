@@ -33,7 +33,7 @@ export interface OperationLimits {
   maxCost: number;
 }
 
-export const defaultOperationLimits: OperationLimits = { maxDepth: 10, maxAliases: 30, maxCost: 20_000 };
+const defaultOperationLimits: OperationLimits = { maxDepth: 10, maxAliases: 30, maxCost: 20_000 };
 
 /** The page size assumed for a list without a usable `limit` (the services' default page). */
 const DEFAULT_LIST_SIZE = 20;
@@ -43,7 +43,7 @@ const DEFAULT_LIST_SIZE = 20;
  * manifest accepted (512 for 256 KiB), so the cost bound is also a bound on the manifest bytes one
  * answer can hold: 20,000 units are at most 39 manifests, about 10 MiB.
  */
-export const MANIFEST_FIELD_WEIGHT = Math.ceil(MANIFEST_LIMITS.maxBytes / 512);
+const MANIFEST_FIELD_WEIGHT = Math.ceil(MANIFEST_LIMITS.maxBytes / 512);
 
 function fieldWeight(parent: GraphQLNamedType | null | undefined, field: string): number {
   if (field === 'manifest' || (parent?.name === 'ManifestDocument' && field === 'body')) return MANIFEST_FIELD_WEIGHT;

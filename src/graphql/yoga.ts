@@ -27,7 +27,7 @@ export interface GraphQLServerContext {
  * it (at most about 10 MiB of manifests); this is the backstop that keeps any answer from growing
  * without bound.
  */
-export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** Yoga's answer as a reply of the service, refused when it is over MAX_ANSWER_BYTES. */
 export async function boundedAnswer(response: Response): Promise<Reply> {
@@ -176,7 +176,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
   });
 }
 
-export type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
+type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
 
 /** The pipeline of one request: the context factory, validation and execution of GraphQLHandler. */
 export type GraphQLPipeline = GraphQLHandler['getEnveloped'];

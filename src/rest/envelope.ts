@@ -5,7 +5,7 @@ import { textResponse, type TextReply } from '../http/text-response.js';
 /**
  * The response envelope of spec 2.1, made here and nowhere else.
  */
-export function successBody(data: unknown, pagination?: PageInfo): string {
+function successBody(data: unknown, pagination?: PageInfo): string {
   return JSON.stringify(pagination ? { success: true, data, pagination } : { success: true, data });
 }
 

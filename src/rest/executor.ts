@@ -86,8 +86,6 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   return { spec, pattern, paramNames, document: parse(source), fieldName, args: field.args, field };
 }
 
-export type { FieldProblem } from '../errors.js';
-
 function describeType(type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (isListType(isNonNullType(type) ? type.ofType : type)) return 'an array';
@@ -115,7 +113,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Checks a JSON value against a GraphQL input type without any coercion. */
-export function checkInput(value: unknown, type: GraphQLInputType, path: string, problems: FieldProblem[]): void {
+function checkInput(value: unknown, type: GraphQLInputType, path: string, problems: FieldProblem[]): void {
   if (isNonNullType(type)) {
     if (value === null || value === undefined) {
       problems.push({ field: path, message: `${path} is required` });

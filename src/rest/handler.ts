@@ -5,7 +5,7 @@ import { readJsonObject } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
 import { textResponse, type TextReply } from '../http/text-response.js';
-import { jsonResponse, successResponse, errorBody } from './envelope.js';
+import { successResponse } from './envelope.js';
 import { collectVariables, compileRouter, ROUTE_OPERATION } from './executor.js';
 import { routes } from './routes.js';
 
@@ -82,8 +82,4 @@ function refusalOf(error: GraphQLError): AppError {
     return new AppError('VALIDATION_ERROR', error.message, error.extensions.details as Record<string, unknown>);
   // Anything else (a null for a non-null field) is the service's fault: unexpected, and logged.
   return AppError.from(error);
-}
-
-export function notFoundResponse(method: string, path: string): TextReply {
-  return jsonResponse(errorBody('NOT_FOUND', `there is no route ${method} ${path}`, { method, path }), 404);
 }
