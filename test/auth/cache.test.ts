@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { AppError } from '../../src/errors.js';
 import { VerifiedTokenCache } from '../../src/auth/token-cache.js';
 import type { Authenticator } from '../../src/auth/verify.js';
-import { startFakeIdp, type FakeIdp } from './oidc-fixture.js';
+import { startFakeIdp, type FakeIdp } from '../helpers/identity-provider.js';
 
 // Wraps jwtVerify so the tests can count real verifications; behaviour is unchanged.
 vi.mock('jose', async (importOriginal) => {

@@ -1,7 +1,7 @@
 import { createHmac, createPublicKey } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from './oidc-fixture.js';
+import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from '../helpers/identity-provider.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** Authentication through the REST and GraphQL faces (spec section 5). */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AppError } from '../../src/errors.js';
 import type { Authenticator } from '../../src/auth/verify.js';
-import { AUDIENCE, ISSUER, KID, startFakeIdp, type FakeIdp } from './oidc-fixture.js';
+import { AUDIENCE, ISSUER, KID, startFakeIdp, type FakeIdp } from '../helpers/identity-provider.js';
 
 let idp: FakeIdp;
 let auth: Authenticator;

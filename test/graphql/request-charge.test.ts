@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testOAuthJwks, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
-import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from '../auth/oidc-fixture.js';
+import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from '../helpers/identity-provider.js';
 
 /** A GraphQL request is charged one rate-limit unit per root field, before anything runs. */
 describe('rate-limit charge of a GraphQL request', () => {
