@@ -16,7 +16,6 @@ import type { Services } from '../services.js';
 import {
   adapterForClient,
   adapterFromQuery,
-  checkParams,
   DEFAULT_VERSION,
   isSupportedVersion,
   JSONRPC,
@@ -193,7 +192,6 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
     const inbound = parseMessage(body);
     const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
     try {
-      if (inbound.kind === 'request') checkParams(inbound);
       let forwarded: Request | undefined;
       const fetchRequest = () => {
         if (forwarded) return forwarded;

@@ -106,8 +106,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * One JSON-RPC 2.0 message from a request body. Batches are refused: MCP 2025-06-18 removed
- * them and a stateless endpoint gains nothing from them.
+ * One JSON-RPC 2.0 message from a request body, with a served request's params checked. Batches
+ * are refused: MCP 2025-06-18 removed them and a stateless endpoint gains nothing from them.
  */
 export function parseMessage(text: string): InboundMessage {
   let raw: unknown;
@@ -126,14 +126,35 @@ export function parseMessage(text: string): InboundMessage {
     if (Array.isArray(raw.params)) throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, 'Invalid params: params must be an object', id);
     if (!isObject(raw.params)) throw invalid('params must be an object', id);
   }
-  const parsed = specTypeSchemas.JSONRPCMessage['~standard'].validate(raw);
-  if (parsed.issues) throw invalid(`not a JSON-RPC request, notification or response (${describeIssues(parsed.issues)})`, id);
   const message = raw as unknown as JSONRPCMessage;
+  if (typeof raw.method === 'string' && id !== null && isServedMethod(raw.method)) {
+    // A request for a served method: its params are checked against the method's schema. That
+    // schema checks all the envelope's schema checks beyond what is checked above (params and
+    // their _meta, with the same schema) and more, so when it passes on a message with the
+    // request's keys alone and a whole-number id, the envelope's check is not run again; when it
+    // fails, the envelope is checked first, as for any other message, for the same answer.
+    const issues = paramIssues(raw.method, message);
+    if (issues || !hasRequestShape(raw)) checkEnvelope(raw, id);
+    if (issues) throw paramsFailure(raw.method, issues, id);
+    return { kind: 'request', id, method: raw.method, message, params: (raw.params as Record<string, unknown>) ?? {} };
+  }
+  checkEnvelope(raw, id);
   if (typeof raw.method === 'string') {
     if (id === null) return { kind: 'notification', method: raw.method, message };
     return { kind: 'request', id, method: raw.method, message, params: (raw.params as Record<string, unknown>) ?? {} };
   }
   return { kind: 'response', message };
+}
+
+function checkEnvelope(raw: Record<string, unknown>, id: JsonRpcId | null): void {
+  const parsed = specTypeSchemas.JSONRPCMessage['~standard'].validate(raw);
+  if (parsed.issues) throw invalid(`not a JSON-RPC request, notification or response (${describeIssues(parsed.issues)})`, id);
+}
+
+/** Only the keys a JSON-RPC request may have (its schema is strict), and an id that is a string or a whole number. */
+function hasRequestShape(raw: Record<string, unknown>): boolean {
+  for (const key in raw) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+  return typeof raw.id === 'string' || Number.isInteger(raw.id);
 }
 
 /** The methods the endpoint serves, with the SDK schema their params must satisfy. */
@@ -154,15 +175,15 @@ export function isServedMethod(method: string): boolean {
 }
 
 /**
- * Checks a request's params before the SDK sees them: the SDK would answer a schema failure
- * with -32603 and a dump of its validator's output, the specification asks for -32602.
+ * A served request's params are checked before the SDK sees them: the SDK would answer a schema
+ * failure with -32603 and a dump of its validator's output, the specification asks for -32602.
  */
-export function checkParams(message: InboundMessage & { kind: 'request' }): void {
-  if (!isServedMethod(message.method)) return;
-  const result = REQUEST_SCHEMAS[message.method]!['~standard'].validate(message.message);
-  if (result.issues) {
-    throw new RpcFailure(200, JSONRPC.INVALID_PARAMS, `Invalid params for ${message.method}: ${describeIssues(result.issues)}`, message.id);
-  }
+function paramIssues(method: string, message: JSONRPCMessage): readonly StandardSchemaV1.Issue[] | undefined {
+  return REQUEST_SCHEMAS[method]!['~standard'].validate(message).issues;
+}
+
+function paramsFailure(method: string, issues: readonly StandardSchemaV1.Issue[], id: JsonRpcId): RpcFailure {
+  return new RpcFailure(200, JSONRPC.INVALID_PARAMS, `Invalid params for ${method}: ${describeIssues(issues)}`, id);
 }
 
 function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {

@@ -176,6 +176,15 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(dep, { jsonrpc: '2.0', id: 3, method: 5 }), 400, -32600, /method must be a string/, 3);
     });
 
+    it('a request for a served method outside the JSON-RPC envelope → -32600, whatever its params', async () => {
+      const envelope = /Invalid Request: not a JSON-RPC request, notification or response/;
+      expectRpcError(await post(dep, { ...request('tools/list', undefined, 4), extra: true }), 400, -32600, envelope, 4);
+      expectRpcError(await post(dep, { ...request('prompts/get', {}, 5), extra: true }), 400, -32600, envelope, 5);
+      expectRpcError(await post(dep, request('tools/list', undefined, 1.5)), 400, -32600, envelope, 1.5);
+      expectRpcError(await post(dep, request('tools/list', { _meta: { progressToken: {} } }, 6)), 400, -32600, envelope, 6);
+      expectRpcError(await post(dep, request('prompts/get', { _meta: { progressToken: [] } }, 7)), 400, -32600, envelope, 7);
+    });
+
     it('jsonrpc "1.0" → -32600 with the request id', async () => {
       expectRpcError(await post(dep, { jsonrpc: '1.0', id: 9, method: 'ping' }), 400, -32600, /jsonrpc must be "2.0"/, 9);
     });

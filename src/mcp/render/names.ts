@@ -14,19 +14,39 @@ const STEP_HASH_LENGTH = 6;
 const PROMPT_SUFFIX = '_plan';
 const FALLBACK_SLUG = 'workflow';
 
+/**
+ * Names are pure functions of workflow names and ids, and every tool list and call names each
+ * tool again: the hashes and slugs are remembered, up to this many of each (then started afresh).
+ */
+const MEMO_SIZE = 8192;
+
+function memo(fn: (value: string) => string): (value: string) => string {
+  const known = new Map<string, string>();
+  return (value) => {
+    let result = known.get(value);
+    if (result === undefined) {
+      if (known.size >= MEMO_SIZE) known.clear();
+      known.set(value, (result = fn(value)));
+    }
+    return result;
+  };
+}
+
+const sha256Hex = memo((value) => createHash('sha256').update(value, 'utf8').digest('hex'));
+
 function shortHash(value: string, length: number): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, length);
+  return sha256Hex(value).slice(0, length);
 }
 
 /** Lower-case ASCII words joined by `_`; accents are folded so "Révision" stays readable. */
-export function slugify(value: string): string {
-  return value
+export const slugify = memo((value) =>
+  value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
+    .replace(/^_+|_+$/g, ''),
+);
 
 function truncateSlug(slug: string, max: number): string {
   const cut = slug.slice(0, Math.max(1, max)).replace(/_+$/, '');

@@ -12,12 +12,33 @@ export function isAgentAction(action: string): boolean {
   return action.endsWith('_agent');
 }
 
+/**
+ * A deep copy of manifest data, which is JSON: objects, arrays and primitives are copied by hand
+ * (several times cheaper than `structuredClone`, which each tool call ran once per step);
+ * anything else (a `Date`, an object with a `__proto__` key) is left to `structuredClone`.
+ */
+function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value as unknown[]) out.push(copyJson(item));
+    return out as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return structuredClone(value);
+    out[key] = copyJson((value as Record<string, unknown>)[key]);
+  }
+  return out as T;
+}
+
 function toPlanStep(step: WorkflowStep, level: readonly string[], levelIndex: number): PlanStep {
   // Built field by field in reading order: optional fields are left out, not set to undefined.
   const out: Partial<PlanStep> = { id: step.id, name: step.name, action: step.action };
   if (step.agent !== undefined) out.agent = step.agent;
   out.dependsOn = [...(step.depends_on ?? [])];
-  out.parameters = structuredClone(step.parameters ?? {});
+  out.parameters = copyJson(step.parameters ?? {});
   if (step.condition !== undefined) out.condition = step.condition;
   if (step.retry !== undefined) {
     out.retry = {};
@@ -34,7 +55,7 @@ function toPlanStep(step: WorkflowStep, level: readonly string[], levelIndex: nu
  * manifest data deeply: a caller that edits a result must not edit the deployment's manifest.
  */
 function mergeContext(workflow: RenderableWorkflow, overrides: Record<string, string> | undefined): Record<string, unknown> {
-  return structuredClone({ ...(workflow.manifest.context ?? {}), ...(overrides ?? {}) });
+  return copyJson({ ...(workflow.manifest.context ?? {}), ...(overrides ?? {}) });
 }
 
 function planOutputs(workflow: RenderableWorkflow): PlanOutputs | undefined {
@@ -43,7 +64,7 @@ function planOutputs(workflow: RenderableWorkflow): PlanOutputs | undefined {
   const out: PlanOutputs = {};
   if (o.type !== undefined) out.type = o.type;
   if (o.expected_files !== undefined) out.expectedFiles = [...o.expected_files];
-  if (o.schema !== undefined) out.schema = structuredClone(o.schema);
+  if (o.schema !== undefined) out.schema = copyJson(o.schema);
   return out;
 }
 
