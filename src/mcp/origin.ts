@@ -27,7 +27,7 @@ const EXPOSED = 'Mcp-Session-Id, WWW-Authenticate, Retry-After, X-Request-Id, X-
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
 
 /** `scheme://host[:port]` as browsers send it, or null for anything else (including "null"). */
-export function normalizeOrigin(value: string): string | null {
+function normalizeOrigin(value: string): string | null {
   if (!/^https?:\/\/[^/?#]+$/i.test(value)) return null;
   try {
     const url = new URL(value);

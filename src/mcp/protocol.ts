@@ -19,7 +19,7 @@ export type LegacyVersion = (typeof SUPPORTED_VERSIONS)[number];
 export type ProtocolVersion = LegacyVersion | typeof MODERN_VERSION;
 /** Every revision served, newest first, as the SDK takes them. */
 export const ALL_VERSIONS: string[] = [MODERN_VERSION, ...SUPPORTED_VERSIONS];
-export const LATEST_VERSION: LegacyVersion = SUPPORTED_VERSIONS[0];
+const LATEST_VERSION: LegacyVersion = SUPPORTED_VERSIONS[0];
 /** What Streamable HTTP says to assume when a request carries no MCP-Protocol-Version. */
 export const DEFAULT_VERSION: LegacyVersion = '2025-03-26';
 

@@ -39,7 +39,7 @@ import { ALL_VERSIONS, isServedMethod, JSONRPC, MODERN_VERSION, negotiateVersion
  * adapter, revision) comes in as `Connection`, carried to the handlers through the SDK's
  * pass-through `authInfo`. The endpoint has already checked framing, access and the adapter.
  */
-export interface Connection {
+interface Connection {
   deploymentName: string;
   deploymentDescription: string | null;
   adapter: Adapter;
@@ -60,7 +60,7 @@ const CAPABILITIES: ServerCapabilities = {
 /** The plan tools only read the deployment's workflows; clients may run them without asking. */
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export function manifestUri(workflowId: string): string {
+function manifestUri(workflowId: string): string {
   return `workflow://${encodeURIComponent(workflowId)}/manifest`;
 }
 
@@ -385,7 +385,7 @@ function isPlainModernRequest(edge: ModernEdge, message: JSONRPCRequest): boolea
 const MODERN_SERVERS = 256;
 
 /** An answer of the SDK: HTTP status and JSON text. */
-export interface McpAnswer {
+interface McpAnswer {
   status: number;
   text: string;
 }

@@ -15,7 +15,7 @@ import { SUPPORTED_VERSIONS, type LegacyVersion } from './protocol.js';
  * A session never expires: it grants nothing (every request is authenticated and checked
  * against the deployment afresh), it only saves the client from repeating its choices.
  */
-export interface SessionClaims {
+interface SessionClaims {
   deploymentId: string;
   adapter: Adapter;
   protocolVersion: LegacyVersion;

@@ -9,12 +9,8 @@ import type { Resource, ServerContext } from '@modelcontextprotocol/server';
 import { renderSkill, type RenderableWorkflow } from './render/index.js';
 import type { Adapter } from '../manifest/types.js';
 
-export const SKILL_BASE_URI = 'skill://';
+const SKILL_BASE_URI = 'skill://';
 const SKILL_MIME_TYPE = 'text/markdown';
-
-export function skillUri(name: string): string {
-  return `${SKILL_BASE_URI}${name}/SKILL.md`;
-}
 
 export interface ServedSkill {
   entry: Skill;

@@ -22,19 +22,9 @@ import type {
   ToolCallResult,
 } from './types.js';
 
-export type {
-  Catalog,
-  PromptArgument,
-  PromptMessage,
-  PromptResult,
-  RenderableWorkflow,
-  RenderedPrompt,
-  RenderedTool,
-  TextContent,
-  ToolCallResult,
-} from './types.js';
-export { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
-export { DEFAULT_SKILL_ADAPTER, parseSkillAdapter, renderSkill, skillName, type RenderedSkill } from './skill.js';
+export type { Catalog, PromptResult, RenderableWorkflow, RenderedTool, ToolCallResult } from './types.js';
+export { NAME_PATTERN } from './names.js';
+export { parseSkillAdapter, renderSkill, skillName } from './skill.js';
 
 function describe(workflow: RenderableWorkflow, how: string): string {
   const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);

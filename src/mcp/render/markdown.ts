@@ -37,7 +37,7 @@ function contextValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function retryText(step: PlanStep): string | null {
+function retryText(step: PlanStep): string | null {
   if (!step.retry) return null;
   const parts: string[] = [];
   if (step.retry.maxAttempts !== undefined) parts.push(`up to ${step.retry.maxAttempts} attempts`);
@@ -58,7 +58,7 @@ export function commonStepLines(step: PlanStep): string[] {
   return lines;
 }
 
-export function groupHeading(levels: readonly string[][], index: number): string {
+function groupHeading(levels: readonly string[][], index: number): string {
   const ids = levels[index] ?? [];
   const order = index === 0 ? 'first' : `after group ${index}`;
   const who = ids.length === 1 ? `${code(ids[0] ?? '')} runs alone` : `these ${ids.length} steps can run in parallel: ${codeList(ids)}`;
@@ -66,7 +66,7 @@ export function groupHeading(levels: readonly string[][], index: number): string
 }
 
 /** One sentence naming every group that can run in parallel, or saying that none can. */
-export function parallelismSummary(levels: readonly string[][]): string {
+function parallelismSummary(levels: readonly string[][]): string {
   const steps = levels.reduce((n, l) => n + l.length, 0);
   const head = `${plural(steps, 'step', 'steps')} in ${plural(levels.length, 'parallel group', 'parallel groups')}`;
   const parallel = levels

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 
 export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,48}$/;
-export const MAX_NAME_LENGTH = 48;
+const MAX_NAME_LENGTH = 48;
 
 const HASH_LENGTH = 8;
 const MAX_STEP_PART = 24;
@@ -39,7 +39,7 @@ function shortHash(value: string, length: number): string {
 }
 
 /** Lower-case ASCII words joined by `_`; accents are folded so "Révision" stays readable. */
-export const slugify = memo((value) =>
+const slugify = memo((value) =>
   value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

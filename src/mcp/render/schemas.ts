@@ -130,7 +130,7 @@ function validatorFor(schema: Schema): ValidateFunction {
   return validate;
 }
 
-export interface ArgumentError {
+interface ArgumentError {
   argument: string;
   keyword: string;
   message: string;

@@ -13,16 +13,16 @@ import { rendererFor } from './renderers.js';
 import type { RenderableWorkflow } from './types.js';
 
 /** Agent Skills limits: `name` 1-64 lowercase letters, digits and single hyphens; `description` 1-1024 characters. */
-export const MAX_SKILL_NAME_LENGTH = 64;
+const MAX_SKILL_NAME_LENGTH = 64;
 export const MAX_SKILL_DESCRIPTION_LENGTH = 1024;
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const DEFAULT_SKILL_ADAPTER: Adapter = 'adapter_three';
+const DEFAULT_SKILL_ADAPTER: Adapter = 'adapter_three';
 
 const HASH_LENGTH = 8;
 const FALLBACK_SLUG = 'workflow';
 
 /** Lower-case ASCII words joined by single hyphens; accents are folded so "Révision" reads "revision". */
-export function skillSlug(value: string): string {
+function skillSlug(value: string): string {
   return value
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

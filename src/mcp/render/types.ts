@@ -23,7 +23,7 @@ export interface RenderedTool {
   stepId: string | null;
 }
 
-export interface PromptArgument {
+interface PromptArgument {
   name: string;
   description: string;
   required: boolean;
@@ -43,7 +43,7 @@ export interface Catalog {
   prompts: RenderedPrompt[];
 }
 
-export interface TextContent {
+interface TextContent {
   type: 'text';
   text: string;
 }
@@ -53,7 +53,7 @@ export interface ToolCallResult {
   structuredContent: Record<string, unknown>;
 }
 
-export interface PromptMessage {
+interface PromptMessage {
   role: 'user' | 'assistant';
   content: TextContent;
 }
@@ -70,7 +70,7 @@ export interface PlanArgs {
   inputs?: Record<string, unknown>;
 }
 
-export interface PlanRetry {
+interface PlanRetry {
   maxAttempts?: number;
   backoff?: string;
 }
