@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { effectivePlan, type PlanName } from '../limits/plans.js';
+import { PLAN_OF_USER } from './sql.js';
 import type { ServiceDeps } from '../service-deps.js';
 import {
   createStripeClient,
@@ -49,9 +50,11 @@ function checkRedirectUrl(field: string, value: string): string {
 }
 
 /**
- * The plan in force for a user: the one read of it, for the rate limiter (through the billing
- * service's short cache), the quotas and the usage report. Account-wide locks read it together
- * with the lock instead (`lockUserPlan` in src/limits/quota.ts), through the same `effectivePlan`.
+ * The plan in force for a user, read through Prisma (inside a transaction when given one): for the
+ * quotas, the usage report and GraphQL's `plan`. The rate limiter's cached read sends the same
+ * query as the named statement PLAN_OF_USER (src/billing/sql.ts), and account-wide locks read it
+ * together with the lock (`lockUserPlan` in src/limits/quota.ts); all three decide the plan with
+ * the one `effectivePlan`.
  */
 export async function readPlan(db: Prisma.TransactionClient, userId: string): Promise<PlanName> {
   const sub = await db.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } });
@@ -73,7 +76,8 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     const now = Date.now();
     const hit = planCache.get(userId);
     if (hit && hit.expiresAt > now) return hit.plan;
-    const plan = await readPlan(prisma, userId);
+    const [subscription] = await db.read<{ plan: string; status: string }>(PLAN_OF_USER, [userId]);
+    const plan = effectivePlan(subscription);
     if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
     planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
     return plan;

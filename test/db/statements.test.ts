@@ -1,6 +1,7 @@
 import type { PrismaClient, Workflow } from '@prisma/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ISSUER } from '../../src/auth/dev-issuer.js';
+import { PLAN_OF_USER } from '../../src/billing/sql.js';
 import type { Statement } from '../../src/db/statement.js';
 import {
   BUNDLES_OF_DEPLOYMENTS,
@@ -17,7 +18,7 @@ import { WORKFLOW_BY_ID, workflowsOfOwner } from '../../src/workflows/sql.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { initializeRequest } from '../helpers/mcp.js';
 import { seedDeployment } from '../helpers/seed-plans.js';
-import { seedManifest, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -397,5 +398,15 @@ describe('named statements return what Prisma would', () => {
     }
     expect((await read<{ workflowCount: number }>(USER_WITH_COUNTS, [alice]))[0]!.workflowCount).toBe(5);
     expect(await read(USER_WITH_COUNTS, ['usr_unknown'])).toEqual([]);
+  });
+
+  it('PLAN_OF_USER reads the subscription’s plan and status of the user asked, and nothing without one', async () => {
+    await seedPlan(t, bob, 'team', 'past_due');
+    await seedPlan(t, carol, 'pro');
+    for (const id of [alice, bob, carol, 'usr_unknown']) {
+      const subscription = await prisma.billingSubscription.findUnique({ where: { userId: id }, select: { plan: true, status: true } });
+      expect(await read(PLAN_OF_USER, [id])).toEqual(subscription ? [subscription] : []);
+    }
+    expect(await read(PLAN_OF_USER, [bob])).toEqual([{ plan: 'team', status: 'past_due' }]);
   });
 });
