@@ -48,6 +48,7 @@ const USAGE = `usage: npm run bench -- [options]
   --keep              keep the bench database afterwards, and reuse it if it is already seeded
   --no-build          use the existing dist/ instead of running the build first
   --profile           record CPU profiles of the service instead (default scenarios: workflow-get, mcp-tools-call)
+  --profile-baseline  with --profile, record the baseline's profiles as well, under the same load
   --node-arg=FLAG     start the service with this Node.js flag as well (repeatable), e.g. --node-arg=--trace-gc
   --users N --workflows N --deployments N    data set size (default ${DEFAULT_SIZE.users}, ${DEFAULT_SIZE.workflows}, ${DEFAULT_SIZE.deployments})
   --mcp-deployments N deployments the MCP scenarios rotate over (default 200)
@@ -64,6 +65,7 @@ interface Options {
   keep: boolean;
   build: boolean;
   profile: boolean;
+  profileBaseline: boolean;
   /** Extra Node.js flags of the service process (diagnosis: --trace-gc, --inspect). */
   nodeArgs: string[];
   size: BenchSize;
@@ -90,6 +92,7 @@ function parseOptions(): Options {
         keep: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
+        'profile-baseline': { type: 'boolean', default: false },
         'node-arg': { type: 'string', multiple: true },
         users: { type: 'string' },
         workflows: { type: 'string' },
@@ -130,6 +133,7 @@ function parseOptions(): Options {
     keep: values.keep,
     build: !values['no-build'],
     profile: values.profile,
+    profileBaseline: values['profile-baseline'],
     nodeArgs: values['node-arg'] ?? [],
     size: {
       users: int('users', values.users, DEFAULT_SIZE.users, 10, 1_000_000),
@@ -174,11 +178,11 @@ async function startService(env: Record<string, string>, options: { countStateme
   return child;
 }
 
-async function startBaseline(env: Record<string, string>): Promise<Child> {
-  const counter = await statementCounter();
+async function startBaseline(env: Record<string, string>, nodeArgs: string[] = []): Promise<Child> {
+  const counter = nodeArgs.length ? { args: [], env: {} } : await statementCounter();
   const child = await startChild(
     'baseline',
-    [...counter.args, '--import', 'tsx', 'bench/baseline.ts'],
+    [...counter.args, ...nodeArgs, '--import', 'tsx', 'bench/baseline.ts'],
     { ...env, ...counter.env },
     await freePort(),
   );
@@ -447,35 +451,40 @@ async function profileRun(options: Options): Promise<number> {
   const { db, dataDir, sessionSecret, workload } = await prepare(options);
   const env = serviceEnv(db.url, dataDir, sessionSecret);
   const profileDir = mkdtempSync(join(tmpdir(), 'wf-bench-profiles-'));
-  const summaries: { scenario: string; load: LoadResult; profile: string; summary: ProfileSummary }[] = [];
+  const summaries: { scenario: string; server: string; load: LoadResult; profile: string; summary: ProfileSummary }[] = [];
   const names = selectScenarios(buildScenarios(workload, []), options.only, ['workflow-get', 'mcp-tools-call']).map((s) => s.name);
+  const servers = options.profileBaseline ? (['service', 'baseline'] as const) : (['service'] as const);
   for (const name of names) {
-    const dir = join(profileDir, name);
-    const service = await startService(env, {
-      countStatements: false,
-      nodeArgs: [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir],
-    });
-    const mcp = name.startsWith('mcp') ? await openMcpSessions(service.origin, workload) : [];
-    const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
-    const load = await runLoad(service.origin, scenario, {
-      connections: options.connections,
-      seconds: options.warmup + options.duration,
-      pid: service.pid,
-    });
-    // Requests cut off when autocannon stopped are still being answered; let them finish first.
-    await new Promise((r) => setTimeout(r, 2000));
-    await stopChild(service);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-    if (files.length === 0) throw new Error(`the service wrote no CPU profile into ${dir}`);
-    const profile = join(dir, files[0]!);
-    const summary = summarise(readProfile(profile));
-    // The results file keeps the profile's name only: its temporary directory is gone by the next run.
-    summaries.push({ scenario: name, load, profile: files[0]!, summary });
-    process.stdout.write(
-      `\n${formatSummary(`${scenario.title} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`,
-    );
-    const failures = loadFailures(load);
-    if (failures.length) process.stdout.write(`FAILED ${name}: ${failures.join('; ')}\n`);
+    for (const server of servers) {
+      const dir = join(profileDir, name, server);
+      const nodeArgs = [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir];
+      const child =
+        server === 'service' ? await startService(env, { countStatements: false, nodeArgs }) : await startBaseline(env, nodeArgs);
+      // Sessions are signed statelessly, so the baseline accepts those the service opened.
+      const opener = server === 'service' ? child : await startService(env, { countStatements: false });
+      const mcp = name.startsWith('mcp') ? await openMcpSessions(opener.origin, workload) : [];
+      if (opener !== child) await stopChild(opener);
+      const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
+      const load = await runLoad(child.origin, scenario, {
+        connections: options.connections,
+        seconds: options.warmup + options.duration,
+        pid: child.pid,
+      });
+      // Requests cut off when autocannon stopped are still being answered; let them finish first.
+      await new Promise((r) => setTimeout(r, 2000));
+      await stopChild(child);
+      const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+      if (files.length === 0) throw new Error(`the ${server} wrote no CPU profile into ${dir}`);
+      const profile = join(dir, files[0]!);
+      const summary = summarise(readProfile(profile));
+      // The results file keeps the profile's name only: its temporary directory is gone by the next run.
+      summaries.push({ scenario: name, server, load, profile: files[0]!, summary });
+      process.stdout.write(
+        `\n${formatSummary(`${scenario.title}, ${server} — ${load.rps} req/s, p99 ${fmt(load.p99)} ms under the profiler`, summary)}\n\nprofile: ${profile} (open it in Chrome DevTools › Performance)\n`,
+      );
+      const failures = loadFailures(load);
+      if (failures.length) process.stdout.write(`FAILED ${name} (${server}): ${failures.join('; ')}\n`);
+    }
   }
   await cleanUp();
   const file = writeResults(`profile-${stamp(started)}.json`, {

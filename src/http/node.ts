@@ -140,8 +140,11 @@ function headersOf(response: Response): Record<string, string | string[]> {
 async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply): Promise<void> {
   if (closesAfter(req, request)) res.setHeader('connection', 'close');
   if (response instanceof TextReply) {
+    const empty = response.status === 204 || response.status === 304;
+    // With its length declared the answer leaves in one write; without, Node frames it in chunks.
+    if (!empty) res.setHeader('content-length', Buffer.byteLength(response.text));
     res.writeHead(response.status, response.headers);
-    res.end(response.status === 204 || response.status === 304 ? undefined : response.text);
+    res.end(empty ? undefined : response.text);
     return;
   }
   res.writeHead(response.status, response.statusText || undefined, headersOf(response));

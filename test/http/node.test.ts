@@ -48,6 +48,10 @@ describe('the HTTP server', () => {
       body: JSON.stringify(body),
     });
     expect(res.status).toBe(201);
+    // The envelope goes out with its length in bytes (not chunked), non-ASCII names included.
+    const text = await res.clone().text();
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(res.headers.get('transfer-encoding')).toBeNull();
     const created = (await res.json()) as { data: { workflowId: string; name: string; tags: string[] } };
     expect(created.data).toMatchObject({ name: body.name, tags: body.tags });
     const again = await fetch(`${origin}/v1/workflows/${created.data.workflowId}`, { headers: auth() });
@@ -145,6 +149,7 @@ describe('the HTTP server', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toMatch(/^mcp1\./);
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(await res.clone().text())));
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
   });
 
