@@ -44,6 +44,8 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S        seconds of load per scenario and server (default 10)
   --warmup S          seconds of unmeasured load before each measured run (default 3)
   --connections N     concurrent connections (default 50)
+  --rounds N          measure each scenario N times, service and baseline taking turns to go first;
+                      the ratio reported is the median of the rounds' (default 1)
   --only a,b          run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --keep              keep the bench database afterwards, and reuse it if it is already seeded
   --no-build          use the existing dist/ instead of running the build first
@@ -59,6 +61,7 @@ Environment: BENCH_DATABASE_URL, an administrator connection to the PostgreSQL t
 
 interface Options {
   duration: number;
+  rounds: number;
   warmup: number;
   connections: number;
   only: string[] | null;
@@ -92,6 +95,7 @@ function parseOptions(): Options {
         keep: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
+        rounds: { type: 'string' },
         'profile-baseline': { type: 'boolean', default: false },
         'node-arg': { type: 'string', multiple: true },
         users: { type: 'string' },
@@ -127,6 +131,7 @@ function parseOptions(): Options {
   if (unknown.length) fail(`unknown scenario ${unknown.join(', ')}`);
   return {
     duration: int('duration', values.duration, 10, 1, 600),
+    rounds: int('rounds', values.rounds, 1, 1, 9),
     warmup: int('warmup', values.warmup, 3, 0, 120),
     connections: int('connections', values.connections, 50, 1, 1000),
     only,
@@ -225,8 +230,10 @@ interface ScenarioResult {
   requestsInRotation: number;
   service: LoadResult;
   baseline: LoadResult;
-  /** Service requests/s over baseline requests/s. */
+  /** Service requests/s over baseline requests/s: the median round's (`service` and `baseline` are that round's). */
   ratio: number;
+  /** Each round's ratio, in the order measured. */
+  roundRatios: number[];
   sameAnswers: boolean;
   /** SQL statements per request with warm caches (viewer, plan, token). */
   statements: { service: number | null; baseline: number | null };
@@ -266,6 +273,10 @@ function table(results: ScenarioResult[]): string {
       : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
     r.problems.length ? 'FAILED' : 'ok',
   ]);
+  if (results.some((r) => r.roundRatios.length > 1)) {
+    head.push('rounds');
+    rows.forEach((row, i) => row.push(results[i]!.roundRatios.map((x) => fmt(x, 2)).join(' ')));
+  }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
@@ -368,8 +379,8 @@ async function compareRun(options: Options): Promise<number> {
           ]
         : [];
     for (const w of warnings) log(`  ${scenario.name}: ${w}`);
-    const measure = async (target: Child) => {
-      if (options.warmup > 0) await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.warmup });
+    const measure = async (target: Child, warm: boolean) => {
+      if (warm && options.warmup > 0) await runLoad(target.origin, scenario, { connections: options.connections, seconds: options.warmup });
       const result = await runLoad(target.origin, scenario, {
         connections: options.connections,
         seconds: options.duration,
@@ -378,9 +389,24 @@ async function compareRun(options: Options): Promise<number> {
       problems.push(...loadFailures(result).map((f) => `${target.name}: ${f}`));
       return result;
     };
-    const s = await measure(service);
-    const b = await measure(baseline);
-    const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
+    // Rounds alternate which server goes first, so a machine getting busier or quieter during
+    // the scenario does not favour one side; the median round is the one reported.
+    const rounds: { s: LoadResult; b: LoadResult; ratio: number }[] = [];
+    for (let round = 0; round < options.rounds; round += 1) {
+      let s: LoadResult;
+      let b: LoadResult;
+      if (round % 2 === 0) {
+        s = await measure(service, round === 0);
+        b = await measure(baseline, round === 0);
+      } else {
+        b = await measure(baseline, false);
+        s = await measure(service, false);
+      }
+      const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
+      rounds.push({ s, b, ratio });
+      if (options.rounds > 1) log(`${scenario.name}: round ${round + 1}: ratio ${fmt(ratio, 2)} (${s.rps}/${b.rps} req/s)`);
+    }
+    const { s, b, ratio } = [...rounds].sort((x, y) => x.ratio - y.ratio)[Math.floor((rounds.length - 1) / 2)]!;
     results.push({
       name: scenario.name,
       title: scenario.title,
@@ -388,6 +414,7 @@ async function compareRun(options: Options): Promise<number> {
       service: s,
       baseline: b,
       ratio,
+      roundRatios: rounds.map((r) => r.ratio),
       sameAnswers,
       statements,
       problems,
@@ -411,6 +438,7 @@ async function compareRun(options: Options): Promise<number> {
     settings: {
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
+      rounds: options.rounds,
       connections: options.connections,
       rateLimitMode: 'report',
       logLevel: 'warn',
@@ -434,7 +462,7 @@ async function compareRun(options: Options): Promise<number> {
     table(results),
     '',
     `service resident memory: ${fmt(idleRssMb)} MB idle, ${fmt(peakRssMb || null)} MB at most under load, ${fmt(idleAfterRssMb)} MB idle afterwards`,
-    `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up; load average ${info.loadAverageAtStart.join(' ')} at start, ${document.machine.loadAverageAtEnd.join(' ')} at the end`,
+    `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up${options.rounds > 1 ? `, median of ${options.rounds} rounds` : ''}; load average ${info.loadAverageAtStart.join(' ')} at start, ${document.machine.loadAverageAtEnd.join(' ')} at the end`,
     '',
     ...document.targets.map((t) => `${t.met === null ? '  ·' : t.met ? '  ✓' : '  ✗'} ${t.target}: ${t.value}`),
     '',
