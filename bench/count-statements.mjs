@@ -4,11 +4,13 @@
 // JavaScript so that the service runs as built, without a TypeScript loader in its process.
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 const port = Number(process.env.BENCH_STATEMENTS_PORT);
 if (port) {
-  // The CommonJS module is the one instance both `import pg` and `require('pg')` get.
-  const pg = createRequire(import.meta.url)('pg');
+  // The CommonJS module is the one instance both `import pg` and `require('pg')` get, resolved from
+  // the process's own checkout (bench --service-dir runs a service from another one).
+  const pg = createRequire(pathToFileURL(`${process.cwd()}/`).href)('pg');
   const query = pg.Client.prototype.query;
   let count = 0;
   pg.Client.prototype.query = function countedQuery(...args) {

@@ -96,9 +96,9 @@ export async function statementCounter(): Promise<{ args: string[]; env: Record<
 }
 
 /** Starts `args` under the pinned Node with `env`, listening on `port`, and waits until /healthz answers. */
-export async function startChild(name: string, args: string[], env: Record<string, string>, port: number): Promise<Child> {
+export async function startChild(name: string, args: string[], env: Record<string, string>, port: number, cwd = ROOT): Promise<Child> {
   const child = spawn(nodeBinary(), args, {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,6 +49,8 @@ const USAGE = `usage: npm run bench -- [options]
   --only a,b          run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --keep              keep the bench database afterwards, and reuse it if it is already seeded
   --no-build          use the existing dist/ instead of running the build first
+  --service-dir DIR   run the service built in another checkout (its dist/, built beforehand) against
+                      this checkout's baseline and data set: two builds measured against one floor
   --profile           record CPU profiles of the service instead (default scenarios: workflow-get, mcp-tools-call)
   --profile-baseline  with --profile, record the baseline's profiles as well, under the same load
   --node-arg=FLAG     start the service with this Node.js flag as well (repeatable), e.g. --node-arg=--trace-gc
@@ -67,6 +69,8 @@ interface Options {
   only: string[] | null;
   keep: boolean;
   build: boolean;
+  /** Another checkout whose built service is measured instead of this one's. */
+  serviceDir: string | null;
   profile: boolean;
   profileBaseline: boolean;
   /** Extra Node.js flags of the service process (diagnosis: --trace-gc, --inspect). */
@@ -94,6 +98,7 @@ function parseOptions(): Options {
         only: { type: 'string' },
         keep: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
+        'service-dir': { type: 'string' },
         profile: { type: 'boolean', default: false },
         rounds: { type: 'string' },
         'profile-baseline': { type: 'boolean', default: false },
@@ -137,6 +142,7 @@ function parseOptions(): Options {
     only,
     keep: values.keep,
     build: !values['no-build'],
+    serviceDir: values['service-dir'] ? resolve(values['service-dir']) : null,
     profile: values.profile,
     profileBaseline: values['profile-baseline'],
     nodeArgs: values['node-arg'] ?? [],
@@ -171,13 +177,17 @@ function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string)
   };
 }
 
-async function startService(env: Record<string, string>, options: { countStatements: boolean; nodeArgs?: string[] }): Promise<Child> {
+async function startService(
+  env: Record<string, string>,
+  options: { countStatements: boolean; nodeArgs?: string[]; dir?: string | null },
+): Promise<Child> {
   const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
   const child = await startChild(
     'service',
     [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
     { ...env, ...counter.env },
     await freePort(),
+    options.dir ?? ROOT,
   );
   cleanups.push(() => stopChild(child));
   return child;
@@ -200,14 +210,14 @@ function selectScenarios(all: Scenario[], only: string[] | null, fallback?: stri
   return wanted ? all.filter((s) => wanted.includes(s.name)) : all;
 }
 
-function gitDescription(): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' });
+function gitDescription(dir = ROOT): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: dir, encoding: 'utf8' });
   if (head.status !== 0) return 'unknown';
   return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (with uncommitted changes)' : ''}`;
 }
 
-async function machine(adminUrl: string) {
+async function machine(adminUrl: string, options: Options) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   const { rows } = await client.query<{ version: string }>('SELECT version()');
@@ -221,6 +231,7 @@ async function machine(adminUrl: string) {
     node,
     postgres: rows[0]!.version.split(' on ')[0],
     commit: gitDescription(),
+    ...(options.serviceDir ? { serviceCommit: gitDescription(options.serviceDir) } : {}),
   };
 }
 
@@ -323,7 +334,9 @@ const stamp = (d: Date) =>
     .replace(/\.\d+Z$/, 'Z');
 
 async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDir: string; sessionSecret: string; workload: Workload }> {
-  if (options.build) buildService();
+  if (options.serviceDir && !existsSync(join(options.serviceDir, 'dist/src/main.js')))
+    throw new Error(`--service-dir ${options.serviceDir}: no dist/src/main.js there (build that checkout first)`);
+  if (options.build && !options.serviceDir) buildService();
   log(
     `preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`,
   );
@@ -351,11 +364,12 @@ async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDi
 
 async function compareRun(options: Options): Promise<number> {
   const started = new Date();
-  const info = await machine(options.adminUrl);
+  const info = await machine(options.adminUrl, options);
+  if (options.serviceDir) log(`the service is the build of commit ${info.serviceCommit} in ${options.serviceDir}`);
   const { db, dataDir, sessionSecret, workload } = await prepare(options);
   const env = serviceEnv(db.url, dataDir, sessionSecret);
 
-  const service = await startService(env, { countStatements: true, nodeArgs: options.nodeArgs });
+  const service = await startService(env, { countStatements: true, nodeArgs: options.nodeArgs, dir: options.serviceDir });
   // Idle: started, connected to the database, not a single request served yet.
   await new Promise((r) => setTimeout(r, 2000));
   const idleRssMb = rssMb(service.pid);
@@ -487,9 +501,11 @@ async function profileRun(options: Options): Promise<number> {
       const dir = join(profileDir, name, server);
       const nodeArgs = [...options.nodeArgs, '--cpu-prof', '--cpu-prof-dir', dir];
       const child =
-        server === 'service' ? await startService(env, { countStatements: false, nodeArgs }) : await startBaseline(env, nodeArgs);
+        server === 'service'
+          ? await startService(env, { countStatements: false, nodeArgs, dir: options.serviceDir })
+          : await startBaseline(env, nodeArgs);
       // Sessions are signed statelessly, so the baseline accepts those the service opened.
-      const opener = server === 'service' ? child : await startService(env, { countStatements: false });
+      const opener = server === 'service' ? child : await startService(env, { countStatements: false, dir: options.serviceDir });
       const mcp = name.startsWith('mcp') ? await openMcpSessions(opener.origin, workload) : [];
       if (opener !== child) await stopChild(opener);
       const scenario = buildScenarios(workload, mcp).find((s) => s.name === name)!;
