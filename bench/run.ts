@@ -5,8 +5,10 @@
  * (bench/baseline.ts) as child processes on loopback, checks that both give the same answers,
  * then loads each scenario with autocannon against the service and then the baseline, and prints
  * requests/s, p50 and p99 of both, their ratio, and the service's resident memory. Results go to
- * bench/results/<time>.json and bench/results/latest.json. With --profile it instead records CPU
- * profiles of the service under chosen scenarios and summarises them.
+ * bench/results/<time>.json and bench/results/latest.json. With --before-dir it also runs the build
+ * of another checkout and measures it in the same rounds, so before and after share one sitting and
+ * one baseline. With --profile it instead records CPU profiles of the service under chosen
+ * scenarios and summarises them.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -44,13 +46,16 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S        seconds of load per scenario and server (default 10)
   --warmup S          seconds of unmeasured load before each measured run (default 3)
   --connections N     concurrent connections (default 50)
-  --rounds N          measure each scenario N times, service and baseline taking turns to go first;
+  --rounds N          measure each scenario N times, the servers taking turns to go first;
                       the ratio reported is the median of the rounds' (default 1)
   --only a,b          run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --keep              keep the bench database afterwards, and reuse it if it is already seeded
   --no-build          use the existing dist/ instead of running the build first
   --service-dir DIR   run the service built in another checkout (its dist/, built beforehand) against
                       this checkout's baseline and data set: two builds measured against one floor
+  --before-dir DIR    also run the service built in another checkout (its dist/, built beforehand) and
+                      measure it in every round beside the service and the baseline: before and after
+                      in one sitting against one floor (not with --profile)
   --profile           record CPU profiles of the service instead (default scenarios: workflow-get, mcp-tools-call)
   --profile-baseline  with --profile, record the baseline's profiles as well, under the same load
   --node-arg=FLAG     start the service with this Node.js flag as well (repeatable), e.g. --node-arg=--trace-gc
@@ -71,6 +76,8 @@ interface Options {
   build: boolean;
   /** Another checkout whose built service is measured instead of this one's. */
   serviceDir: string | null;
+  /** Another checkout whose built service is measured as well, in the same rounds ("before"). */
+  beforeDir: string | null;
   profile: boolean;
   profileBaseline: boolean;
   /** Extra Node.js flags of the service process (diagnosis: --trace-gc, --inspect). */
@@ -99,6 +106,7 @@ function parseOptions(): Options {
         keep: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
         'service-dir': { type: 'string' },
+        'before-dir': { type: 'string' },
         profile: { type: 'boolean', default: false },
         rounds: { type: 'string' },
         'profile-baseline': { type: 'boolean', default: false },
@@ -134,6 +142,8 @@ function parseOptions(): Options {
     : null;
   const unknown = (only ?? []).filter((n) => !(SCENARIO_NAMES as readonly string[]).includes(n));
   if (unknown.length) fail(`unknown scenario ${unknown.join(', ')}`);
+  if (values['before-dir'] && values.profile)
+    fail('--before-dir is for the comparison: it cannot be combined with --profile (profile each checkout with --service-dir)');
   return {
     duration: int('duration', values.duration, 10, 1, 600),
     rounds: int('rounds', values.rounds, 1, 1, 9),
@@ -143,6 +153,7 @@ function parseOptions(): Options {
     keep: values.keep,
     build: !values['no-build'],
     serviceDir: values['service-dir'] ? resolve(values['service-dir']) : null,
+    beforeDir: values['before-dir'] ? resolve(values['before-dir']) : null,
     profile: values.profile,
     profileBaseline: values['profile-baseline'],
     nodeArgs: values['node-arg'] ?? [],
@@ -179,11 +190,11 @@ function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string)
 
 async function startService(
   env: Record<string, string>,
-  options: { countStatements: boolean; nodeArgs?: string[]; dir?: string | null },
+  options: { countStatements: boolean; nodeArgs?: string[]; dir?: string | null; name?: string },
 ): Promise<Child> {
   const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
   const child = await startChild(
-    'service',
+    options.name ?? 'service',
     [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
     { ...env, ...counter.env },
     await freePort(),
@@ -232,6 +243,7 @@ async function machine(adminUrl: string, options: Options) {
     postgres: rows[0]!.version.split(' on ')[0],
     commit: gitDescription(),
     ...(options.serviceDir ? { serviceCommit: gitDescription(options.serviceDir) } : {}),
+    ...(options.beforeDir ? { beforeCommit: gitDescription(options.beforeDir) } : {}),
   };
 }
 
@@ -251,6 +263,11 @@ interface ScenarioResult {
   problems: string[];
   /** Not failures: things the reader of the figures should know (the baseline's SQL drifting from the service's). */
   warnings: string[];
+  /**
+   * With --before-dir, the before build measured in the same rounds: its median round's load
+   * (its ratio is to that round's baseline), every round's ratio, and its SQL statements per request.
+   */
+  before?: { service: LoadResult; ratio: number; roundRatios: number[]; statements: number | null };
 }
 
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
@@ -284,9 +301,21 @@ function table(results: ScenarioResult[]): string {
       : `${fmt(r.statements.service)}/${fmt(r.statements.baseline)}`,
     r.problems.length ? 'FAILED' : 'ok',
   ]);
+  // With a before build: its median round's req/s, ratio and CPU ms/req (its own; the baseline's is in the column before).
+  if (results.some((r) => r.before)) {
+    const at = head.indexOf('CPU ms/req') + 1;
+    head.splice(at, 0, 'before req/s', 'before ratio', 'before CPU ms/req');
+    rows.forEach((row, i) => {
+      const before = results[i]!.before;
+      row.splice(at, 0, before ? String(before.service.rps) : '—', fmt(before?.ratio, 2), fmt(before?.service.cpuMsPerRequest, 3));
+    });
+  }
   if (results.some((r) => r.roundRatios.length > 1)) {
     head.push('rounds');
-    rows.forEach((row, i) => row.push(results[i]!.roundRatios.map((x) => fmt(x, 2)).join(' ')));
+    rows.forEach((row, i) => {
+      const r = results[i]!;
+      row.push(r.roundRatios.map((x, round) => (r.before ? `${fmt(r.before.roundRatios[round], 2)}→${fmt(x, 2)}` : fmt(x, 2))).join(' '));
+    });
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -336,6 +365,8 @@ const stamp = (d: Date) =>
 async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDir: string; sessionSecret: string; workload: Workload }> {
   if (options.serviceDir && !existsSync(join(options.serviceDir, 'dist/src/main.js')))
     throw new Error(`--service-dir ${options.serviceDir}: no dist/src/main.js there (build that checkout first)`);
+  if (options.beforeDir && !existsSync(join(options.beforeDir, 'dist/src/main.js')))
+    throw new Error(`--before-dir ${options.beforeDir}: no dist/src/main.js there (build that checkout first)`);
   if (options.build && !options.serviceDir) buildService();
   log(
     `preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`,
@@ -366,6 +397,7 @@ async function compareRun(options: Options): Promise<number> {
   const started = new Date();
   const info = await machine(options.adminUrl, options);
   if (options.serviceDir) log(`the service is the build of commit ${info.serviceCommit} in ${options.serviceDir}`);
+  if (options.beforeDir) log(`before is the build of commit ${info.beforeCommit} in ${options.beforeDir}`);
   const { db, dataDir, sessionSecret, workload } = await prepare(options);
   const env = serviceEnv(db.url, dataDir, sessionSecret);
 
@@ -374,8 +406,10 @@ async function compareRun(options: Options): Promise<number> {
   await new Promise((r) => setTimeout(r, 2000));
   const idleRssMb = rssMb(service.pid);
   const baseline = await startBaseline(env);
+  // The before build: same environment, so it trusts the same tokens and MCP sessions.
+  const before = options.beforeDir ? await startService(env, { countStatements: true, dir: options.beforeDir, name: 'before' }) : null;
   log(
-    `service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}`,
+    `service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}${before ? `, before pid ${before.pid} at ${before.origin}` : ''}`,
   );
 
   const mcp = await openMcpSessions(service.origin, workload);
@@ -383,9 +417,13 @@ async function compareRun(options: Options): Promise<number> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     const problems = (await compareAnswers(service.origin, baseline.origin, scenario, 5)).map((p) => `answers differ: ${p}`);
+    // `sameAnswers` is the service's; the before build's differences are problems of their own.
     const sameAnswers = problems.length === 0;
-    if (!sameAnswers) for (const p of problems) log(`  ${scenario.name}: ${p}`);
+    if (before)
+      problems.push(...(await compareAnswers(before.origin, baseline.origin, scenario, 5)).map((p) => `before: answers differ: ${p}`));
+    for (const p of problems) log(`  ${scenario.name}: ${p}`);
     const statements = { service: await statementsPerRequest(service, scenario), baseline: await statementsPerRequest(baseline, scenario) };
+    const beforeStatements = before ? await statementsPerRequest(before, scenario) : null;
     const warnings =
       statements.service !== statements.baseline
         ? [
@@ -403,24 +441,31 @@ async function compareRun(options: Options): Promise<number> {
       problems.push(...loadFailures(result).map((f) => `${target.name}: ${f}`));
       return result;
     };
-    // Rounds alternate which server goes first, so a machine getting busier or quieter during
-    // the scenario does not favour one side; the median round is the one reported.
-    const rounds: { s: LoadResult; b: LoadResult; ratio: number }[] = [];
+    // Rounds rotate which server goes first (round r starts with the r-th of [before,] service,
+    // baseline), so a machine getting busier or quieter during the scenario favours none of them,
+    // and a before build sees the same drift as the service; the median round is the one reported.
+    const servers = before ? [before, service, baseline] : [service, baseline];
+    const ratioOf = (x: LoadResult, b: LoadResult) => (b.rps > 0 ? Math.round((x.rps / b.rps) * 1000) / 1000 : 0);
+    const rounds: { s: LoadResult; b: LoadResult; ratio: number; before: { s: LoadResult; ratio: number } | null }[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
-      let s: LoadResult;
-      let b: LoadResult;
-      if (round % 2 === 0) {
-        s = await measure(service, round === 0);
-        b = await measure(baseline, round === 0);
-      } else {
-        b = await measure(baseline, false);
-        s = await measure(service, false);
-      }
-      const ratio = b.rps > 0 ? Math.round((s.rps / b.rps) * 1000) / 1000 : 0;
-      rounds.push({ s, b, ratio });
-      if (options.rounds > 1) log(`${scenario.name}: round ${round + 1}: ratio ${fmt(ratio, 2)} (${s.rps}/${b.rps} req/s)`);
+      const first = round % servers.length;
+      const measured = new Map<Child, LoadResult>();
+      // Every server's first measured run of the scenario is in round 0, after the warm-up.
+      for (const target of [...servers.slice(first), ...servers.slice(0, first)]) measured.set(target, await measure(target, round === 0));
+      const s = measured.get(service)!;
+      const b = measured.get(baseline)!;
+      const ratio = ratioOf(s, b);
+      const bf = before ? { s: measured.get(before)!, ratio: ratioOf(measured.get(before)!, b) } : null;
+      rounds.push({ s, b, ratio, before: bf });
+      if (options.rounds > 1)
+        log(
+          `${scenario.name}: round ${round + 1}: ratio ${fmt(ratio, 2)} (${s.rps}/${b.rps} req/s)${bf ? `, before ${fmt(bf.ratio, 2)} (${bf.s.rps}/${b.rps} req/s)` : ''}`,
+        );
     }
-    const { s, b, ratio } = [...rounds].sort((x, y) => x.ratio - y.ratio)[Math.floor((rounds.length - 1) / 2)]!;
+    const median = <T>(list: T[], key: (x: T) => number): T =>
+      [...list].sort((x, y) => key(x) - key(y))[Math.floor((list.length - 1) / 2)]!;
+    const { s, b, ratio } = median(rounds, (r) => r.ratio);
+    const beforeMedian = before ? median(rounds, (r) => r.before!.ratio) : null;
     results.push({
       name: scenario.name,
       title: scenario.title,
@@ -433,10 +478,27 @@ async function compareRun(options: Options): Promise<number> {
       statements,
       problems,
       warnings,
+      ...(beforeMedian
+        ? {
+            before: {
+              service: beforeMedian.before!.s,
+              ratio: beforeMedian.before!.ratio,
+              roundRatios: rounds.map((r) => r.before!.ratio),
+              statements: beforeStatements,
+            },
+          }
+        : {}),
     });
     log(
       `${scenario.name}: service ${s.rps} req/s p99 ${fmt(s.p99)} ms ${fmt(s.cpuMsPerRequest, 3)} CPU ms/req at ${s.cpuPercent ?? '—'}% CPU, baseline ${b.rps} req/s p99 ${fmt(b.p99)} ms ${fmt(b.cpuMsPerRequest, 3)} CPU ms/req at ${b.cpuPercent ?? '—'}% CPU${problems.length ? `  — ${problems.length} problem(s)` : ''}`,
     );
+    if (beforeMedian) {
+      const { s: bs, ratio: br } = beforeMedian.before!;
+      const bb = beforeMedian.b;
+      log(
+        `${scenario.name}: before ${bs.rps} req/s p99 ${fmt(bs.p99)} ms ${fmt(bs.cpuMsPerRequest, 3)} CPU ms/req at ${bs.cpuPercent ?? '—'}% CPU, ratio ${fmt(br, 2)} to baseline ${bb.rps} req/s p99 ${fmt(bb.p99)} ms ${fmt(bb.cpuMsPerRequest, 3)} CPU ms/req at ${bb.cpuPercent ?? '—'}% CPU`,
+      );
+    }
   }
   await new Promise((r) => setTimeout(r, 3000));
   const idleAfterRssMb = rssMb(service.pid);
@@ -475,6 +537,7 @@ async function compareRun(options: Options): Promise<number> {
     '',
     table(results),
     '',
+    ...(options.beforeDir ? [`before: the build of commit ${info.beforeCommit}; the service: ${info.serviceCommit ?? info.commit}`] : []),
     `service resident memory: ${fmt(idleRssMb)} MB idle, ${fmt(peakRssMb || null)} MB at most under load, ${fmt(idleAfterRssMb)} MB idle afterwards`,
     `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up${options.rounds > 1 ? `, median of ${options.rounds} rounds` : ''}; load average ${info.loadAverageAtStart.join(' ')} at start, ${document.machine.loadAverageAtEnd.join(' ')} at the end`,
     '',
