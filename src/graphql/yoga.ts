@@ -78,6 +78,15 @@ function inputRefusal(error: GraphQLError): GraphQLError {
   });
 }
 
+/** After an execution (see `execution` in createGraphQLHandler): the context released, a refused input told as such. */
+const executionDone = (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) => {
+  releaseContext(payload.args.contextValue as object);
+  return handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+    if ('data' in result || !result.errors?.length) return;
+    setResult({ ...result, errors: result.errors.map((error) => (error.extensions?.code ? error : inputRefusal(error))) });
+  });
+};
+
 /**
  * The GraphQL pipeline: Yoga over the shared schema, with operation limits, graphql-jit, context
  * release and error masking. It serves /graphql, and the REST face runs its routes' operations
@@ -95,46 +104,38 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
       };
     },
   };
-  // The cost depends on the variables, so it is measured when the operation is about to run,
-  // still before any resolver; so is the rate-limit charge of a request with several root fields.
-  // Synchronous unless there is something to charge, so most executions wait for nothing here.
-  const measuring: Plugin = {
+  // One plugin for the execution stage (every hook a plugin adds is a step of the pipeline on every
+  // execution, each REST route's included), doing three things:
+  // - The cost depends on the variables, so it is measured when the operation is about to run,
+  //   still before any resolver; so is the rate-limit charge of a request with several root
+  //   fields. Synchronous unless there is something to charge, so most executions wait for
+  //   nothing here.
+  // - An execution answered without `data` was refused before it began: variable values that do
+  //   not fit their types, or an operation the document does not have. That is the caller's
+  //   mistake whichever executor found it (graphql-jit's refusals carry no `originalError` to
+  //   tell by).
+  // - The per-request caches Pothos keeps for a context are dropped once the operation is done
+  //   (see newContext), refused operations included.
+  const afterExecution = { onExecuteDone: executionDone };
+  const execution: Plugin = {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<GraphQLServerContext>;
-      if (context.ownOperation) return;
+      if (context.ownOperation) return afterExecution;
       const measure = measureOperation(args.schema, args.document, args.operationName, args.variableValues);
       const refusal = costRefusal(measure);
-      if (refusal) return setResultAndStopExecution({ errors: [refusal] });
-      if (!context.chargeMore || measure.rootFields <= 1) return;
-      return context.chargeMore(measure.rootFields - 1).catch((error: unknown) => {
-        if (!(error instanceof AppError)) throw error;
-        setResultAndStopExecution({ errors: [toGraphQLError(error)] });
-      });
-    },
-  };
-  // An execution answered without `data` was refused before it began: variable values that do
-  // not fit their types, or an operation the document does not have. That is the caller's mistake
-  // whichever executor found it (graphql-jit's refusals carry no `originalError` to tell by).
-  const refusedInput: Plugin = {
-    onExecute() {
-      return {
-        onExecuteDone(payload) {
-          return handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-            if ('data' in result || !result.errors?.length) return;
-            setResult({ ...result, errors: result.errors.map((error) => (error.extensions?.code ? error : inputRefusal(error))) });
-          });
+      if (refusal) {
+        setResultAndStopExecution({ errors: [refusal] });
+        return afterExecution;
+      }
+      if (!context.chargeMore || measure.rootFields <= 1) return afterExecution;
+      return context.chargeMore(measure.rootFields - 1).then(
+        () => afterExecution,
+        (error: unknown) => {
+          if (!(error instanceof AppError)) throw error;
+          setResultAndStopExecution({ errors: [toGraphQLError(error)] });
+          return afterExecution;
         },
-      };
-    },
-  };
-  // The per-request caches Pothos keeps for a context are dropped once the operation is done (see newContext).
-  const releasingContext: Plugin = {
-    onExecute() {
-      return {
-        onExecuteDone({ args }) {
-          releaseContext(args.contextValue as object);
-        },
-      };
+      );
     },
   };
   const jit = useJit({
@@ -147,7 +148,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
-    plugins: [validationRules, measuring, jit, refusedInput, releasingContext],
+    plugins: [validationRules, execution, jit],
     context: ({ viewer, requestId }) => newContext({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
     maskedErrors: {
       maskError(error, _message) {

@@ -140,11 +140,19 @@ function headersOf(response: Response): Record<string, string | string[]> {
 async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply): Promise<void> {
   if (closesAfter(req, request)) res.setHeader('connection', 'close');
   if (response instanceof TextReply) {
-    const empty = response.status === 204 || response.status === 304;
+    if (response.status === 204 || response.status === 304) {
+      res.writeHead(response.status, response.headers);
+      res.end();
+      return;
+    }
     // With its length declared the answer leaves in one write; without, Node frames it in chunks.
-    if (!empty) res.setHeader('content-length', Buffer.byteLength(response.text));
-    res.writeHead(response.status, response.headers);
-    res.end(empty ? undefined : response.text);
+    // Encoded once, here: ending with the text would have Node join it to the head, a copy of the
+    // whole answer (20 to 200 KB for a tool list) and as much garbage on every request. The length
+    // goes in with the other headers: set apart (setHeader), it would send writeHead down its
+    // slower path, which sets and checks every header one by one. (docs/performance.md)
+    const body = Buffer.from(response.text, 'utf8');
+    res.writeHead(response.status, { ...response.headers, 'content-length': String(body.length) });
+    res.end(body);
     return;
   }
   res.writeHead(response.status, response.statusText || undefined, headersOf(response));

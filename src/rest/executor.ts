@@ -30,6 +30,8 @@ export interface CompiledRoute {
   spec: RouteSpec;
   pattern: RegExp;
   paramNames: string[];
+  /** The names of the arguments a body may set: the field's, less the path's. */
+  bodyArgs: ReadonlySet<string>;
   document: DocumentNode;
   fieldName: string;
   args: readonly GraphQLArgument[];
@@ -83,7 +85,8 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   for (const p of paramNames) {
     if (!field.args.some((a) => a.name === p)) throw new Error(`route ${spec.path}: ${spec.field} has no argument ${p}`);
   }
-  return { spec, pattern, paramNames, document: parse(source), fieldName, args: field.args, field };
+  const bodyArgs = new Set(field.args.map((a) => a.name).filter((name) => !paramNames.includes(name)));
+  return { spec, pattern, paramNames, bodyArgs, document: parse(source), fieldName, args: field.args, field };
 }
 
 function describeType(type: GraphQLInputType): string {
@@ -111,6 +114,17 @@ function describeType(type: GraphQLInputType): string {
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** What a JSON value of each scalar must be, with no coercion. */
+const SCALAR_CHECKS: Record<string, (v: unknown) => boolean> = {
+  String: (v) => typeof v === 'string',
+  ID: (v) => typeof v === 'string',
+  Int: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2_147_483_647,
+  Float: (v) => typeof v === 'number' && Number.isFinite(v),
+  Boolean: (v) => typeof v === 'boolean',
+  DateTime: (v) => typeof v === 'string',
+  JSONObject: isPlainObject,
+};
 
 /** Checks a JSON value against a GraphQL input type without any coercion. */
 function checkInput(value: unknown, type: GraphQLInputType, path: string, problems: FieldProblem[]): void {
@@ -150,16 +164,7 @@ function checkInput(value: unknown, type: GraphQLInputType, path: string, proble
       });
       return;
     }
-    const ok: Record<string, (v: unknown) => boolean> = {
-      String: (v) => typeof v === 'string',
-      ID: (v) => typeof v === 'string',
-      Int: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2_147_483_647,
-      Float: (v) => typeof v === 'number' && Number.isFinite(v),
-      Boolean: (v) => typeof v === 'boolean',
-      DateTime: (v) => typeof v === 'string',
-      JSONObject: isPlainObject,
-    };
-    const check = ok[type.name];
+    const check = SCALAR_CHECKS[type.name];
     if (check && !check(value)) fail();
   }
 }
@@ -186,11 +191,9 @@ export interface RestRequestInput {
 export function collectVariables(route: CompiledRoute, input: RestRequestInput): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
-  const argNames = new Set(route.args.map((a) => a.name));
   if (input.body) {
     for (const key of Object.keys(input.body)) {
-      if (!argNames.has(key) || route.paramNames.includes(key))
-        problems.push({ field: key, message: `${key} is not a field of this request` });
+      if (!route.bodyArgs.has(key)) problems.push({ field: key, message: `${key} is not a field of this request` });
     }
   }
   for (const arg of route.args) {
