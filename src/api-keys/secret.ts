@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * The form of a personal API key's secret: `wfk_` and 40 base-62 characters (about 238 random
@@ -34,7 +34,7 @@ export function isWellFormedApiKey(token: string): boolean {
 
 /** What is stored: the secret has 238 random bits, so a plain SHA-256 cannot be reversed. */
 export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function shownPrefixOf(secret: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import type { VerifiedIdentity } from './viewer.js';
 
@@ -33,7 +33,7 @@ export class VerifiedTokenCache {
   ) {}
 
   static keyOf(token: string): string {
-    return createHash('sha256').update(token).digest('base64url');
+    return hash('sha256', token, 'base64url');
   }
 
   get(key: string, now: number): VerifiedIdentity | undefined {

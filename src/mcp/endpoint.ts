@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Incoming } from '../http/incoming.js';
 import type { ConnectionCaller } from '../deployments/usage.js';
 import { setReplyHeader, textResponse, type Reply } from '../http/text-response.js';
@@ -100,7 +100,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
    */
   function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
     if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
-    return { key: `address:${createHash('sha256').update(scope.clientIp).digest('base64url').slice(0, 22)}`, anonymous: true };
+    return { key: `address:${hash('sha256', scope.clientIp, 'base64url').slice(0, 22)}`, anonymous: true };
   }
 
   function checkContentType(request: Incoming): void {

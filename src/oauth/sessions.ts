@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/index.js';
 import type { Viewer } from '../auth/viewer.js';
@@ -16,7 +16,7 @@ export interface SessionLookup {
 
 /** The SHA-256 of a cookie secret: what the database keeps, so a copy of it signs no one in. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 function newSecret(): string {
