@@ -2,7 +2,7 @@ import { initContextCache } from '@pothos/core';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import type { Services } from '../services.js';
 import type { Viewer } from '../auth/viewer.js';
-import type { Loaders } from './loaders.js';
+import { Loaders } from './loaders.js';
 
 /** The viewer lives with authentication; re-exported for the faces that already name it here. */
 export type { Viewer };
@@ -15,7 +15,8 @@ export interface GraphQLContext {
 }
 
 /**
- * The context of one GraphQL execution (a REST route's or a /graphql operation's).
+ * What the pipeline adds to a request's context (which carries the viewer and request id) to make
+ * it the context of one GraphQL execution (a REST route's or a /graphql operation's).
  *
  * Pothos plugins keep per-request caches in module-wide WeakMaps keyed by the context (or by its
  * `contextCacheSymbol` key). V8's young-generation collections do not clear entries of an old
@@ -26,8 +27,8 @@ export interface GraphQLContext {
  * those caches (so a retained entry does not reach the request's data), and `releaseContext`
  * removes the scope cache's entry once the execution is over.
  */
-export function newContext(fields: GraphQLContext): GraphQLContext {
-  return Object.assign(initContextCache(), fields);
+export function contextFields(services: Services, viewer: Viewer | null): Pick<GraphQLContext, 'services' | 'loaders'> {
+  return Object.assign(initContextCache(), { services, loaders: new Loaders(services, viewer) });
 }
 
 export function releaseContext(context: object): void {

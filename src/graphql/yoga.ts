@@ -4,9 +4,8 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../errors.js';
 import { TextReply, type Reply } from '../http/text-response.js';
-import { newContext, releaseContext, type Viewer } from './context.js';
+import { contextFields, releaseContext, type GraphQLContext, type Viewer } from './context.js';
 import { graphqlErrorReply, toAppError, toGraphQLError } from './errors.js';
-import { createLoaders } from './loaders.js';
 import { useJit } from './jit.js';
 import { costRefusal, measureOperation, operationLimitRule } from './limits.js';
 
@@ -115,7 +114,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
   //   mistake whichever executor found it (graphql-jit's refusals carry no `originalError` to
   //   tell by).
   // - The per-request caches Pothos keeps for a context are dropped once the operation is done
-  //   (see newContext), refused operations included.
+  //   (see contextFields), refused operations included.
   const afterExecution = { onExecuteDone: executionDone };
   const execution: Plugin = {
     onExecute({ args, setResultAndStopExecution }) {
@@ -138,6 +137,16 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
       );
     },
   };
+  // The context of an execution is the request's own object (what the /graphql handler or a REST
+  // route passes in), extended with the services and the per-request loaders and caches when the
+  // pipeline is made for it. Made here rather than with Yoga's `context` option, which would add a
+  // context-building step: that step runs through envelop's promise helpers, about 6 KB of
+  // short-lived objects on every request (docs/performance.md, "The pipeline's own garbage").
+  const requestContext: Plugin<Partial<GraphQLServerContext & GraphQLContext>> = {
+    onEnveloped({ context, extendContext }) {
+      if (context) extendContext(contextFields(services, context.viewer ?? null));
+    },
+  };
   const jit = useJit({
     onRefused: (errors) =>
       log.warn({ errors: errors.map((e) => e.message) }, 'graphql-jit refused an operation; it is answered with the refusal'),
@@ -148,8 +157,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
-    plugins: [validationRules, execution, jit],
-    context: ({ viewer, requestId }) => newContext({ viewer, requestId, services, loaders: createLoaders(services, viewer) }),
+    plugins: [requestContext, validationRules, execution, jit],
     maskedErrors: {
       maskError(error, _message) {
         if (error instanceof GraphQLError && !error.originalError) return production ? withoutSuggestion(error) : error;

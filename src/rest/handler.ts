@@ -60,12 +60,13 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     const variables = collectVariables(route, { params, query: url.searchParams, body });
     const initial: GraphQLServerContext = { viewer, requestId: scope.requestId, ownOperation: true };
     const enveloped = pipeline(initial);
+    const context = enveloped.contextFactory();
     const result = (await enveloped.execute({
       schema: enveloped.schema,
       document: route.document,
       operationName: ROUTE_OPERATION,
       variableValues: variables,
-      contextValue: await enveloped.contextFactory(),
+      contextValue: context instanceof Promise ? await context : context,
     })) as ExecutionResult;
     if (result.errors?.length) throw refusalOf(result.errors[0]!);
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;
