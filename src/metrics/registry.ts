@@ -63,40 +63,50 @@ function num(value: number): string {
 }
 
 export function createMetricsRegistry(): MetricsRegistry {
-  const requests = new Map<string, RequestSeries>();
+  // By route, then by status: a route is one of a few dozen template strings made once (their
+  // hashes are kept with them), so finding a series builds no key on the request path.
+  const requests = new Map<string, Map<number, RequestSeries>>();
+  let seriesCount = 0;
   const refusals: Record<RateLimitKind, number> = { user: 0, anon: 0, address: 0 };
   const startedAt = Date.now() / 1000 - process.uptime();
 
-  function seriesOf(route: string, status: string): RequestSeries {
-    let key = `${route}\u0000${status}`;
-    if (!requests.has(key) && requests.size >= MAX_SERIES) {
+  function seriesOf(route: string, status: number): RequestSeries {
+    let byStatus = requests.get(route);
+    let series = byStatus?.get(status);
+    if (series) return series;
+    if (seriesCount >= MAX_SERIES) {
       route = 'other';
-      key = `${route}\u0000${status}`;
+      byStatus = requests.get(route);
+      series = byStatus?.get(status);
+      if (series) return series;
     }
-    let series = requests.get(key);
-    if (!series) {
-      series = { route, status, count: 0, sum: 0, buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0) };
-      requests.set(key, series);
+    if (!byStatus) {
+      byStatus = new Map();
+      requests.set(route, byStatus);
     }
+    series = { route, status: String(status), count: 0, sum: 0, buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0) };
+    byStatus.set(status, series);
+    seriesCount += 1;
     return series;
   }
 
   return {
     observeRequest(route, status, seconds) {
-      const series = seriesOf(route, String(status));
+      const series = seriesOf(route, status);
       series.count += 1;
       series.sum += seconds;
-      const i = DURATION_BUCKETS.findIndex((upper) => seconds <= upper);
-      series.buckets[i === -1 ? DURATION_BUCKETS.length : i]! += 1;
+      let i = 0;
+      while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i += 1;
+      series.buckets[i]! += 1;
     },
     rateLimited(kind) {
       refusals[kind] += 1;
     },
     render({ pool, database }) {
       const out: string[] = [];
-      const all = [...requests.values()].sort((a, b) =>
-        a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route),
-      );
+      const all = [...requests.values()]
+        .flatMap((byStatus) => [...byStatus.values()])
+        .sort((a, b) => (a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route)));
 
       out.push('# HELP http_requests_total Requests answered, by route template and HTTP status.');
       out.push('# TYPE http_requests_total counter');

@@ -28,6 +28,8 @@ import type { HttpMethod, RouteSpec } from './routes.js';
 
 export interface CompiledRoute {
   spec: RouteSpec;
+  /** `METHOD /v1/path/:param`: the route in logs and metrics. */
+  label: string;
   pattern: RegExp;
   paramNames: string[];
   /** The names of the arguments a body may set: the field's, less the path's. */
@@ -86,7 +88,8 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
     if (!field.args.some((a) => a.name === p)) throw new Error(`route ${spec.path}: ${spec.field} has no argument ${p}`);
   }
   const bodyArgs = new Set(field.args.map((a) => a.name).filter((name) => !paramNames.includes(name)));
-  return { spec, pattern, paramNames, bodyArgs, document: parse(source), fieldName, args: field.args, field };
+  const label = `${spec.method} /v1${spec.path}`;
+  return { spec, label, pattern, paramNames, bodyArgs, document: parse(source), fieldName, args: field.args, field };
 }
 
 function describeType(type: GraphQLInputType): string {

@@ -52,7 +52,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
       );
     }
     const { route, params } = found;
-    scope.route = `${route.spec.method} /v1${route.spec.path}`;
+    scope.route = route.label;
     checkOperation(route);
     const viewer = await scope.authenticate();
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
