@@ -37,7 +37,7 @@ import { adapterForClient } from '../src/mcp/protocol.js';
 import { SERVER_ICONS } from '../src/mcp/icon.js';
 import { identityHash } from '../src/users/identity-hash.js';
 import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../src/users/sql.js';
-import { WORKFLOW_BY_ID, workflowsOfOwner } from '../src/workflows/sql.js';
+import { WORKFLOW_BY_ID, workflowSummariesOfOwner } from '../src/workflows/sql.js';
 import { deploymentWorkflowStats, workflowStats } from '../src/workflows/stats.js';
 import { DASHBOARD_QUERY } from './scenarios.js';
 
@@ -156,8 +156,8 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
 // src/ and sent as named prepared statements too) and the search, which the service sends through
 // Prisma's $queryRaw, as Prisma sends it.
 
-/** The service's own statement for a page of an owner's workflows (src/workflows/rows.ts). */
-const WORKFLOWS_OF_OWNER = workflowsOfOwner(false, false);
+/** The service's own statement for a page of an owner's workflows without manifests (src/workflows/sql.ts). */
+const WORKFLOWS_OF_OWNER = workflowSummariesOfOwner(false, false);
 
 // One statement: rank the matches by id and keys, then join the page's rows and owners.
 const SEARCH = `

@@ -9,7 +9,8 @@ import { parseSkillAdapter, renderSkill } from '../mcp/render/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
-import { canRead, type WorkflowQuery } from './service.js';
+import { mayAskFor } from '../graphql/selection.js';
+import { canRead, WITHOUT_MANIFEST, type WorkflowQuery } from './service.js';
 import { workflowStats, type StatsColumns, type WorkflowStats } from './stats.js';
 
 const VisibilityEnum = builder.enumType('Visibility', {
@@ -159,6 +160,17 @@ export function pageItemQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, typ
   return queryFromInfo({ context: ctx, info, typeName, path: ['data'] }) as WorkflowQuery;
 }
 
+/**
+ * The query for a page of workflows: pageItemQuery, less the manifest when no item asks for it.
+ * A page of summaries (REST's list, the dashboard) then does not read twenty manifests to show
+ * none of them.
+ */
+function workflowPageQuery(ctx: GraphQLContext, info: GraphQLResolveInfo): WorkflowQuery {
+  const query = pageItemQuery(ctx, info, 'Workflow');
+  if (query.select || mayAskFor(info, ['data'], 'manifest')) return query;
+  return { ...query, omit: WITHOUT_MANIFEST };
+}
+
 builder.queryFields((t) => ({
   workflows: t.field({
     type: WorkflowPageRef,
@@ -169,7 +181,7 @@ builder.queryFields((t) => ({
       cursor: t.arg.string(),
       visibility: t.arg({ type: VisibilityEnum }),
     },
-    resolve: (_root, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, pageItemQuery(ctx, info, 'Workflow')),
+    resolve: (_root, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, workflowPageQuery(ctx, info)),
   }),
   workflow: t.field({
     type: WorkflowRef,
@@ -281,6 +293,6 @@ builder.objectField(UserRef, 'workflows', (t) =>
     description: "The user's own workflows (the dashboard's nested read).",
     extensions: graphqlOnly,
     args: { limit: t.arg.int(), cursor: t.arg.string(), visibility: t.arg({ type: VisibilityEnum }) },
-    resolve: (_user, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, pageItemQuery(ctx, info, 'Workflow')),
+    resolve: (_user, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, workflowPageQuery(ctx, info)),
   }),
 );

@@ -13,10 +13,13 @@ import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
 import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
-import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner } from './sql.js';
+import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from './sql.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
-export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect };
+export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
+
+/** The columns a page of summaries leaves out (Prisma's `omit`): the manifest, kept twice. */
+export const WITHOUT_MANIFEST = { manifest: true, manifestText: true } as const satisfies Prisma.WorkflowOmit;
 
 export interface ListWorkflowsInput {
   limit?: number | null;
@@ -95,7 +98,10 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       if (input.visibility) values.push(input.visibility);
       if (after) values.push(after.at, after.id);
       values.push(limit + 1);
-      rows = await db.read<Workflow>(workflowsOfOwner(Boolean(input.visibility), Boolean(after)), values);
+      // Without the manifest when the query omits it, as Prisma's would be (the rows are Workflows
+      // less those two fields; no field of a page of summaries reads them).
+      const statements = query.omit?.manifest ? workflowSummariesOfOwner : workflowsOfOwner;
+      rows = await db.read<Workflow>(statements(Boolean(input.visibility), Boolean(after)), values);
     }
     return toPage(
       rows,

@@ -9,27 +9,35 @@ import type { Statement } from '../db/statement.js';
  * of Prisma's `Workflow` (the search document, which Prisma does not model, is left out). The
  * jsonb manifest is sent only for rows without the written text, which is what answers show.
  */
-const WORKFLOW_COLUMNS = `id, owner_id AS "ownerId", name, description, visibility, category, tags,
+const SUMMARY_COLUMNS = `id, owner_id AS "ownerId", name, description, visibility, category, tags,
   allow_forks AS "allowForks", current_version AS "currentVersion",
-  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
   forked_from_workflow_id AS "forkedFromWorkflowId", forked_from_user_id AS "forkedFromUserId",
   forked_from_version AS "forkedFromVersion", forks_count AS "forksCount",
   subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",
   published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const WORKFLOW_COLUMNS = `${SUMMARY_COLUMNS},
+  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText"`;
 
 /** One workflow by id ($1). */
 export const WORKFLOW_BY_ID: Statement = { name: 'workflow_by_id', text: `SELECT ${WORKFLOW_COLUMNS} FROM workflows WHERE id = $1` };
+
+const OWNER_PAGE = {
+  table: 'workflows',
+  orderColumn: 'created_at',
+  filter: { column: 'visibility', type: '"Visibility"', suffix: '_visibility' },
+} as const;
 
 /**
  * A page of an owner's workflows, newest first: owner $1, then the optional visibility and the
  * cursor position (created_at, id), and the row count last.
  */
-export const workflowsOfOwner = ownerPageStatements({
-  name: 'workflows_of_owner',
-  table: 'workflows',
-  columns: WORKFLOW_COLUMNS,
-  orderColumn: 'created_at',
-  filter: { column: 'visibility', type: '"Visibility"', suffix: '_visibility' },
+export const workflowsOfOwner = ownerPageStatements({ ...OWNER_PAGE, name: 'workflows_of_owner', columns: WORKFLOW_COLUMNS });
+
+/** The same pages without the manifest (Prisma's `omit: WITHOUT_MANIFEST`): a page of summaries. */
+export const workflowSummariesOfOwner = ownerPageStatements({
+  ...OWNER_PAGE,
+  name: 'workflow_summaries_of_owner',
+  columns: SUMMARY_COLUMNS,
 });
 
 /**

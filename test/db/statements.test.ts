@@ -14,7 +14,8 @@ import {
 import { identityHash } from '../../src/users/identity-hash.js';
 import { USER_SELECT } from '../../src/users/service.js';
 import { USER_BY_IDENTITY, USER_WITH_COUNTS } from '../../src/users/sql.js';
-import { WORKFLOW_BY_ID, workflowsOfOwner } from '../../src/workflows/sql.js';
+import { WITHOUT_MANIFEST, type WorkflowQuery } from '../../src/workflows/service.js';
+import { WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from '../../src/workflows/sql.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { initializeRequest } from '../helpers/mcp.js';
 import { seedDeployment } from '../helpers/seed-plans.js';
@@ -123,43 +124,50 @@ describe('named statements return what Prisma would', () => {
   });
   const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
-  it('workflowsOfOwner pages an owner’s workflows newest first, with and without visibility and cursor', async () => {
+  it('workflowsOfOwner and workflowSummariesOfOwner page an owner’s workflows newest first, with and without visibility and cursor', async () => {
     const all = await prisma.workflow.findMany({ where: { ownerId: alice }, orderBy: newestFirst });
     expect(all).toHaveLength(5);
     // Cursors at every row, so some fall inside the run of equal timestamps and one after the last row.
     const cursors = all;
-    let compared = 0;
-    for (const visibility of [null, 'public', 'private'] as const) {
-      for (const limit of [2, 6]) {
-        const where = { ownerId: alice, ...(visibility ? { visibility } : {}) };
-        const first = await read<Workflow>(workflowsOfOwner(visibility !== null, false), [
-          alice,
-          ...(visibility ? [visibility] : []),
-          limit,
-        ]);
-        const expected = await prisma.workflow.findMany({ where, orderBy: newestFirst, take: limit });
-        expect(first).toEqual(expected.map(asWorkflowRow));
-        expect(first.length).toBeGreaterThan(0);
-        for (const cursor of cursors) {
-          const page = await read<Workflow>(workflowsOfOwner(visibility !== null, true), [
-            alice,
-            ...(visibility ? [visibility] : []),
-            cursor.createdAt,
-            cursor.id,
-            limit,
-          ]);
-          const prismaPage = await prisma.workflow.findMany({ where: { ...where, ...after(cursor) }, orderBy: newestFirst, take: limit });
-          expect(page).toEqual(prismaPage.map(asWorkflowRow));
-          compared += page.length;
+    // The summaries are Prisma's rows less the manifest (`omit`), keys absent as in Prisma's.
+    for (const [statements, omit] of [
+      [workflowsOfOwner, undefined],
+      [workflowSummariesOfOwner, WITHOUT_MANIFEST],
+    ] as const) {
+      const expected = (rows: Partial<Workflow>[]) => (omit ? rows : (rows as Workflow[]).map(asWorkflowRow));
+      let compared = 0;
+      for (const visibility of [null, 'public', 'private'] as const) {
+        for (const limit of [2, 6]) {
+          const where = { ownerId: alice, ...(visibility ? { visibility } : {}) };
+          const first = await read<Workflow>(statements(visibility !== null, false), [alice, ...(visibility ? [visibility] : []), limit]);
+          expect(first).toEqual(expected(await prisma.workflow.findMany({ where, orderBy: newestFirst, take: limit, omit })));
+          expect(first.length).toBeGreaterThan(0);
+          for (const cursor of cursors) {
+            const page = await read<Workflow>(statements(visibility !== null, true), [
+              alice,
+              ...(visibility ? [visibility] : []),
+              cursor.createdAt,
+              cursor.id,
+              limit,
+            ]);
+            const prismaPage = await prisma.workflow.findMany({
+              where: { ...where, ...after(cursor) },
+              orderBy: newestFirst,
+              take: limit,
+              omit,
+            });
+            expect(page).toEqual(expected(prismaPage));
+            compared += page.length;
+          }
         }
       }
+      expect(compared).toBeGreaterThan(20);
+      // The last row's cursor: nothing after it.
+      const last = all[all.length - 1]!;
+      expect(await read(statements(false, true), [alice, last.createdAt, last.id, 10])).toEqual([]);
+      // Bob's private workflow, created at the same moment as Alice's newest, is never on Alice's pages.
+      expect(await read(statements(false, false), [carol, 10])).toEqual([]);
     }
-    expect(compared).toBeGreaterThan(20);
-    // The last row's cursor: nothing after it.
-    const last = all[all.length - 1]!;
-    expect(await read(workflowsOfOwner(false, true), [alice, last.createdAt, last.id, 10])).toEqual([]);
-    // Bob's private workflow, created at the same moment as Alice's newest, is never on Alice's pages.
-    expect(await read(workflowsOfOwner(false, false), [carol, 10])).toEqual([]);
   });
 
   it('the workflows page reads the same pages through its statement and through Prisma (one cursor rule)', async () => {
@@ -172,7 +180,7 @@ describe('named statements return what Prisma would', () => {
       name: null,
       issuedAt: Math.floor(Date.now() / 1000),
     });
-    const walk = async (visibility: 'public' | 'private' | null, query: { include?: { versions: true } }) => {
+    const walk = async (visibility: 'public' | 'private' | null, query: WorkflowQuery) => {
       const pages: { ids: string[]; nextCursor: string | null }[] = [];
       let cursor: string | null = null;
       for (let n = 0; n < 10; n += 1) {
@@ -191,6 +199,8 @@ describe('named statements return what Prisma would', () => {
         ),
       );
       expect(await walk(visibility, { include: { versions: true } })).toEqual(bySql);
+      expect(await walk(visibility, { omit: WITHOUT_MANIFEST })).toEqual(bySql);
+      expect(await walk(visibility, { include: { versions: true }, omit: WITHOUT_MANIFEST })).toEqual(bySql);
     }
   });
 
