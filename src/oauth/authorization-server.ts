@@ -114,6 +114,7 @@ export async function createAuthorizationServer(deps: {
   const keys = await loadAuthorizationServerKeys({ jwks: config.oauthJwks, dataDir: config.dataDir });
   const clientMetadata = createClientMetadataPolicy({
     allowLoopback: config.oauthClientMetadataLoopback,
+    fetch: config.oauthClientMetadataFetch,
     known: loadKnownClientDocuments(config.oauthClientMetadataDir),
     onFallback: (clientId, reason) => deps.log.info({ clientId, reason }, 'using the pinned client ID metadata document'),
   });
@@ -258,8 +259,10 @@ export async function createAuthorizationServer(deps: {
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
     delete headers['x-forwarded-host'];
     delete headers['content-length'];
-    const answer = await withOAuthRequest(() =>
-      inject(
+    // Awaited inside: light-my-request runs the request when its answer is awaited, and the request
+    // must run within its own context (src/oauth-store/adapter.ts links a rotation to its new token).
+    const answer = await withOAuthRequest(async () => {
+      const injected = await inject(
         (req, res) => {
           dispatch(request, req, res).catch((error: unknown) => {
             deps.log.error({ err: error }, 'unexpected error in the authorization server');
@@ -268,8 +271,9 @@ export async function createAuthorizationServer(deps: {
           });
         },
         { method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers, payload: body },
-      ),
-    );
+      );
+      return injected;
+    });
     const out = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
@@ -358,6 +362,8 @@ export async function createAuthorizationServer(deps: {
         const registering = path === `${OAUTH_PREFIX}/register` && request.method === 'POST';
         body = await readBodyText(request, registering ? CLIENT_METADATA_LIMITS.bodyBytes : 64 * 1024);
         if (registering) {
+          // Before anything is added, what has expired goes (the sweep also runs on a timer).
+          await store.sweepIfDue();
           try {
             assertJsonDepth(body, 'the registration');
           } catch (error) {
