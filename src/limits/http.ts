@@ -16,8 +16,8 @@ import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders
  *   discovery documents, the sign-in pages, unknown routes, any request that carries no
  *   credential). Charged to the client address **before** the handler runs, so a refused request
  *   has no effect at all: no row written, no outbound connection, no token rotated.
- * - `caller`: a request with a credential (Authorization, or the dashboard's session cookie on
- *   /graphql), and the tool endpoint (whose anonymous deployments count per deployment and
+ * - `caller`: a request with a credential (Authorization, an install address's key, or the
+ *   dashboard's session cookie on /graphql), and the tool endpoint (whose anonymous deployments count per deployment and
  *   address). The handler charges the caller it identified before doing anything; a request whose
  *   credential fails, so that no one was charged, is charged to the client address afterwards.
  *
@@ -71,11 +71,16 @@ export function isNavigation(request: Incoming): boolean {
 export function requestCharge(
   request: Incoming,
   path: string,
-  options: { isToolEndpoint: boolean; hasSessionCookie: boolean },
+  options: {
+    isToolEndpoint: boolean;
+    hasSessionCookie: boolean;
+    /** An install address with an API key in its path (src/install/http.ts): the key's owner pays. */
+    hasKeyInPath: boolean;
+  },
 ): RequestCharge {
   if (UNCOUNTED.has(path) || path.startsWith('/v1/schemas/')) return 'uncounted';
   if (path === '/oauth' || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'address';
-  if (options.isToolEndpoint || request.headers.has('authorization')) return 'caller';
+  if (options.isToolEndpoint || options.hasKeyInPath || request.headers.has('authorization')) return 'caller';
   if (path === '/graphql' && options.hasSessionCookie) return 'caller';
   return 'address';
 }

@@ -106,6 +106,26 @@ const PLANS: Record<PlanName, PlanLimits> = {
   },
 };
 
+/**
+ * Named request budgets beside the plans' rates: counted per client address like the anonymous
+ * limit, for work an unauthenticated caller can start that costs more than a request (a stored
+ * row, an outbound fetch). The OAuth authorization server charges them before doing the work, on
+ * top of the address's own budget (src/limits/http.ts).
+ */
+const BUDGETS = {
+  /** Dynamic client registrations (each stores a client for a day unless it gets a grant). */
+  'oauth-registration': { perMinute: 5, perHour: 20 },
+  /** Authorization requests (each may store an interaction and fetch a client ID metadata document). */
+  'oauth-authorization': { perMinute: 20, perHour: 200 },
+} as const satisfies Record<string, RateBudget>;
+
+export type BudgetName = keyof typeof BUDGETS;
+
+/** The rates of a named budget. */
+export function namedBudget(name: BudgetName): RateBudget {
+  return BUDGETS[name];
+}
+
 export function isPlanName(value: unknown): value is PlanName {
   return typeof value === 'string' && (PLAN_NAMES as readonly string[]).includes(value);
 }
