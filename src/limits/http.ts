@@ -91,7 +91,7 @@ export function requestCharge(
  * shape, `temporarily_unavailable`) from the authorization server's endpoints, the envelope
  * elsewhere. The headers (Retry-After, X-RateLimit-*) are added by the caller from the scope.
  */
-export function refusalReply(request: Incoming, path: string, error: AppError): Reply {
+function refusalReply(request: Incoming, path: string, error: AppError): Reply {
   if (isNavigation(request)) {
     const details = error.details as { limit?: number; window?: string; retryAfterSeconds?: number };
     return tooManyRequestsPage({
