@@ -57,9 +57,10 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
   };
 }
 
-/** The budget a rate-limit key belongs to (keys are `user:…`, `anon:…` and `ip:…`). */
+/** The budget a rate-limit key belongs to (keys are `user:…`, `session:…`, `anon:…` and `ip:…`). */
 function rateLimitKindOf(key: string): RateLimitKind {
   if (key.startsWith('user:')) return 'user';
+  if (key.startsWith('session:')) return 'session';
   if (key.startsWith('anon:')) return 'anon';
   return 'address';
 }
@@ -68,9 +69,9 @@ function rateLimitKindOf(key: string): RateLimitKind {
 export function countingRefusals(limiter: RateLimiter, registry: MetricsRegistry): RateLimiter {
   return {
     ...limiter,
-    async consume(key, plan, points) {
+    async consume(key, budget, points) {
       try {
-        return await limiter.consume(key, plan, points);
+        return await limiter.consume(key, budget, points);
       } catch (error) {
         if (error instanceof AppError && error.code === 'RATE_LIMITED') registry.rateLimited(rateLimitKindOf(key));
         throw error;

@@ -8,7 +8,7 @@ import type { Incoming } from '../http/incoming.js';
 import type { Reply } from '../http/text-response.js';
 import type { Viewer } from '../auth/viewer.js';
 import { addressKey } from '../limits/http.js';
-import type { BudgetName } from '../limits/plans.js';
+import { namedBudget, type BudgetName } from '../limits/plans.js';
 import { limitInto, type RateLimiter, type RateLimitHeaders } from '../limits/rate-limit.js';
 import type { Logger } from '../logger.js';
 import { withOAuthRequest, type OAuthStore } from '../oauth-store/index.js';
@@ -302,7 +302,7 @@ export async function createAuthorizationServer(deps: {
   async function charge(request: Incoming, path: string, scope: OAuthRequestScope): Promise<Reply | null> {
     for (const budget of budgetsOf(request.method, path)) {
       try {
-        await limitInto(scope.headers, limiter, `${budget}:${addressKey(scope.clientIp)}`, budget);
+        await limitInto(scope.headers, limiter, `${budget}:${addressKey(scope.clientIp)}`, namedBudget(budget));
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED' || path !== `${OAUTH_PREFIX}/authorize`) throw error;
         return authorizationProblemPage(
