@@ -117,6 +117,8 @@ export interface AgentHomeOptions {
 export interface CodexMcpServerStatus {
   name: string;
   authStatus: string;
+  /** The origin of the configured endpoint. */
+  httpOrigin: string | null;
   serverInfo: { name: string; version: string; title?: string | null } | null;
   tools: Record<string, { name: string; title?: string; description?: string }>;
   toolsError: string | null;
