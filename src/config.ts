@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /**
  * The only reader of process.env. Every variable is parsed and checked once; all
  * problems are reported together so an operator fixes them in one go.
@@ -62,6 +63,16 @@ export interface Config {
    * documents may be fetched from loopback addresses over http.
    */
   oauthClientMetadataLoopback: boolean;
+  /**
+   * OAUTH_CLIENT_METADATA_DIR: a directory of client ID metadata documents (`*.json`) that add to or
+   * replace the pinned copies shipped for known IDE clients (docs/mcp.md, "Known IDE clients").
+   */
+  oauthClientMetadataDir: string | null;
+  /**
+   * OAUTH_CLIENT_METADATA_FETCH=off: the service never fetches client ID metadata documents (no
+   * egress): known IDE clients use their pinned copies, other document clients are refused.
+   */
+  oauthClientMetadataFetch: boolean;
   /**
    * Test-only (TEST_CLOCK_OFFSET_FILE, refused in production): a file holding milliseconds by which
    * the service's clock runs ahead, read on every reading of the clock (src/clock.ts).
@@ -191,6 +202,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (loopbackMetadata === 'on' && production)
     problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
 
+  const oauthClientMetadataDir = str('OAUTH_CLIENT_METADATA_DIR') ?? null;
+  if (oauthClientMetadataDir !== null && !existsSync(oauthClientMetadataDir))
+    problems.push(`OAUTH_CLIENT_METADATA_DIR names a directory that does not exist (${oauthClientMetadataDir})`);
+
+  const metadataFetch = str('OAUTH_CLIENT_METADATA_FETCH');
+  if (metadataFetch !== undefined && !['on', 'off'].includes(metadataFetch))
+    problems.push(`OAUTH_CLIENT_METADATA_FETCH must be on or off (got '${metadataFetch}')`);
+
   const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
   if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
 
@@ -231,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
     oauthJwks,
     oauthClientMetadataLoopback: loopbackMetadata === 'on',
+    oauthClientMetadataDir,
+    oauthClientMetadataFetch: metadataFetch !== 'off',
     testClockOffsetFile,
   };
   if (problems.length > 0) throw new ConfigError(problems);
