@@ -25,6 +25,7 @@ import { addressKey, clientAddress, limitUnidentified } from './limits/http.js';
 import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
+import { createInstallRoutes, INSTALL_PREFIX } from './install/http.js';
 import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics/http.js';
 import { createMetricsRegistry } from './metrics/registry.js';
 import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
@@ -120,6 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
   const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
   const mcp = createMcpEndpoint({ services, config, log });
+  const installRoutes = createInstallRoutes({ services, mcp });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
   const oauthStore = createOAuthStore({ db, clock });
@@ -230,6 +232,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     const mcpMatch = MCP_PATH.exec(path);
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
+    if (path.startsWith(INSTALL_PREFIX)) return installRoutes.handle(request, url, scope);
     if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, url, path.slice(3) || '/', scope);
     const page = dashboard.serve(request, path);
     if (page) {

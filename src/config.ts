@@ -91,6 +91,17 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/**
+ * The host of the default PUBLIC_BASE_URL: the address the service listens on, in the one loopback
+ * form the docs print (127.0.0.1) when it listens on every address. OAuth clients compare the
+ * endpoint URL they were given with the protected resource the service names, character for
+ * character, so the default must be the form people are told to use (docs/decisions.md).
+ */
+function defaultPublicHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const str = (name: string): string | undefined => {
@@ -142,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 4000, 0, 65535);
   const host = str('HOST') ?? '127.0.0.1';
 
-  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/v1`;
+  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${defaultPublicHost(host)}:${port}/v1`;
   publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
   if (!publicBaseUrl.endsWith('/v1')) problems.push(`PUBLIC_BASE_URL must end in /v1 (got '${publicBaseUrl}')`);
 
