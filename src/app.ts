@@ -30,6 +30,7 @@ import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics
 import { createMetricsRegistry } from './metrics/registry.js';
 import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
 import { createBrowserSignIn } from './oauth/sign-in.js';
+import { createOAuthStore } from './oauth-store/index.js';
 import { createAuthorizationServer, looksLikeAccessToken } from './oauth/authorization-server.js';
 import { PRM_PATH } from './oauth/resource.js';
 
@@ -123,8 +124,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const installRoutes = createInstallRoutes({ services, mcp });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
-  const browser = createBrowserSignIn({ config, db, clock, services });
-  const authorizationServer = await createAuthorizationServer({ config, db, clock, browser, log });
+  const oauthStore = createOAuthStore({ db, clock });
+  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services });
+  const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
   // The access log line is built only when it will be written.
@@ -197,7 +199,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
     if (path.startsWith('/oauth') || path.startsWith('/.well-known/')) {
-      const answer = await authorizationServer.handle(request, url);
+      const answer = await authorizationServer.handle(request, url, scope);
       if (answer) {
         scope.route = `${request.method} ${path.startsWith('/oauth/interaction/') ? '/oauth/interaction/:uid' : PRM_PATH.test(path) ? '/.well-known/oauth-protected-resource/v1/mcp/:deploymentId' : path.startsWith('/.well-known/') ? '/.well-known/*' : path}`;
         return answer;
@@ -321,6 +323,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       await graphql.dispose?.();
       authenticator.close?.();
+      authorizationServer.close();
       await limiter.close();
       if (!options.database) await db.close();
     },
