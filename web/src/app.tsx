@@ -7,6 +7,7 @@ import { ViewerContext } from './viewer';
 
 const Deployments = lazy(() => import('./pages/Deployments'));
 const DeploymentPage = lazy(() => import('./pages/DeploymentPage'));
+const DeploymentInstall = lazy(() => import('./pages/DeploymentInstall'));
 const Workflows = lazy(() => import('./pages/Workflows'));
 const WorkflowEditor = lazy(() => import('./pages/WorkflowEditor'));
 const Library = lazy(() => import('./pages/Library'));
@@ -83,6 +84,7 @@ export function App() {
           <Switch>
             <Route path="/" component={Deployments} />
             <Route path="/deployments" component={Deployments} />
+            <Route path="/deployments/:id/install" component={DeploymentInstall} />
             <Route path="/deployments/:id" component={DeploymentPage} />
             <Route path="/workflows" component={Workflows} />
             <Route path="/workflows/new" component={WorkflowEditor} />
