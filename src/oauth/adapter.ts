@@ -46,9 +46,9 @@ export function createAdapterFactory(db: Database, clock: Clock): new (name: str
       return this.findWhere({ kind: this.name, uid });
     }
 
-    findByUserCode(): Promise<AdapterPayload | undefined> {
-      // The device flow is not enabled.
-      return Promise.resolve(undefined);
+    /** The device flow's user code (src/oauth/device-flow.ts): few live device codes, each minutes long, so a JSON filter suffices. */
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere({ kind: this.name, payload: { path: ['userCode'], equals: userCode } });
     }
 
     async consume(id: string): Promise<void> {

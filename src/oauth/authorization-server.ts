@@ -12,6 +12,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { Logger } from '../logger.js';
 import { createAdapterFactory } from './adapter.js';
 import { createClientMetadataPolicy } from './client-metadata.js';
+import { API_SCOPE, apiResourceServerInfo, cliClient, deviceFlowFeature, isApiResource } from './device-flow.js';
 import { createInteractions, INTERACTION_PATH } from './interaction.js';
 import { loadAuthorizationServerKeys } from './keys.js';
 import { checkRegistration } from './redirect-uris.js';
@@ -36,7 +37,8 @@ interface VerifiedAccessToken {
   userId: string;
   clientId: string;
   grantId: string;
-  deploymentId: string;
+  /** null: a token of the command-line tool for the API (src/oauth/device-flow.ts). */
+  deploymentId: string | null;
 }
 
 export interface AuthorizationServer {
@@ -84,7 +86,7 @@ export async function createAuthorizationServer(deps: {
 
   const configuration: Configuration = {
     adapter: createAdapterFactory(db, clock),
-    clients: [],
+    clients: [cliClient],
     fetch: clientMetadata.fetch as Configuration['fetch'],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -103,7 +105,7 @@ export async function createAuthorizationServer(deps: {
       device_authorization: `${OAUTH_PREFIX}/device/auth`,
       challenge: `${OAUTH_PREFIX}/challenge`,
     },
-    scopes: [MCP_SCOPE, 'offline_access'],
+    scopes: [MCP_SCOPE, API_SCOPE, 'offline_access'],
     claims: { openid: ['sub'], email: ['email'] },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -117,6 +119,7 @@ export async function createAuthorizationServer(deps: {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      deviceFlow: deviceFlowFeature,
       registration: { enabled: true, initialAccessToken: false },
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -126,7 +129,9 @@ export async function createAuthorizationServer(deps: {
         enabled: true,
         defaultResource: (ctx: KoaContextWithOIDC) => (ctx.oidc.params?.resource as string | undefined) ?? undefined,
         useGrantedResource: () => true,
-        async getResourceServerInfo(_ctx: KoaContextWithOIDC, resource: string) {
+        async getResourceServerInfo(ctx: KoaContextWithOIDC, resource: string) {
+          const api = apiResourceServerInfo(ctx, config.publicBaseUrl, resource, ACCESS_TOKEN_TTL_SECONDS);
+          if (api) return api;
           const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
           if (!deploymentId || !(await prisma.deployment.findUnique({ where: { id: deploymentId }, select: { id: true } }))) {
             throw new errors.InvalidTarget(
@@ -156,6 +161,7 @@ export async function createAuthorizationServer(deps: {
       AuthorizationCode: 60,
       Grant: REFRESH_TOKEN_TTL_SECONDS,
       Interaction: 15 * 60,
+      DeviceCode: 10 * 60,
       Session: 24 * 60 * 60,
       IdToken: 60 * 60,
       // Each refresh gives a new refresh token good for the full period again.
@@ -316,6 +322,8 @@ export async function createAuthorizationServer(deps: {
     const found = await provider.AccessToken.find(token);
     if (!found || !found.accountId || !found.grantId || found.isExpired) return null;
     const audience = typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined;
+    if (isApiResource(config.publicBaseUrl, audience))
+      return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId: null };
     const deploymentId = audience ? deploymentOfResource(config.publicBaseUrl, audience) : null;
     if (!deploymentId) return null;
     return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId };

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import type { TextReply } from '../http/text-response.js';
+import { apiConsent, API_SCOPE, isApiResource } from './device-flow.js';
 import { authorizationProblemPage, consentPage } from './pages.js';
 import { deploymentOfResource, MCP_SCOPE } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
@@ -71,6 +72,19 @@ export function createInteractions(deps: {
           return finish(req, res, { login: { accountId: viewer.userId } });
         }
         const resource = typeof details.params.resource === 'string' ? details.params.resource : null;
+        if (isApiResource(config.publicBaseUrl, resource)) {
+          // The command-line tool (the only client the API resource is given to): its device sign-in
+          // was confirmed on the code page just before; its browser sign-in asks here.
+          if (details.returnTo.includes('/oauth/device/')) return finish(req, res, { consent: { grantId: await grantFor(details) } });
+          return send(
+            res,
+            apiConsent({
+              action: `${INTERACTION_PATH}/${uid}`,
+              email: viewer.email,
+              redirectUri: String(details.params.redirect_uri ?? ''),
+            }),
+          );
+        }
         const deploymentId = resource ? deploymentOfResource(config.publicBaseUrl, resource) : null;
         if (!deploymentId) {
           return finish(req, res, {
@@ -117,13 +131,16 @@ export function createInteractions(deps: {
       }
       if (details.session?.accountId !== viewer.userId) return redirect(res, `${INTERACTION_PATH}/${uid}`);
       if (action === 'deny') return finish(req, res, { error: 'access_denied', error_description: 'the user denied the connection' });
-      const resource = String(details.params.resource);
-      const grant = new provider.Grant({ accountId: viewer.userId, clientId: String(details.params.client_id) });
-      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-      if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-      grant.addResourceScope(resource, MCP_SCOPE);
-      const grantId = await grant.save();
-      return finish(req, res, { consent: { grantId } });
+      return finish(req, res, { consent: { grantId: await grantFor(details) } });
     },
   };
+
+  async function grantFor(details: Awaited<ReturnType<Provider['interactionDetails']>>): Promise<string> {
+    const resource = String(details.params.resource);
+    const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    grant.addResourceScope(resource, isApiResource(config.publicBaseUrl, resource) ? API_SCOPE : MCP_SCOPE);
+    return grant.save();
+  }
 }
