@@ -85,9 +85,14 @@ function manifestFiles(dir: string, named: string[] = []): string[] {
       return relative(dir, full);
     });
   }
-  return readdirSync(dir)
-    .filter((name) => MANIFEST_EXTENSIONS.has(extname(name).toLowerCase()) && name !== STATE_FILE && statSync(join(dir, name)).isFile())
-    .sort();
+  return (
+    readdirSync(dir)
+      // wfctl's own files (the state, the deploy file) sit beside the manifests: every `wfctl.*` name is its own.
+      .filter(
+        (name) => MANIFEST_EXTENSIONS.has(extname(name).toLowerCase()) && !name.startsWith('wfctl.') && statSync(join(dir, name)).isFile(),
+      )
+      .sort()
+  );
 }
 
 /** Parses and validates a file with the service's validator; the problems, or the manifest. */
