@@ -33,8 +33,14 @@ describe('the packed command line', { timeout: 300_000 }, () => {
     const bin = join(project, 'node_modules', '.bin', 'wfctl');
     const version = spawnSync(bin, ['--version'], { cwd: project, encoding: 'utf8', env });
     expect(version.stdout.trim()).toBe('0.1.0');
-    writeFileSync(join(project, 'ok.yaml'), 'manifest_version: "1.0"\nname: Ok\nintent: Works\nsteps:\n  - id: a\n    name: A\n    action: code_agent\n');
-    writeFileSync(join(project, 'bad.yaml'), 'manifest_version: "1.0"\nname: Bad\nsteps:\n  - id: a\n    name: A\n    action: code_agent\n    depends_on: [zz]\n');
+    writeFileSync(
+      join(project, 'ok.yaml'),
+      'manifest_version: "1.0"\nname: Ok\nintent: Works\nsteps:\n  - id: a\n    name: A\n    action: code_agent\n',
+    );
+    writeFileSync(
+      join(project, 'bad.yaml'),
+      'manifest_version: "1.0"\nname: Bad\nsteps:\n  - id: a\n    name: A\n    action: code_agent\n    depends_on: [zz]\n',
+    );
     const good = spawnSync(bin, ['validate', 'ok.yaml', '--json'], { cwd: project, encoding: 'utf8', env });
     expect(good.status, good.stderr).toBe(0);
     expect(JSON.parse(good.stdout)).toEqual({ files: [{ file: 'ok.yaml', valid: true, errors: [] }] });

@@ -3,7 +3,9 @@ import { Button, Form, Input, Label, Radio, RadioGroup, TextField } from 'react-
 import { useMutation, useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
-import { ConfirmButton, CopyBlock, formatDate } from './ui';
+import { ConfirmButton } from './ConfirmButton';
+import { CopyBlock } from './CopyBlock';
+import { formatDate } from '../format';
 
 const KeysQuery = graphql(`
   query ApiKeys {

@@ -3,7 +3,8 @@ import { Button, Checkbox, CheckboxGroup, Form, Input, Label, Switch, TextField 
 import { Link, useLocation } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ADAPTER_LABELS, ADAPTERS, formatDate } from '../components/ui';
+import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { formatDate } from '../format';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
 

@@ -4,7 +4,7 @@ import { Link, useLocation, useParams } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { StepGraph, type GraphStep } from '../components/StepGraph';
-import { formatDate } from '../components/ui';
+import { formatDate } from '../format';
 import { useViewer } from '../viewer';
 import { graphql } from '../gql';
 

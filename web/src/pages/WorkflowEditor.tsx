@@ -4,7 +4,7 @@ import { Link, useLocation, useParams } from 'wouter';
 import { manifestAsYaml } from '../components/manifest-text';
 import { request, toApiError, useMutation, useQuery, type ApiError } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmButton } from '../components/ui';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { VersionHistory } from '../components/VersionHistory';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';

@@ -1,31 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Dialog, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
 
-/** A block of text to copy as is, with a copy button that says when it worked. */
-export function CopyBlock({ label, text }: { label: string; text: string }) {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  return (
-    <div className="copy-block">
-      <pre aria-label={label} tabIndex={0}>
-        <code>{text}</code>
-      </pre>
-      <Button
-        onPress={() =>
-          navigator.clipboard.writeText(text).then(
-            () => setCopied('yes'),
-            () => setCopied('no'),
-          )
-        }
-      >
-        Copy {label}
-      </Button>
-      <span role="status" className="hint">
-        {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Copying was refused by the browser: select the text and copy it.' : ''}
-      </span>
-    </div>
-  );
-}
-
 /**
  * A destructive action behind a dialog. With `typed`, the person must type that text first
  * (account deletion).
@@ -81,21 +56,4 @@ export function ConfirmButton(props: {
       </ModalOverlay>
     </>
   );
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
-}
-
-export const ADAPTERS = ['adapter_one', 'adapter_two', 'adapter_three'] as const;
-export const ADAPTER_LABELS: Record<string, string> = {
-  adapter_one: 'adapter_one (Claude Code)',
-  adapter_two: 'adapter_two (Cursor)',
-  adapter_three: 'adapter_three (other clients)',
-};
-
-/** "1 deployment", "2 deployments". */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
