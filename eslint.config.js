@@ -16,7 +16,7 @@ const FACE_FILES = [
   /^[^/]+\/http\.ts$/, // HTTP handlers of a resource (limits/http.ts, metrics/http.ts)
   /^billing\/webhook\.ts$/, // Stripe's webhook endpoint
   /^dashboard\/static\.ts$/, // serves the built dashboard
-  /^oauth\/(authorization-server|interaction|sign-in|pages|cookies|browser-errors)\.ts$/, // browser sign-in and the OAuth server's pages
+  /^oauth\/(authorization-server|interaction|sign-in|pages|cookies|browser-errors|device-flow)\.ts$/, // browser sign-in and the OAuth server's pages
 ];
 
 const SRC = fileURLToPath(new URL('src/', import.meta.url));
@@ -66,7 +66,19 @@ const layering = serviceFolders.map((folder) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'agent-clients/', '.data/', 'coverage/', 'bench/results/', 'src/generated/', 'web/src/gql/'] },
+  {
+    ignores: [
+      'dist/',
+      'cli/dist/',
+      'node_modules/',
+      'agent-clients/',
+      '.data/',
+      'coverage/',
+      'bench/results/',
+      'src/generated/',
+      'web/src/gql/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -102,8 +114,8 @@ export default tseslint.config(
     },
   },
   {
-    // Scripts, tests, benchmarks and tool configuration are not the service: they may read the environment.
-    files: ['scripts/**', 'test/**', 'bench/**', 'prisma.config.ts', 'vitest.config.ts', 'codegen.ts', 'src/config.ts'],
+    // Scripts, tests, benchmarks, the command-line tool and tool configuration are not the service: they may read the environment.
+    files: ['scripts/**', 'cli/**', 'test/**', 'bench/**', 'prisma.config.ts', 'vitest.config.ts', 'codegen.ts', 'src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   ...layering,
