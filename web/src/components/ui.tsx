@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button, Dialog, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
 
 /** A block of text to copy as is, with a copy button that says when it worked. */
@@ -98,4 +98,38 @@ export const ADAPTER_LABELS: Record<string, string> = {
 /** "1 deployment", "2 deployments". */
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * A button that says why it cannot be pressed: with a reason it is disabled and the reason is shown
+ * beside it and read with it (aria-describedby).
+ */
+export function ReasonButton(props: {
+  children: ReactNode;
+  reason: string | null;
+  pending?: boolean;
+  type?: 'submit' | 'button';
+  className?: string;
+  onPress?: () => void;
+}) {
+  const id = useId();
+  const disabled = !!props.reason || !!props.pending;
+  return (
+    <span className="reason-button">
+      <Button
+        type={props.type ?? 'button'}
+        className={props.className}
+        isDisabled={disabled}
+        onPress={props.onPress}
+        aria-describedby={props.reason ? id : undefined}
+      >
+        {props.children}
+      </Button>
+      {props.reason && (
+        <span id={id} className="hint">
+          {props.reason}
+        </span>
+      )}
+    </span>
+  );
 }

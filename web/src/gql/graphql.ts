@@ -197,6 +197,13 @@ export type UpdateLibraryEntryMutationVariables = Exact<{
 
 export type UpdateLibraryEntryMutation = { updateLibraryEntry: { workflowId: string, isActive: boolean, enabledAdapters: Array<Adapter> } };
 
+export type RemoveLibraryEntryMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type RemoveLibraryEntryMutation = { removeFromLibrary: { workflowId: string } };
+
 export type MarketplaceBrowseQueryVariables = Exact<{
   sort?: MarketplaceSort | null | undefined;
 }>;
@@ -216,7 +223,7 @@ export type MarketplaceWorkflowPageQueryVariables = Exact<{
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -240,6 +247,31 @@ export type WriteReviewMutationVariables = Exact<{
 
 
 export type WriteReviewMutation = { createReview: { reviewId: string } };
+
+export type EditReviewMutationVariables = Exact<{
+  workflowId: string;
+  reviewId: string;
+  rating: number;
+  text: string;
+}>;
+
+
+export type EditReviewMutation = { updateReview: { reviewId: string } };
+
+export type DeleteReviewMutationVariables = Exact<{
+  workflowId: string;
+  reviewId: string;
+}>;
+
+
+export type DeleteReviewMutation = { deleteReview: { deleted: boolean } };
+
+export type UnsubscribeMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type UnsubscribeMutation = { removeFromLibrary: { workflowId: string } };
 
 export type EditWorkflowQueryVariables = Exact<{
   workflowId: string;
@@ -636,6 +668,13 @@ export const UpdateLibraryEntryDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateLibraryEntryMutation, UpdateLibraryEntryMutationVariables>;
+export const RemoveLibraryEntryDocument = new TypedDocumentString(`
+    mutation RemoveLibraryEntry($workflowId: String!) {
+  removeFromLibrary(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveLibraryEntryMutation, RemoveLibraryEntryMutationVariables>;
 export const MarketplaceBrowseDocument = new TypedDocumentString(`
     query MarketplaceBrowse($sort: MarketplaceSort) {
   marketplaceFeatured {
@@ -704,6 +743,10 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     currentVersion
     allowForks
     manifest
+    owner {
+      userId
+      handle
+    }
     stats {
       subscribers
       forks
@@ -717,6 +760,7 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
       rating
       text
       createdAt
+      updatedAt
       author {
         userId
         handle
@@ -752,6 +796,32 @@ export const WriteReviewDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<WriteReviewMutation, WriteReviewMutationVariables>;
+export const EditReviewDocument = new TypedDocumentString(`
+    mutation EditReview($workflowId: String!, $reviewId: String!, $rating: Int!, $text: String!) {
+  updateReview(
+    workflowId: $workflowId
+    reviewId: $reviewId
+    rating: $rating
+    text: $text
+  ) {
+    reviewId
+  }
+}
+    `) as unknown as TypedDocumentString<EditReviewMutation, EditReviewMutationVariables>;
+export const DeleteReviewDocument = new TypedDocumentString(`
+    mutation DeleteReview($workflowId: String!, $reviewId: String!) {
+  deleteReview(workflowId: $workflowId, reviewId: $reviewId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteReviewMutation, DeleteReviewMutationVariables>;
+export const UnsubscribeDocument = new TypedDocumentString(`
+    mutation Unsubscribe($workflowId: String!) {
+  removeFromLibrary(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<UnsubscribeMutation, UnsubscribeMutationVariables>;
 export const EditWorkflowDocument = new TypedDocumentString(`
     query EditWorkflow($workflowId: String!) {
   workflow(workflowId: $workflowId) {
