@@ -4,7 +4,7 @@
  */
 import { characterCount, TEXT_LIMITS } from '../../src/text';
 
-export { TEXT_LIMITS };
+export { characterCount, TEXT_LIMITS };
 export const REVIEW_TEXT = TEXT_LIMITS.reviewText;
 
 /** Why a text field cannot be saved yet, or null: empty, or over its limit in characters. */

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { NotFound } from '../components/NotFound';
 import { StepGraph, type GraphStep } from '../components/StepGraph';
 import { ConfirmButton, formatDate, plural, ReasonButton } from '../components/ui';
-import { REVIEW_TEXT } from '../rules';
+import { characterCount, lengthProblem, REVIEW_TEXT } from '../rules';
 import { useViewer } from '../viewer';
 import { graphql } from '../gql';
 
@@ -284,8 +284,10 @@ function ReviewForm({ workflowId, own, onDone }: { workflowId: string; own: OwnR
   const edit = useMutation(EditReview);
   const remove = useMutation(DeleteReview);
   const error = write.error ?? edit.error ?? remove.error;
-  const tooShort = text.trim().length < REVIEW_TEXT.min;
-  const reason = tooShort ? `A review needs at least ${REVIEW_TEXT.min} characters.` : null;
+  const reason =
+    characterCount(text.trim()) < REVIEW_TEXT.min
+      ? `A review needs at least ${REVIEW_TEXT.min} characters.`
+      : lengthProblem('The review', text, REVIEW_TEXT.max);
 
   if (own && !editing) {
     return (
@@ -328,7 +330,7 @@ function ReviewForm({ workflowId, own, onDone }: { workflowId: string; own: OwnR
           </Radio>
         ))}
       </RadioGroup>
-      <TextField value={text} onChange={setText} isRequired maxLength={REVIEW_TEXT.max}>
+      <TextField value={text} onChange={setText} isRequired>
         <Label>Your review</Label>
         <TextArea rows={3} />
       </TextField>

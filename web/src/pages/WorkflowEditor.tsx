@@ -169,7 +169,21 @@ export default function WorkflowEditor() {
         <Link href="/workflows">← Workflows</Link>
       </p>
       <h1>{w ? w.name : 'New workflow'}</h1>
-      {w && <p className="hint">Version {w.currentVersion}</p>}
+      {w && (
+        <p className="hint">
+          Version {w.currentVersion}
+          {w.visibility === 'public' ? (
+            <>
+              {' · '}
+              <Link href={`/marketplace/${w.workflowId}`}>Its marketplace listing</Link>
+              {' · '}
+              <Link href={`/marketplace/${w.workflowId}#reviews`}>Its reviews</Link>
+            </>
+          ) : (
+            ' · private: not in the marketplace'
+          )}
+        </p>
+      )}
       <Form
         className="editor"
         onSubmit={(e) => {
