@@ -66,7 +66,7 @@ const layering = serviceFolders.map((folder) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/', 'bench/results/', 'src/generated/', 'web/src/gql/'] },
+  { ignores: ['dist/', 'node_modules/', 'agent-clients/', '.data/', 'coverage/', 'bench/results/', 'src/generated/', 'web/src/gql/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -178,7 +178,7 @@ async function verifyToken(token: string, source: KeySource, options: JWTVerifyO
   try {
     payload = await verifyWithCandidates(token, source.getKey, options);
   } catch (err) {
-    throw toAppError(err, source);
+    throw verificationFailure(err, source);
   }
   // jose only looks at iat when maxTokenAge is set, but a token minted in the
   // future is as suspect as one with a future nbf.
@@ -211,7 +211,7 @@ async function verifyWithCandidates(token: string, getKey: JWTVerifyGetKey, opti
   }
 }
 
-function toAppError(err: unknown, source: KeySource): AppError {
+function verificationFailure(err: unknown, source: KeySource): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof KeySetUnavailable) {
     // An outage at the identity provider says nothing about the token; a 401

@@ -1,44 +1,39 @@
 import { GraphQLError, type ASTNode } from 'graphql';
-import { AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
 import type { TextReply } from '../http/text-response.js';
 import { jsonResponse } from '../rest/envelope.js';
 
 /**
- * How an AppError appears in GraphQL, built here and nowhere else: `message`, and `extensions`
- * holding the error table's `code` and the `details`. `http` (status and headers) is for Yoga,
- * which answers with it and leaves it out of the body.
+ * What a GraphQL error is made of: the error table's `code`, a `message` and its `details`. An
+ * AppError is one; the operation limits (src/graphql/limits.ts) and refused inputs name theirs
+ * without the field list an AppError's VALIDATION_ERROR carries.
  */
-function extensionsOf(error: AppError): { code: string; details: Record<string, unknown> } {
-  return { code: error.code, details: error.details };
+export type GraphQLErrorParts = Pick<AppError, 'code' | 'message' | 'details'> & Partial<Pick<AppError, 'status' | 'headers'>>;
+
+interface ErrorPlace {
+  nodes?: readonly ASTNode[] | ASTNode;
+  path?: readonly (string | number)[];
+  /**
+   * Whether Yoga answers with the error's status and headers (`extensions.http`, which Yoga leaves
+   * out of the body). Not for a field error in an otherwise answered operation, which keeps the
+   * answer's status.
+   */
+  withHttp?: boolean;
+  /** Kept on the GraphQLError (never sent), so the REST face answers with exactly this error. */
+  originalError?: Error;
+}
+
+/**
+ * Every GraphQL error of the service is built here: `message`, and `extensions` holding the
+ * error table's `code` and the `details`.
+ */
+export function toGraphQLError(error: GraphQLErrorParts, at: ErrorPlace = {}): GraphQLError {
+  const extensions: Record<string, unknown> = { code: error.code, details: error.details };
+  if (at.withHttp !== false) extensions.http = { status: error.status, headers: error.headers };
+  return new GraphQLError(error.message, { nodes: at.nodes, path: at.path, originalError: at.originalError, extensions });
 }
 
 /** A GraphQL-over-HTTP answer carrying one error, for refusals made before an operation runs. */
 export function graphqlErrorReply(error: AppError): TextReply {
-  return jsonResponse(
-    JSON.stringify({ errors: [{ message: error.message, extensions: extensionsOf(error) }] }),
-    error.status,
-    error.headers,
-  );
-}
-
-/**
- * The same error as a GraphQLError an execution result can carry, at the nodes and path of the
- * field that failed when there is one. `http` is set unless `withHttp` is false (a field error in
- * an otherwise answered operation keeps the answer's status).
- */
-export function toGraphQLError(
-  error: AppError,
-  at: { nodes?: readonly ASTNode[] | ASTNode; path?: readonly (string | number)[]; withHttp?: boolean } = {},
-): GraphQLError {
-  const http = at.withHttp === false ? {} : { http: { status: error.status, headers: error.headers } };
-  return new GraphQLError(error.message, { nodes: at.nodes, path: at.path, extensions: { ...extensionsOf(error), ...http } });
-}
-
-/**
- * `AppError.from` in the shape the execution paths of REST, GraphQL and the tool endpoint read.
- * @deprecated call `AppError.from` (src/errors.ts) and read `unexpected` from the error.
- */
-export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
-  const appError = AppError.from(error);
-  return { appError, unexpected: appError.unexpected };
+  return jsonResponse(JSON.stringify({ errors: [toGraphQLError(error, { withHttp: false })] }), error.status, error.headers);
 }

@@ -18,6 +18,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { toGraphQLError } from './errors.js';
 import { MANIFEST_LIMITS } from '../manifest/limits.js';
 
 /**
@@ -51,7 +52,7 @@ function fieldWeight(parent: GraphQLNamedType | null | undefined, field: string)
 }
 
 function limitError(message: string, code: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'VALIDATION_ERROR', details: { limit: code }, http: { status: 400 } } });
+  return toGraphQLError({ code: 'VALIDATION_ERROR', message, details: { limit: code }, status: 400 });
 }
 
 const PAGE_ARGUMENTS = new Set(['first', 'last', 'limit']);

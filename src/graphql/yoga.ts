@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { AppError } from '../errors.js';
 import { TextReply, type Reply } from '../http/text-response.js';
 import { contextFields, releaseContext, type GraphQLContext, type Viewer } from './context.js';
-import { graphqlErrorReply, toAppError, toGraphQLError } from './errors.js';
+import { graphqlErrorReply, toGraphQLError } from './errors.js';
 import { useJit } from './jit.js';
 import { costRefusal, measureOperation, operationLimitRule } from './limits.js';
 
@@ -71,11 +71,10 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
 
 /** An error the caller's input caused, as a VALIDATION_ERROR (its text names what was refused). */
 function inputRefusal(error: GraphQLError): GraphQLError {
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    path: error.path,
-    extensions: { code: 'VALIDATION_ERROR', details: {} },
-  });
+  return toGraphQLError(
+    { code: 'VALIDATION_ERROR', message: error.message, details: {} },
+    { nodes: error.nodes, path: error.path, withHttp: false },
+  );
 }
 
 /** After an execution (see `execution` in createGraphQLHandler): the context released, a refused input told as such. */
@@ -170,18 +169,18 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
           const refused = inputRefusal(error);
           return production ? withoutSuggestion(refused) : refused;
         }
-        const { appError, unexpected } = toAppError(error);
-        if (unexpected) log.error({ err: (error as GraphQLError).originalError ?? error }, 'unexpected error in a GraphQL resolver');
+        const appError = AppError.from(error);
+        if (appError.unexpected)
+          log.error({ err: (error as GraphQLError).originalError ?? error }, 'unexpected error in a GraphQL resolver');
         // A database outage is answered 503 with Retry-After as on REST (Yoga takes the status and
         // headers from `http` and leaves it out of the body), so clients and proxies know to retry.
-        const http = appError.code === 'SERVICE_UNAVAILABLE' ? { http: { status: appError.status, headers: appError.headers } } : {};
         // The AppError stays reachable (`originalError`, never sent) so the REST face answers with
         // exactly it, headers included.
-        return new GraphQLError(appError.message, {
+        return toGraphQLError(appError, {
           nodes: (error as GraphQLError).nodes,
           path: (error as GraphQLError).path,
+          withHttp: appError.code === 'SERVICE_UNAVAILABLE',
           originalError: appError,
-          extensions: { code: appError.code, details: appError.details, ...http },
         });
       },
     },

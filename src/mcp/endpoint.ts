@@ -5,7 +5,6 @@ import { setReplyHeader, textResponse, type Reply } from '../http/text-response.
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../graphql/context.js';
-import { toAppError } from '../graphql/errors.js';
 import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
@@ -299,8 +298,8 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       return await serve(request, url, deploymentId, scope);
     } catch (error) {
       if (error instanceof RpcFailure) return error.toResponse();
-      const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
-      if (unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
+      const appError = AppError.from(error);
+      if (appError.unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
       return RpcFailure.fromAppError(appError).toResponse();
     }
   }

@@ -15,7 +15,6 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { toAppError } from '../graphql/errors.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
@@ -66,8 +65,8 @@ function manifestUri(workflowId: string): string {
 
 function toRpcError(error: unknown, log: Logger): ProtocolError {
   if (error instanceof ProtocolError) return error;
-  const { appError, unexpected } = error instanceof AppError ? { appError: error, unexpected: false } : toAppError(error);
-  if (unexpected) log.error({ err: error }, 'unexpected error in the tool endpoint');
+  const appError = AppError.from(error);
+  if (appError.unexpected) log.error({ err: error }, 'unexpected error in the tool endpoint');
   // VALIDATION_ERROR maps to -32602 in the table, which is what MCP asks for bad arguments and unknown names.
   return new ProtocolError(errorTable[appError.code].jsonRpc, appError.message, { code: appError.code, ...appError.details });
 }

@@ -15,7 +15,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { AppError, type FieldProblem } from '../errors.js';
+import { validationError, type FieldProblem } from '../errors.js';
 import type { HttpMethod, RouteSpec } from './routes.js';
 
 /**
@@ -211,9 +211,7 @@ export function collectVariables(route: CompiledRoute, input: RestRequestInput):
     checkInput(value, arg.type, arg.name, problems);
     if (value !== undefined) variables[arg.name] = value;
   }
-  if (problems.length) {
-    throw new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { fields: problems });
-  }
+  if (problems.length) throw validationError(problems);
   return variables;
 }
 

@@ -3,7 +3,10 @@ import { Form, Input, Label, Radio, RadioGroup, TextField } from 'react-aria-com
 import { useMutation, useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
-import { ConfirmButton, CopyBlock, formatDate, ReasonButton } from './ui';
+import { ConfirmButton } from './ConfirmButton';
+import { CopyBlock } from './CopyBlock';
+import { ReasonButton } from './ReasonButton';
+import { formatDate } from '../format';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 
 const KeysQuery = graphql(`

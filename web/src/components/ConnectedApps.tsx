@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
-import { ConfirmButton, formatDate } from './ui';
+import { ConfirmButton } from './ConfirmButton';
+import { formatDate } from '../format';
 
 const AppsQuery = graphql(`
   query ConnectedApps {

@@ -5,7 +5,7 @@ import { useMutation } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
 import { SETUP_IDES, setupSnippets } from './setup';
-import { CopyBlock } from './ui';
+import { CopyBlock } from './CopyBlock';
 
 const CreateKey = graphql(`
   mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {

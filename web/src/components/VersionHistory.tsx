@@ -5,7 +5,7 @@ import { manifestAsYaml } from './manifest-text';
 import { useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
-import { formatDate } from './ui';
+import { formatDate } from '../format';
 
 // The list carries no manifests (a page of them is the most expensive answer the API gives); only
 // the two versions being compared are read with theirs.

@@ -48,7 +48,6 @@ type Documents = {
     "\n  mutation DeleteReview($workflowId: String!, $reviewId: String!) {\n    deleteReview(workflowId: $workflowId, reviewId: $reviewId) {\n      deleted\n    }\n  }\n": typeof types.DeleteReviewDocument,
     "\n  mutation Unsubscribe($workflowId: String!) {\n    removeFromLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": typeof types.UnsubscribeDocument,
     "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n": typeof types.EditWorkflowDocument,
-    "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n": typeof types.ValidateManifestDocument,
     "\n  mutation CreateWorkflow(\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": typeof types.CreateWorkflowDocument,
     "\n  mutation UpdateWorkflow(\n    $workflowId: String!\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    updateWorkflow(\n      workflowId: $workflowId\n      name: $name\n      description: $description\n      category: $category\n      tags: $tags\n      visibility: $visibility\n      manifest: $manifest\n    ) {\n      workflowId\n      currentVersion\n    }\n  }\n": typeof types.UpdateWorkflowDocument,
     "\n  mutation DeleteWorkflow($workflowId: String!) {\n    deleteWorkflow(workflowId: $workflowId) {\n      deleted\n    }\n  }\n": typeof types.DeleteWorkflowDocument,
@@ -89,7 +88,6 @@ const documents: Documents = {
     "\n  mutation DeleteReview($workflowId: String!, $reviewId: String!) {\n    deleteReview(workflowId: $workflowId, reviewId: $reviewId) {\n      deleted\n    }\n  }\n": types.DeleteReviewDocument,
     "\n  mutation Unsubscribe($workflowId: String!) {\n    removeFromLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": types.UnsubscribeDocument,
     "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n": types.EditWorkflowDocument,
-    "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n": types.ValidateManifestDocument,
     "\n  mutation CreateWorkflow(\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": types.CreateWorkflowDocument,
     "\n  mutation UpdateWorkflow(\n    $workflowId: String!\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    updateWorkflow(\n      workflowId: $workflowId\n      name: $name\n      description: $description\n      category: $category\n      tags: $tags\n      visibility: $visibility\n      manifest: $manifest\n    ) {\n      workflowId\n      currentVersion\n    }\n  }\n": types.UpdateWorkflowDocument,
     "\n  mutation DeleteWorkflow($workflowId: String!) {\n    deleteWorkflow(workflowId: $workflowId) {\n      deleted\n    }\n  }\n": types.DeleteWorkflowDocument,
@@ -229,10 +227,6 @@ export function graphql(source: "\n  mutation Unsubscribe($workflowId: String!) 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      manifest\n    }\n  }\n"): typeof import('./graphql').EditWorkflowDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ValidateManifest($manifest: JSON!) {\n    validateManifest(manifest: $manifest) {\n      valid\n      errors {\n        path\n        code\n        message\n      }\n    }\n  }\n"): typeof import('./graphql').ValidateManifestDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -280,13 +280,6 @@ export type EditWorkflowQueryVariables = Exact<{
 
 export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, manifest: unknown } };
 
-export type ValidateManifestMutationVariables = Exact<{
-  manifest: unknown;
-}>;
-
-
-export type ValidateManifestMutation = { validateManifest: { valid: boolean, errors: Array<{ path: string, code: string, message: string }> } };
-
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
   description?: string | null | undefined;
@@ -837,18 +830,6 @@ export const EditWorkflowDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<EditWorkflowQuery, EditWorkflowQueryVariables>;
-export const ValidateManifestDocument = new TypedDocumentString(`
-    mutation ValidateManifest($manifest: JSON!) {
-  validateManifest(manifest: $manifest) {
-    valid
-    errors {
-      path
-      code
-      message
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ValidateManifestMutation, ValidateManifestMutationVariables>;
 export const CreateWorkflowDocument = new TypedDocumentString(`
     mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
   createWorkflow(

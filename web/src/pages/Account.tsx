@@ -3,7 +3,8 @@ import { useMutation, useQuery } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
 import { ConnectedApps } from '../components/ConnectedApps';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmButton, formatDate, plural } from '../components/ui';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { formatDate, plural } from '../format';
 import { graphql } from '../gql';
 import type { BillingPrice } from '../gql/graphql';
 

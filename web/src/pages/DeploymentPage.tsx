@@ -5,7 +5,9 @@ import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NotFound } from '../components/NotFound';
 import { IdeSetup } from '../components/IdeSetup';
-import { ADAPTER_LABELS, ADAPTERS, ConfirmButton, formatDate } from '../components/ui';
+import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { formatDate } from '../format';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
 

@@ -3,7 +3,9 @@ import { Checkbox, CheckboxGroup, Form, Input, Label, Switch, TextField } from '
 import { Link, useLocation } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ADAPTER_LABELS, ADAPTERS, formatDate, ReasonButton } from '../components/ui';
+import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { ReasonButton } from '../components/ReasonButton';
+import { formatDate } from '../format';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';

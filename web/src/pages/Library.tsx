@@ -3,7 +3,9 @@ import { Checkbox, CheckboxGroup, Label, Switch } from 'react-aria-components';
 import { Link } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ADAPTER_LABELS, ADAPTERS, ConfirmButton, formatDate } from '../components/ui';
+import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { formatDate } from '../format';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
 

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { formatDate } from '../components/ui';
+import { formatDate } from '../format';
 import { graphql } from '../gql';
 
 const WorkflowsQuery = graphql(`

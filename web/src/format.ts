@@ -1,0 +1,10 @@
+/** A date as the pages show it ("Nov 25, 2026"), or a dash when there is none. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** "1 deployment", "2 deployments". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
