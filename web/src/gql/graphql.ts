@@ -80,6 +80,13 @@ export type DisconnectAppMutationVariables = Exact<{
 
 export type DisconnectAppMutation = { disconnectApp: { connectedAppId: string, deleted: boolean } };
 
+export type SetDisplayNameMutationVariables = Exact<{
+  displayName: string;
+}>;
+
+
+export type SetDisplayNameMutation = { setDisplayName: { displayName: string | null } };
+
 export type CreateIdeKeyMutationVariables = Exact<{
   name: string;
   scope?: string | null | undefined;
@@ -108,7 +115,7 @@ export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifes
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { me: { userId: string, email: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+export type AccountQuery = { me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
 
 export type CheckoutMutationVariables = Exact<{
   priceId: BillingPrice;
@@ -418,6 +425,13 @@ export const DisconnectAppDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DisconnectAppMutation, DisconnectAppMutationVariables>;
+export const SetDisplayNameDocument = new TypedDocumentString(`
+    mutation SetDisplayName($displayName: String!) {
+  setDisplayName(displayName: $displayName) {
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<SetDisplayNameMutation, SetDisplayNameMutationVariables>;
 export const CreateIdeKeyDocument = new TypedDocumentString(`
     mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
   createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
@@ -453,6 +467,7 @@ export const AccountDocument = new TypedDocumentString(`
   me {
     userId
     email
+    displayName
     plan
     createdAt
     workflowCount
