@@ -1,4 +1,5 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
@@ -157,6 +158,8 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     // default would reflect any Origin with credentials allowed.)
     cors: false,
     landingPage: false,
+    // GraphiQL from the service's own files (the package inlines its bundle): nothing from a CDN.
+    renderGraphiQL,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
     plugins: [requestContext, validationRules, execution, jit],
