@@ -8,13 +8,15 @@ import { createMarketplaceService } from './marketplace/service.js';
 import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
 import { createConnectedAppService } from './connected-apps/service.js';
+import { createQuotaService } from './limits/quota.js';
 
-export type { ServiceDeps };
-
+/**
+ * Every service, built over the database, config and clock. Faces get this object and nothing of
+ * what it is built from: only services reach the database.
+ */
 export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);
   return {
-    ...deps,
     billing,
     users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
     workflows: createWorkflowService(deps),
@@ -24,6 +26,7 @@ export function createServices(deps: ServiceDeps) {
     reviews: createReviewService(deps),
     apiKeys: createApiKeyService(deps),
     connectedApps: createConnectedAppService(deps),
+    quotas: createQuotaService(deps),
   };
 }
 
