@@ -90,6 +90,8 @@ export interface App {
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
   close(): Promise<void>;
   services: Services;
+  /** The database the services run on (tests and scripts that write rows directly). */
+  database: Database;
   config: Config;
 }
 
@@ -120,10 +122,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),
     metrics,
   );
-  const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken, production: config.production });
-  const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
+  const serveMetrics = createMetricsEndpoint({
+    registry: metrics,
+    gauges: () => ({ pool: db.poolStats(), database: db.kind }),
+    token: config.metricsToken,
+    production: config.production,
+  });
+  const billingWebhook = createWebhookHandler({ config, log, billing: services.billing });
   const schema = getSchema();
-  const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
+  const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
   const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
   const mcp = createMcpEndpoint({ services, config, log });
   const installRoutes = createInstallRoutes({ services, mcp });
@@ -358,6 +365,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     handle,
     fetch: async (request, connection) => toFetchResponse(await handle(request, connection)),
     services,
+    database: db,
     config,
     async close() {
       await graphql.dispose?.();

@@ -197,7 +197,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
       const next = await a.call('GET', '/v1/users/me', { token });
       expect(next.status).toBe(429);
       expectHeaders(next, 30);
-      expect(a.app.services.db).toBe(b.app.services.db);
+      expect(a.app.database).toBe(b.app.database);
     } finally {
       await a.close();
       await b.close();
