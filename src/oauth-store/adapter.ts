@@ -34,7 +34,9 @@ export const GRANT_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 export const UNUSED_CLIENT_MS = 24 * 60 * 60 * 1000;
 
 /** Kinds whose ids are not secrets and are stored as they are. */
-const PLAIN_KINDS = new Set(['Grant', 'Client']);
+// A device code (wfctl login --device) is found again by its user code, which must give back its
+// id: it is kept as is, for its 10 minutes (src/oauth/device-flow.ts).
+const PLAIN_KINDS = new Set(['Grant', 'Client', 'DeviceCode']);
 
 /** An error the library turns into its own answer (e.g. `invalid_grant`). */
 export type RedemptionRefused = (message: string) => Error;

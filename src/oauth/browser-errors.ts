@@ -141,6 +141,10 @@ export function browserErrorMiddleware() {
       );
       return;
     }
+    // The device flow's link with the code in it answers with the library's self-submitting form,
+    // whose inline script the library allows by adding its hash to a CSP already set: so set it first.
+    if (ctx.method === 'GET' && ctx.path === '/oauth/device')
+      for (const [name, value] of Object.entries(pageSecurityHeaders())) ctx.set(name, value);
     await next();
     if (authorizing && ctx.status >= 300 && ctx.status < 400) {
       const target = URL.parse(ctx.response.get('location'));

@@ -43,7 +43,8 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
 
   it('signs in with the device flow, approved in Chromium; the credential is a file only the user can read', async () => {
     const login = startCli(['login', '--device', '--no-browser', '--json'], env);
-    const [, userCode] = await waitFor(login.stderr, /enter the code ([A-Z]{4}-[A-Z]{4})/);
+    // A loaded machine takes its time to start a process: the wait is generous, and bounded.
+    const [, userCode] = await waitFor(login.stderr, /enter the code ([A-Z]{4}-[A-Z]{4})/, 90_000);
     const [, complete] = await waitFor(login.stderr, /or open (\S+)/);
     expect(complete).toContain(`user_code=${userCode}`);
 

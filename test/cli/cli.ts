@@ -120,7 +120,8 @@ export function startCli(
       done({ code, stdout, stderr, json });
     }),
   );
-  return { child, stderr: () => stderr, result };
+  // stdout too: a failure in --json mode is written there, and shows in the wait's message.
+  return { child, stderr: () => `${stderr}${stdout}`, result };
 }
 
 /** Waits (bounded) until the text matches. */
