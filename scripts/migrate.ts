@@ -1,7 +1,8 @@
 /**
  * npm run db:migrate — applies pending migrations to the PostgreSQL database in DATABASE_URL.
  * Uses the same runner as the embedded database, which records migrations in Prisma's
- * `_prisma_migrations` table. An advisory lock lets several deploy jobs run at once safely.
+ * `_prisma_migrations` table. Several deploy jobs may run it at once (the runner serializes them
+ * with a transaction-scoped advisory lock), directly against PostgreSQL or through PgBouncer.
  */
 import pg from 'pg';
 import { applyMigrations } from '../src/db/migrations.js';
@@ -15,7 +16,6 @@ if (!url || !/^postgres(ql)?:/.test(url)) {
 const client = new pg.Client({ connectionString: url });
 try {
   await client.connect();
-  await client.query('SELECT pg_advisory_lock(727274)');
   const applied = await applyMigrations(pgRunner(client));
   console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'the database is up to date');
 } catch (error) {

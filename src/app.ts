@@ -25,10 +25,12 @@ import { addressKey, clientAddress, limitUnidentified } from './limits/http.js';
 import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
+import { createInstallRoutes, INSTALL_PREFIX } from './install/http.js';
 import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics/http.js';
 import { createMetricsRegistry } from './metrics/registry.js';
 import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
 import { createBrowserSignIn } from './oauth/sign-in.js';
+import { createOAuthStore } from './oauth-store/index.js';
 import { createAuthorizationServer, looksLikeAccessToken } from './oauth/authorization-server.js';
 import { PRM_PATH } from './oauth/resource.js';
 
@@ -126,10 +128,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
   const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
   const mcp = createMcpEndpoint({ services, config, log });
+  const installRoutes = createInstallRoutes({ services, mcp });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
-  const browser = createBrowserSignIn({ config, db, clock, services });
-  const authorizationServer = await createAuthorizationServer({ config, db, clock, browser, log });
+  const oauthStore = createOAuthStore({ db, clock });
+  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services });
+  const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
   // The access log line is built only when it will be written.
@@ -202,7 +206,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
     if (path.startsWith('/oauth') || path.startsWith('/.well-known/')) {
-      const answer = await authorizationServer.handle(request, url);
+      const answer = await authorizationServer.handle(request, url, scope);
       if (answer) {
         scope.route = `${request.method} ${path.startsWith('/oauth/interaction/') ? '/oauth/interaction/:uid' : PRM_PATH.test(path) ? '/.well-known/oauth-protected-resource/v1/mcp/:deploymentId' : path.startsWith('/.well-known/') ? '/.well-known/*' : path}`;
         return answer;
@@ -235,6 +239,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     const mcpMatch = MCP_PATH.exec(path);
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
+    if (path.startsWith(INSTALL_PREFIX)) return installRoutes.handle(request, url, scope);
     if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, url, path.slice(3) || '/', scope);
     const page = dashboard.serve(request, path);
     if (page) {
@@ -326,6 +331,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       await graphql.dispose?.();
       authenticator.close?.();
+      authorizationServer.close();
       await limiter.close();
       if (!options.database) await db.close();
     },

@@ -9,6 +9,7 @@ import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
 import { createConnectedAppService } from './connected-apps/service.js';
 import { createQuotaService } from './limits/quota.js';
+import { createInstallService } from './install/service.js';
 
 /**
  * Every service, built over the database, config and clock. Faces get this object and nothing of
@@ -16,17 +17,20 @@ import { createQuotaService } from './limits/quota.js';
  */
 export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);
+  const deployments = createDeploymentService(deps);
+  const apiKeys = createApiKeyService(deps);
   return {
     billing,
     users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
     workflows: createWorkflowService(deps),
     library: createLibraryService(deps),
-    deployments: createDeploymentService(deps),
+    deployments,
     marketplace: createMarketplaceService(deps),
     reviews: createReviewService(deps),
-    apiKeys: createApiKeyService(deps),
+    apiKeys,
     connectedApps: createConnectedAppService(deps),
     quotas: createQuotaService(deps),
+    install: createInstallService(deps, { deployments, apiKeys }),
   };
 }
 

@@ -146,7 +146,25 @@ function boundQueries(client: pg.PoolClient, timeoutMs: number): void {
   };
 }
 
-async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+/**
+ * `?pgbouncer=true` on DATABASE_URL (the parameter Prisma's own documentation gives for the same
+ * case) says the URL is a PgBouncer in transaction pooling mode that does not track prepared
+ * statements (before 1.21, or without max_prepared_statements): every transaction may run on
+ * another server connection, so a statement prepared by name on one is unknown on the next. The
+ * service's statements are then sent unnamed (parsed with each execution, in the same round trip).
+ * The parameter is taken off the URL before it reaches the driver.
+ */
+export function poolerMode(url: string): { url: string; namedStatements: boolean } {
+  const parsed = new URL(url);
+  const value = parsed.searchParams.get('pgbouncer');
+  if (value === null) return { url, namedStatements: true };
+  if (value !== 'true' && value !== 'false') throw new Error(`DATABASE_URL: pgbouncer must be true or false (got '${value}')`);
+  parsed.searchParams.delete('pgbouncer');
+  return { url: parsed.toString(), namedStatements: value === 'false' };
+}
+
+async function openPostgres(databaseUrl: string, options: DatabaseOptions): Promise<Database> {
+  const { url, namedStatements } = poolerMode(databaseUrl);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -180,7 +198,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     prisma,
     async read<T>(statement: Statement, values: readonly unknown[]) {
       options.onQuery?.(statement.text);
-      return (await pool.query<T & pg.QueryResultRow>({ name: statement.name, text: statement.text, values: values as unknown[] })).rows;
+      const query = namedStatements
+        ? { name: statement.name, text: statement.text, values: values as unknown[] }
+        : { text: statement.text, values: values as unknown[] };
+      return (await pool.query<T & pg.QueryResultRow>(query)).rows;
     },
     async ping(timeoutMs = 2000) {
       await withTimeout(pool.query('SELECT 1'), timeoutMs, 'database did not answer in time');

@@ -68,27 +68,54 @@ export async function pendingMigrations(db: SqlRunner, migrations = listMigratio
   return migrations.filter((m) => !applied.has(m.name)).map((m) => m.name);
 }
 
-/** Applies every pending migration, each in its own transaction. Returns the names applied. */
+/**
+ * Serializes runners: several deploy jobs may migrate at once. A transaction-scoped advisory lock
+ * rather than a session one, so the runner is safe through a transaction-pooling PgBouncer (where a
+ * session lock would stay with whichever server connection took it, not with this runner).
+ */
+const LOCK = 'SELECT pg_advisory_xact_lock(727274)';
+
+/**
+ * Applies every pending migration, each in its own transaction that first takes the lock and then
+ * checks again that no other runner applied it meanwhile. Returns the names this runner applied.
+ */
 export async function applyMigrations(db: SqlRunner, migrations = listMigrations()): Promise<string[]> {
-  await db.exec(CREATE_TABLE);
-  const applied = (await appliedNames(db)) ?? new Set<string>();
+  await inTransaction(db, async () => {
+    await db.query(LOCK);
+    await db.exec(CREATE_TABLE);
+  });
+  const pending = new Set(await pendingMigrations(db, migrations));
   const done: string[] = [];
   for (const m of migrations) {
-    if (applied.has(m.name)) continue;
-    await db.exec('BEGIN');
-    try {
-      await db.exec(m.sql);
+    if (!pending.has(m.name)) continue;
+    const applied = await inTransaction(db, async () => {
+      await db.query(LOCK);
+      if ((await appliedNames(db))?.has(m.name)) return false;
+      try {
+        await db.exec(m.sql);
+      } catch (error) {
+        throw new Error(`migration ${m.name} failed: ${(error as Error).message}`);
+      }
       await db.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
          VALUES ($1, $2, now(), $3, now(), 1)`,
         [randomUUID(), m.checksum, m.name],
       );
-      await db.exec('COMMIT');
-    } catch (error) {
-      await db.exec('ROLLBACK');
-      throw new Error(`migration ${m.name} failed: ${(error as Error).message}`);
-    }
-    done.push(m.name);
+      return true;
+    });
+    if (applied) done.push(m.name);
   }
   return done;
+}
+
+async function inTransaction<T>(db: SqlRunner, fn: () => Promise<T>): Promise<T> {
+  await db.exec('BEGIN');
+  try {
+    const result = await fn();
+    await db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    await db.exec('ROLLBACK');
+    throw error;
+  }
 }

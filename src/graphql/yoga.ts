@@ -161,6 +161,9 @@ export function createGraphQLHandler(options: {
   return createYoga<GraphQLServerContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // The dashboard is same-origin: no other site's page may read /graphql's answers. (Yoga's
+    // default would reflect any Origin with credentials allowed.)
+    cors: false,
     landingPage: false,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },

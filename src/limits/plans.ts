@@ -90,6 +90,25 @@ const PLANS: Record<PlanName, PlanLimits> = {
   },
 };
 
+/**
+ * Named request budgets beside the plans' rates: counted per client address like the anonymous
+ * limit, for work an unauthenticated caller can start that costs more than a request (a stored
+ * row, an outbound fetch). The OAuth authorization server charges them before doing the work.
+ */
+const BUDGETS = {
+  /** Dynamic client registrations (each stores a client for a day unless it gets a grant). */
+  'oauth-registration': { requestsPerMinute: 5, requestsPerHour: 20 },
+  /** Authorization requests (each may store an interaction and fetch a client ID metadata document). */
+  'oauth-authorization': { requestsPerMinute: 20, requestsPerHour: 200 },
+} as const;
+
+export type BudgetName = keyof typeof BUDGETS;
+
+/** The request rates of a plan or a named budget (an unknown name gets the free plan's). */
+export function requestRates(name: string): { requestsPerMinute: number; requestsPerHour: number } {
+  return (BUDGETS as Record<string, { requestsPerMinute: number; requestsPerHour: number }>)[name] ?? planLimits(name);
+}
+
 export function isPlanName(value: unknown): value is PlanName {
   return typeof value === 'string' && (PLAN_NAMES as readonly string[]).includes(value);
 }

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { planLimits } from './plans.js';
+import { requestRates } from './plans.js';
 
 /**
  * Request rate limits (spec section 8): two fixed windows per key, a minute and an hour, counted
@@ -41,8 +41,8 @@ export interface RateLimiter {
 }
 
 const WINDOWS = [
-  { name: 'minute', seconds: 60, limit: (plan: string) => planLimits(plan).requestsPerMinute },
-  { name: 'hour', seconds: 3600, limit: (plan: string) => planLimits(plan).requestsPerHour },
+  { name: 'minute', seconds: 60, limit: (plan: string) => requestRates(plan).requestsPerMinute },
+  { name: 'hour', seconds: 3600, limit: (plan: string) => requestRates(plan).requestsPerHour },
 ] as const;
 
 // The windows only count; the comparison with the plan's limit is ours.

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import type { TextReply } from '../http/text-response.js';
-import { authorizationProblemPage, consentPage } from './pages.js';
+import type { OAuthStore } from '../oauth-store/index.js';
+import { authorizationProblemPage, consentPage, type ClientShown } from './pages.js';
 import { deploymentOfResource, MCP_SCOPE } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
@@ -29,12 +30,15 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export function createInteractions(deps: {
-  provider: Provider;
-  config: Config;
-  browser: BrowserSignIn;
-  deploymentName: (deploymentId: string, userId: string) => Promise<string | null>;
-}) {
+function deploymentNotFound(deploymentId: string): TextReply {
+  return authorizationProblemPage(
+    'Deployment not found',
+    `You have no deployment '${deploymentId}'. Sign in with the account that owns it, or check the endpoint URL configured in your IDE.`,
+    404,
+  );
+}
+
+export function createInteractions(deps: { provider: Provider; config: Config; browser: BrowserSignIn; store: OAuthStore }) {
   const { provider, config, browser } = deps;
 
   async function finish(req: IncomingMessage, res: ServerResponse, result: InteractionResults): Promise<void> {
@@ -78,31 +82,31 @@ export function createInteractions(deps: {
             error_description: `resource must name one deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`,
           });
         }
-        const name = await deps.deploymentName(deploymentId, viewer.userId);
-        if (name === null) {
-          return send(
-            res,
-            authorizationProblemPage(
-              'Deployment not found',
-              `You have no deployment '${deploymentId}'. Sign in with the account that owns it.`,
-              404,
-            ),
-          );
-        }
-        const client = await provider.Client.find(String(details.params.client_id));
+        const name = await deps.store.deploymentNameFor(deploymentId, viewer.userId);
+        if (name === null) return send(res, deploymentNotFound(deploymentId));
+        const clientId = String(details.params.client_id);
+        const client = await provider.Client.find(clientId);
         const redirectUri = String(details.params.redirect_uri ?? '');
         const parsed = URL.parse(redirectUri);
+        const redirectHost = parsed ? parsed.host || `${parsed.protocol}//` : redirectUri;
+        const documentHost = /^https:\/\//.test(clientId) ? URL.parse(clientId)?.host : undefined;
+        const shown: ClientShown = {
+          name: (client?.clientName ?? documentHost ?? clientId).slice(0, 80),
+          source: documentHost ? 'document' : 'registered',
+          host: documentHost ?? redirectHost,
+        };
+        const scopes = String(details.params.scope ?? '').split(' ');
         return send(
           res,
           consentPage({
             action: `${INTERACTION_PATH}/${uid}`,
-            clientName: client?.clientName ?? String(details.params.client_id),
-            clientUri: client?.clientUri ?? null,
-            redirectHost: parsed ? parsed.host || `${parsed.protocol}//` : redirectUri,
+            client: shown,
+            redirectHost,
             redirectUri,
             deploymentName: name,
             endpoint: resource!,
             email: viewer.email,
+            wantsAccountId: scopes.includes('openid'),
           }),
         );
       }
@@ -118,11 +122,19 @@ export function createInteractions(deps: {
       if (details.session?.accountId !== viewer.userId) return redirect(res, `${INTERACTION_PATH}/${uid}`);
       if (action === 'deny') return finish(req, res, { error: 'access_denied', error_description: 'the user denied the connection' });
       const resource = String(details.params.resource);
-      const grant = new provider.Grant({ accountId: viewer.userId, clientId: String(details.params.client_id) });
+      // The same check as the page's: the consent is for a deployment this user may connect to.
+      const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
+      if (!deploymentId || (await deps.store.deploymentNameFor(deploymentId, viewer.userId)) === null)
+        return send(res, deploymentNotFound(deploymentId ?? resource));
+      const clientId = String(details.params.client_id);
+      const grant = new provider.Grant({ accountId: viewer.userId, clientId });
       const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
       if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
       grant.addResourceScope(resource, MCP_SCOPE);
       const grantId = await grant.save();
+      // One connection per client and deployment: connecting the same client to the same
+      // deployment again replaces the earlier one (connecting it to another deployment does not).
+      await deps.store.replaceEarlierGrants({ accountId: viewer.userId, clientId, resource, keep: grantId });
       return finish(req, res, { consent: { grantId } });
     },
   };

@@ -16,8 +16,9 @@ export interface TestDatabase {
 
 /** A fresh, migrated database for one test file (or one test). */
 export async function createTestDatabase(options: { poolSize?: number; onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
-  const adminUrl = inject('databaseUrl');
-  if (!adminUrl) {
+  const serviceUrl = inject('databaseUrl');
+  const adminUrl = inject('adminDatabaseUrl');
+  if (!serviceUrl) {
     const db = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true, onQuery: options.onQuery });
     return { db, url: null, drop: () => db.close() };
   }
@@ -40,7 +41,7 @@ export async function createTestDatabase(options: { poolSize?: number; onQuery?:
   } finally {
     await admin.end();
   }
-  const url = new URL(adminUrl);
+  const url = new URL(serviceUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: options.poolSize ?? 10, onQuery: options.onQuery });
   return {

@@ -93,7 +93,7 @@ describe('the lint rule: a service does not import a face', () => {
         'src/rest/',
       ],
       ['src/services.ts', "import { builder } from './graphql/builder.js';\nexport const b = builder;\n", 'src/graphql/'],
-      ['src/oauth/sessions.ts', "import { readBodyText } from '../http/body.js';\nexport const r = readBodyText;\n", 'src/http/'],
+      ['src/oauth-store/sessions.ts', "import { readBodyText } from '../http/body.js';\nexport const r = readBodyText;\n", 'src/http/'],
     ];
     for (const [path, code, face] of cases) {
       const messages = await refusals(path, code);
@@ -151,6 +151,7 @@ describe('the lint rule: a service does not import a face', () => {
       'dashboard/static.ts',
       'main.ts',
       'oauth/authorization-server.ts',
+      'oauth/browser-errors.ts',
       'oauth/cookies.ts',
       'oauth/interaction.ts',
       'oauth/pages.ts',
