@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { printSchema } from 'graphql';
 import { printableSchema, getSchema } from './src/graphql/schema.js';
-import { compileRouter } from './src/rest/executor.js';
+import { compileRouter } from './src/rest/route-checks.js';
 import { openApiDocument } from './src/rest/openapi.js';
 import { routes } from './src/rest/routes.js';
 

@@ -6,7 +6,7 @@ import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
 import { textResponse, type TextReply } from '../http/text-response.js';
 import { successResponse } from './envelope.js';
-import { collectVariables, compileRouter, ROUTE_OPERATION, type CompiledRoute } from './executor.js';
+import { collectVariables, compileRouter, ROUTE_OPERATION, type CompiledRoute } from './route-checks.js';
 import { routes } from './routes.js';
 
 /**

@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { errorTable } from '../errors.js';
-import type { RestRouter } from './executor.js';
+import type { RestRouter } from './route-checks.js';
 
 /**
  * The OpenAPI 3.1 document of the REST face, derived from the route table and the GraphQL

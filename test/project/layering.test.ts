@@ -151,6 +151,7 @@ describe('the lint rule: a service does not import a face', () => {
       'dashboard/static.ts',
       'main.ts',
       'oauth/authorization-server.ts',
+      'oauth/browser-errors.ts',
       'oauth/cookies.ts',
       'oauth/interaction.ts',
       'oauth/pages.ts',

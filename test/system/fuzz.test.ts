@@ -9,7 +9,7 @@ import { getSchema } from '../../src/graphql/schema.js';
 import { createNodeServer } from '../../src/http/node.js';
 import { parseManifestInput, validateManifest } from '../../src/manifest/validate.js';
 import { MCP_PATH } from '../../src/mcp/endpoint.js';
-import { compileRouter, type CompiledRoute } from '../../src/rest/executor.js';
+import { compileRouter, type CompiledRoute } from '../../src/rest/route-checks.js';
 import { routes } from '../../src/rest/routes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';

@@ -208,6 +208,14 @@ function lead(mode: string): string {
     : 'one sequential plan, carried out step after step.';
 }
 
+/** The step tool's description lists the step's functions so a model sees them before calling it. */
+function describeStep(workflowName: string, manifest: WorkflowManifest, step: PlanStep): string {
+  const fns = functionsOf(settingsOf(manifest), step.id);
+  const after = step.dependsOn.length > 0 ? ` Call after: ${step.dependsOn.join(', ')}.` : ' Can be called first.';
+  const functions = fns.length > 0 ? ` Functions: ${fns.join(', ')}.` : '';
+  return `Step ${step.id} of workflow ${oneLine(workflowName)}: ${oneLine(step.name)} (action ${step.action}).${after}${functions} Returns the step's brief.`;
+}
+
 export const adapterThree: AdapterRenderer = {
   adapter: 'adapter_three',
   modeOf: (manifest) => settingsOf(manifest).mode,
@@ -215,14 +223,5 @@ export const adapterThree: AdapterRenderer = {
   summary: (mode) => lead(mode),
   outputSchema,
   renderPlan,
-  stepOutputSchema,
-  renderStep,
+  steps: { outputSchema: stepOutputSchema, render: renderStep, describe: describeStep },
 };
-
-/** The step tool's description lists the step's functions so a model sees them before calling it. */
-export function stepToolDescription(workflowName: string, manifest: WorkflowManifest, step: PlanStep): string {
-  const fns = functionsOf(settingsOf(manifest), step.id);
-  const after = step.dependsOn.length > 0 ? ` Call after: ${step.dependsOn.join(', ')}.` : ' Can be called first.';
-  const functions = fns.length > 0 ? ` Functions: ${fns.join(', ')}.` : '';
-  return `Step ${step.id} of workflow ${oneLine(workflowName)}: ${oneLine(step.name)} (action ${step.action}).${after}${functions} Returns the step's brief.`;
-}

@@ -129,12 +129,19 @@ export interface AdapterRenderer {
   adapter: Adapter;
   /** The manifest's mode for this adapter, with the adapter's default filled in. */
   modeOf(manifest: WorkflowManifest): string;
-  /** Whether each step is offered as a tool of its own in this mode. */
+  /** Whether each step is offered as a tool of its own in this mode (then `steps` is required). */
   hasStepTools(mode: string): boolean;
   /** How this adapter and mode runs a workflow, one clause addressed to the agent; it leads tool and prompt descriptions. */
   summary(mode: string, manifest: WorkflowManifest): string;
   outputSchema(mode: string): Record<string, unknown>;
   renderPlan(input: PlanInput): RenderedPlan;
-  stepOutputSchema?(mode: string): Record<string, unknown>;
-  renderStep?(input: PlanInput, stepId: string): RenderedPlan;
+  /** The step tools of an adapter that offers them: their output, their answer and their description. */
+  steps?: StepToolRenderer;
+}
+
+interface StepToolRenderer {
+  outputSchema(mode: string): Record<string, unknown>;
+  render(input: PlanInput, stepId: string): RenderedPlan;
+  /** What a model reads about the step before calling its tool. */
+  describe(workflowName: string, manifest: WorkflowManifest, step: PlanStep): string;
 }

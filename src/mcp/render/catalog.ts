@@ -1,0 +1,188 @@
+/**
+ * The MCP catalog a client sees (tools and prompts) for a deployment's workflows, and tool calls
+ * and prompt requests answered from it, each shaped by the client's adapter's renderer. Pure: the
+ * same workflows and arguments always give the same output.
+ */
+import { AppError, notFound } from '../../errors.js';
+import type { Adapter } from '../../manifest/types.js';
+import { oneLine } from './markdown.js';
+import { mainToolName, promptName, stepToolName } from './names.js';
+import { buildPlanInput } from './plan.js';
+import { rendererFor } from './renderers.js';
+import { mainInputSchema, PROMPT_ARGUMENTS, promptInputSchema, stepInputSchema, validateArgs } from './schemas.js';
+import type {
+  AdapterRenderer,
+  Catalog,
+  PlanArgs,
+  PromptResult,
+  RenderableWorkflow,
+  RenderedPrompt,
+  RenderedTool,
+  ToolCallResult,
+} from './types.js';
+
+function describe(workflow: RenderableWorkflow, how: string): string {
+  const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);
+  return `${own} (version ${oneLine(workflow.version)}) ${how}`;
+}
+
+function mainTool(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedTool {
+  return {
+    name: mainToolName(workflow.name, workflow.workflowId),
+    title: oneLine(workflow.name),
+    description: describe(workflow, `Returns the plan: ${renderer.summary(mode, workflow.manifest)}`),
+    inputSchema: mainInputSchema(workflow.manifest.context),
+    outputSchema: renderer.outputSchema(mode),
+    workflowId: workflow.workflowId,
+    stepId: null,
+  };
+}
+
+function stepTools(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedTool[] {
+  const stepRenderer = renderer.steps;
+  if (!renderer.hasStepTools(mode) || !stepRenderer) return [];
+  const outputSchema = stepRenderer.outputSchema(mode);
+  // Dependency order, so listing the tools already suggests the order to call them in.
+  const { steps } = buildPlanInput(workflow, renderer.adapter, mode, {});
+  return steps.map((step) => ({
+    name: stepToolName(workflow.name, workflow.workflowId, step.id),
+    title: `${oneLine(workflow.name)}: ${oneLine(step.name)}`,
+    description: stepRenderer.describe(workflow.name, workflow.manifest, step),
+    inputSchema: stepInputSchema(workflow.manifest.context, step.dependsOn),
+    outputSchema,
+    workflowId: workflow.workflowId,
+    stepId: step.id,
+  }));
+}
+
+function prompt(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedPrompt {
+  return {
+    name: promptName(workflow.name, workflow.workflowId),
+    title: oneLine(workflow.name),
+    // Prompts are picked by the user (slash commands), so this one speaks to the user, not the agent.
+    description: describe(workflow, `Sends the agent this workflow's plan for ${renderer.adapter} (${mode} mode).`),
+    arguments: PROMPT_ARGUMENTS.map((a) => ({ ...a })),
+    workflowId: workflow.workflowId,
+  };
+}
+
+/** Names are derived from each workflow alone, so a clash means bad input, never a reason to rename. */
+function assertUnique(workflows: readonly RenderableWorkflow[], catalog: Catalog): void {
+  const ids = new Set<string>();
+  for (const w of workflows) {
+    if (ids.has(w.workflowId)) {
+      throw new AppError('INTERNAL_ERROR', `workflow '${w.workflowId}' appears more than once in the deployment`, {
+        workflowId: w.workflowId,
+      });
+    }
+    ids.add(w.workflowId);
+  }
+  const names = new Set<string>();
+  for (const { name } of [...catalog.tools, ...catalog.prompts]) {
+    if (names.has(name)) throw new AppError('INTERNAL_ERROR', `two catalog entries share the name '${name}'`, { name });
+    names.add(name);
+  }
+}
+
+export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
+  const renderer = rendererFor(adapter);
+  const catalog: Catalog = { adapter, tools: [], prompts: [] };
+  for (const workflow of workflows) {
+    const mode = renderer.modeOf(workflow.manifest);
+    catalog.tools.push(mainTool(workflow, renderer, mode), ...stepTools(workflow, renderer, mode));
+    catalog.prompts.push(prompt(workflow, renderer, mode));
+  }
+  assertUnique(workflows, catalog);
+  return catalog;
+}
+
+/** Catalogs kept by catalogFor; a deployment has one per adapter it is used with. */
+const CATALOG_CACHE_SIZE = 1000;
+/** A hit moves its catalog to the recent end at most this often (a hit then writes nothing). */
+const TOUCH_INTERVAL_MS = 1000;
+
+interface CachedCatalog {
+  catalog: Catalog;
+  /** Name and description of each workflow, in order, as the catalog was rendered with. */
+  texts: (string | null)[];
+  touchedAt: number;
+}
+
+/** Keyed by the adapter and each workflow's id and version; names and descriptions are compared. */
+const catalogs = new Map<string, CachedCatalog>();
+
+function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkflow[]): boolean {
+  for (let i = 0; i < workflows.length; i += 1) {
+    if (texts[2 * i] !== workflows[i]!.name || texts[2 * i + 1] !== workflows[i]!.description) return false;
+  }
+  return true;
+}
+
+/**
+ * renderCatalog, remembered. A catalog depends only on the adapter and, for each workflow, its id,
+ * version, name and description: every change of a manifest records a new version, and a version's
+ * manifest never changes. The cache key is the adapter with the ids and versions (short, so a hit
+ * builds little); the names and descriptions are compared with the cached ones, and a catalog whose
+ * workflows were renamed or redescribed is rendered again in place. The least recently used catalog
+ * (to the second) is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only
+ * read it.
+ */
+export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
+  let key = adapter as string;
+  for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}`;
+  const now = Date.now();
+  const known = catalogs.get(key);
+  if (known && sameTexts(known.texts, workflows)) {
+    if (now - known.touchedAt >= TOUCH_INTERVAL_MS) {
+      catalogs.delete(key);
+      catalogs.set(key, known);
+      known.touchedAt = now;
+    }
+    return known.catalog;
+  }
+  const catalog = renderCatalog(workflows, adapter);
+  catalogs.delete(key);
+  catalogs.set(key, { catalog, texts: workflows.flatMap((w) => [w.name, w.description]), touchedAt: now });
+  if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
+  return catalog;
+}
+
+function workflowOf(workflows: readonly RenderableWorkflow[], workflowId: string): RenderableWorkflow {
+  const workflow = workflows.find((w) => w.workflowId === workflowId);
+  if (!workflow) throw notFound('workflow', workflowId);
+  return workflow;
+}
+
+export function callTool(catalog: Catalog, workflows: readonly RenderableWorkflow[], toolName: string, args: unknown): ToolCallResult {
+  const tool = catalog.tools.find((t) => t.name === toolName);
+  if (!tool) throw new AppError('VALIDATION_ERROR', `unknown tool '${toolName}'`, { tool: toolName });
+  const valid = validateArgs<PlanArgs>(tool.inputSchema, args, `tool '${toolName}'`, { tool: toolName });
+  const workflow = workflowOf(workflows, tool.workflowId);
+  const renderer = rendererFor(catalog.adapter);
+  const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
+  let rendered;
+  if (tool.stepId === null) {
+    rendered = renderer.renderPlan(input);
+  } else {
+    if (!renderer.steps || !input.steps.some((s) => s.id === tool.stepId)) {
+      throw notFound('step', tool.stepId);
+    }
+    rendered = renderer.steps.render(input, tool.stepId);
+  }
+  return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
+}
+
+export function getPrompt(catalog: Catalog, workflows: readonly RenderableWorkflow[], name: string, args: unknown): PromptResult {
+  const found = catalog.prompts.find((p) => p.name === name);
+  if (!found) throw new AppError('VALIDATION_ERROR', `unknown prompt '${name}'`, { prompt: name });
+  const valid = validateArgs<PlanArgs>(promptInputSchema, args, `prompt '${name}'`, { prompt: name });
+  const workflow = workflowOf(workflows, found.workflowId);
+  const renderer = rendererFor(catalog.adapter);
+  const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
+  const { text } = renderer.renderPlan(input);
+  const address = `Please run the workflow "${oneLine(workflow.name)}" for me. Follow the "How to run" list and take the steps in the dependency order given below.`;
+  return {
+    description: found.description,
+    messages: [{ role: 'user', content: { type: 'text', text: `${address}\n\n${text}` } }],
+  };
+}
