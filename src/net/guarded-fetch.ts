@@ -15,7 +15,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  * normalized by the URL parser to dotted IPv4 before the check, so they are refused like `127.0.0.1`.
  */
 
-export class GuardedFetchError extends Error {
+class GuardedFetchError extends Error {
   constructor(
     message: string,
     readonly reason: 'address' | 'scheme' | 'timeout' | 'size' | 'network' | 'resolve',

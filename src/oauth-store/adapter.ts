@@ -27,11 +27,11 @@ import type { Database } from '../db/index.js';
  */
 
 /** How long after a rotation the rotated refresh token may be presented again (a lost answer). */
-export const REFRESH_GRACE_MS = 5 * 60 * 1000;
+const REFRESH_GRACE_MS = 5 * 60 * 1000;
 /** A grant (a connection) lapses this long after its last token was issued. */
-export const GRANT_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
+const GRANT_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 /** A registered client that never got a grant is removed after this long. */
-export const UNUSED_CLIENT_MS = 24 * 60 * 60 * 1000;
+const UNUSED_CLIENT_MS = 24 * 60 * 60 * 1000;
 
 /** Kinds whose ids are not secrets and are stored as they are. */
 // A device code (wfctl login --device) is found again by its user code, which must give back its
@@ -41,7 +41,7 @@ const PLAIN_KINDS = new Set(['Grant', 'Client', 'DeviceCode']);
 /** An error the library turns into its own answer (e.g. `invalid_grant`). */
 export type RedemptionRefused = (message: string) => Error;
 
-export interface AdapterPayload {
+interface AdapterPayload {
   [key: string]: unknown;
   grantId?: string;
   uid?: string;
@@ -61,7 +61,7 @@ export interface StorageAdapter {
 }
 
 /** The stored form of a secret id: SHA-256, base64url. */
-export function hashOAuthId(id: string): string {
+function hashOAuthId(id: string): string {
   return hash('sha256', id, 'base64url');
 }
 

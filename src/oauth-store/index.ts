@@ -9,9 +9,8 @@ import { createSessionStore } from './sessions.js';
  * users and deployments they need. Nothing under src/oauth/ touches the database itself.
  */
 
-export { hashOAuthId, REFRESH_GRACE_MS, GRANT_IDLE_MS, UNUSED_CLIENT_MS, withOAuthRequest } from './adapter.js';
+export { withOAuthRequest } from './adapter.js';
 export { hashSecret, SESSION_IDLE_MS } from './sessions.js';
-export type { StorageAdapter, AdapterPayload } from './adapter.js';
 
 export interface SignInAttempt {
   id: string;

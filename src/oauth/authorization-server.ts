@@ -55,7 +55,7 @@ interface VerifiedAccessToken {
 }
 
 /** What the authorization server needs of the request's scope: the caller's address and the rate-limit headers. */
-export interface OAuthRequestScope {
+interface OAuthRequestScope {
   clientIp: string;
   headers: RateLimitHeaders;
 }

@@ -28,7 +28,7 @@ interface Described {
 
 const AGAIN = 'Start the connection again from your IDE.';
 
-export function describeOAuthError(out: OAuthErrorOut): Described {
+function describeOAuthError(out: OAuthErrorOut): Described {
   const detail = out.error_description ? ` (${out.error_description.slice(0, 300)})` : '';
   switch (out.error) {
     case 'invalid_client':

@@ -19,10 +19,10 @@ import { clientMetadataProblem } from './redirect-uris.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-export class ClientDocumentRefused extends Error {}
+class ClientDocumentRefused extends Error {}
 
 /** A document made ready for the library, or the reason it is refused. */
-export function checkClientDocument(document: unknown, clientId: string): ClientMetadataDocument {
+function checkClientDocument(document: unknown, clientId: string): ClientMetadataDocument {
   if (typeof document !== 'object' || document === null || Array.isArray(document))
     throw new ClientDocumentRefused('the client ID metadata document is not a JSON object');
   const metadata = { ...(document as Record<string, unknown>) };

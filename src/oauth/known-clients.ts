@@ -14,7 +14,7 @@ import path from 'node:path';
  */
 export type ClientMetadataDocument = Record<string, unknown> & { client_id: string };
 
-export const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
+const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
   {
     // Anthropic's Claude Code CLI (`claude mcp login`); loopback callback on a port it picks.
     client_id: 'https://claude.ai/oauth/claude-code-client-metadata',

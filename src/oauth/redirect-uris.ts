@@ -24,7 +24,7 @@ function redirectUriProblem(raw: unknown): string | null {
 }
 
 /** The first problem of a list of redirect URIs, or null. */
-export function redirectUrisProblem(uris: readonly unknown[]): string | null {
+function redirectUrisProblem(uris: readonly unknown[]): string | null {
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) return problem;
