@@ -171,8 +171,9 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await page.getByLabel('Your review').fill('Clear notes, but misses reverted changes.');
     await page.getByRole('button', { name: 'Save review' }).click();
     await page.getByText('Your review was updated.').waitFor();
-    await page.getByText('Clear notes, but misses reverted changes.').waitFor();
-    expect(await page.getByText('Clear notes every release.').count()).toBe(0);
+    const reviews = page.locator('ul.reviews');
+    await reviews.getByText('Clear notes, but misses reverted changes.').waitFor();
+    expect(await reviews.getByText('Clear notes every release.').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Delete your review' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete review' }).click();
