@@ -12,7 +12,7 @@ import { compileRouter } from './src/rest/executor.js';
 import { openApiDocument } from './src/rest/openapi.js';
 import { routes } from './src/rest/routes.js';
 
-export const DOCUMENTED_BASE_URL = 'http://localhost:4000/v1';
+export const DOCUMENTED_BASE_URL = 'http://127.0.0.1:4000/v1';
 
 /** GraphQL Code Generator's configuration: the dashboard's documents, typed against schema.graphql. */
 const config: CodegenConfig = {

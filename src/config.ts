@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /**
  * The only reader of process.env. Every variable is parsed and checked once; all
  * problems are reported together so an operator fixes them in one go.
@@ -63,6 +64,16 @@ export interface Config {
    */
   oauthClientMetadataLoopback: boolean;
   /**
+   * OAUTH_CLIENT_METADATA_DIR: a directory of client ID metadata documents (`*.json`) that add to or
+   * replace the pinned copies shipped for known IDE clients (docs/mcp.md, "Known IDE clients").
+   */
+  oauthClientMetadataDir: string | null;
+  /**
+   * OAUTH_CLIENT_METADATA_FETCH=off: the service never fetches client ID metadata documents (no
+   * egress): known IDE clients use their pinned copies, other document clients are refused.
+   */
+  oauthClientMetadataFetch: boolean;
+  /**
    * Test-only (TEST_CLOCK_OFFSET_FILE, refused in production): a file holding milliseconds by which
    * the service's clock runs ahead, read on every reading of the clock (src/clock.ts).
    */
@@ -79,6 +90,17 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * The host of the default PUBLIC_BASE_URL: the address the service listens on, in the one loopback
+ * form the docs print (127.0.0.1) when it listens on every address. OAuth clients compare the
+ * endpoint URL they were given with the protected resource the service names, character for
+ * character, so the default must be the form people are told to use (docs/decisions.md).
+ */
+function defaultPublicHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -131,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 4000, 0, 65535);
   const host = str('HOST') ?? '127.0.0.1';
 
-  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/v1`;
+  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${defaultPublicHost(host)}:${port}/v1`;
   publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
   if (!publicBaseUrl.endsWith('/v1')) problems.push(`PUBLIC_BASE_URL must end in /v1 (got '${publicBaseUrl}')`);
 
@@ -191,6 +213,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (loopbackMetadata === 'on' && production)
     problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
 
+  const oauthClientMetadataDir = str('OAUTH_CLIENT_METADATA_DIR') ?? null;
+  if (oauthClientMetadataDir !== null && !existsSync(oauthClientMetadataDir))
+    problems.push(`OAUTH_CLIENT_METADATA_DIR names a directory that does not exist (${oauthClientMetadataDir})`);
+
+  const metadataFetch = str('OAUTH_CLIENT_METADATA_FETCH');
+  if (metadataFetch !== undefined && !['on', 'off'].includes(metadataFetch))
+    problems.push(`OAUTH_CLIENT_METADATA_FETCH must be on or off (got '${metadataFetch}')`);
+
   const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
   if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
 
@@ -231,6 +261,8 @@ export function loadConfig(env: Env = process.env): Config {
     mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
     oauthJwks,
     oauthClientMetadataLoopback: loopbackMetadata === 'on',
+    oauthClientMetadataDir,
+    oauthClientMetadataFetch: metadataFetch !== 'off',
     testClockOffsetFile,
   };
   if (problems.length > 0) throw new ConfigError(problems);

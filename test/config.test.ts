@@ -8,7 +8,7 @@ describe('configuration', () => {
     expect(c).toMatchObject({
       port: 4000,
       host: '127.0.0.1',
-      publicBaseUrl: 'http://localhost:4000/v1',
+      publicBaseUrl: 'http://127.0.0.1:4000/v1',
       databaseUrl: null,
       dataDir: './.data',
       redisUrl: null,
@@ -16,6 +16,17 @@ describe('configuration', () => {
       logLevel: 'info',
     });
     expect(c.bodyLimitBytes).toBeGreaterThanOrEqual(1024 * 1024);
+  });
+
+  it('defaults PUBLIC_BASE_URL to the address it listens on, in the loopback form the docs print', () => {
+    expect(loadConfig({ PORT: '4102' }).publicBaseUrl).toBe('http://127.0.0.1:4102/v1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).publicBaseUrl).toBe('http://127.0.0.1:4000/v1');
+    expect(loadConfig({ HOST: '::' }).publicBaseUrl).toBe('http://127.0.0.1:4000/v1');
+    expect(loadConfig({ HOST: '::1' }).publicBaseUrl).toBe('http://[::1]:4000/v1');
+    expect(loadConfig({ HOST: '10.1.2.3' }).publicBaseUrl).toBe('http://10.1.2.3:4000/v1');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://workflows.example.com/v1/' }).publicBaseUrl).toBe(
+      'https://workflows.example.com/v1',
+    );
   });
 
   it('refuses production without an identity provider, naming the variables', () => {

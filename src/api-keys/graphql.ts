@@ -37,7 +37,7 @@ const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
   fields: (t) => apiKeyFields(t),
 });
 
-const CreatedApiKeyRef = builder.objectRef<ApiKeyView & { secret: string }>('CreatedApiKey').implement({
+export const CreatedApiKeyRef = builder.objectRef<ApiKeyView & { secret: string }>('CreatedApiKey').implement({
   description: 'A new personal API key with its secret: the only answer that ever carries it.',
   fields: (t) => ({
     ...apiKeyFields(t),

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../service-deps.js';
  * The applications (MCP clients) a user connected through the OAuth authorization server: one per
  * grant the user consented to. Disconnecting one deletes the grant with every code, access token
  * and refresh token issued under it, so the next request with them is refused on every instance.
- * The rows are those oidc-provider keeps (src/oauth/adapter.ts); this reads them as data.
+ * The rows are those oidc-provider keeps (src/oauth-store/adapter.ts); this reads them as data.
  */
 
 export interface ConnectedApp {
@@ -51,13 +51,28 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
       where: { accountId: viewer.userId, kind: 'Grant', OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
       select: { id: true, payload: true, expiresAt: true },
     });
-    const clientIds = [...new Set(grants.map((g) => (g.payload as GrantPayload).clientId).filter((c): c is string => !!c))];
+    // Exactly what works: a grant is listed while it holds a live access or refresh token.
+    const live = grants.length
+      ? await prisma.oAuthRecord.findMany({
+          where: {
+            grantId: { in: grants.map((g) => g.id.slice('Grant:'.length)) },
+            kind: { in: ['AccessToken', 'RefreshToken'] },
+            consumedAt: null,
+            expiresAt: { gt: now },
+          },
+          select: { grantId: true },
+          distinct: ['grantId'],
+        })
+      : [];
+    const working = new Set(live.map((r) => r.grantId));
+    const listed = grants.filter((g) => working.has(g.id.slice('Grant:'.length)));
+    const clientIds = [...new Set(listed.map((g) => (g.payload as GrantPayload).clientId).filter((c): c is string => !!c))];
     // Registered clients in one query; clients known by a metadata document are named by their host.
     const clients = clientIds.length
       ? await prisma.oAuthRecord.findMany({ where: { id: { in: clientIds.map((c) => `Client:${c}`) } }, select: { payload: true } })
       : [];
     const names = new Map(clients.map((c) => [(c.payload as ClientPayload).client_id, (c.payload as ClientPayload).client_name]));
-    return grants
+    return listed
       .map((g) => {
         const payload = g.payload as GrantPayload;
         const clientId = payload.clientId ?? '';

@@ -73,7 +73,7 @@ const UsageSummaryRef = builder.objectRef<DeploymentUsageSummary>('DeploymentUsa
   }),
 });
 
-const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').implement({
+export const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').implement({
   description: 'A bundle of workflows behind one MCP tool endpoint (spec 2.4).',
   fields: (t) => ({
     deploymentId: t.exposeString('deploymentId'),

@@ -11,6 +11,7 @@ import '../marketplace/graphql.js';
 import '../reviews/graphql.js';
 import '../api-keys/graphql.js';
 import '../connected-apps/graphql.js';
+import '../install/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,20 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject from 'light-my-request';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { readBodyText } from '../http/body.js';
+import { assertJsonDepth, readBodyText } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { Reply } from '../http/text-response.js';
 import type { Viewer } from '../auth/viewer.js';
+import { addressKey } from '../limits/http.js';
+import { namedBudget, type BudgetName } from '../limits/plans.js';
+import { limitInto, type RateLimiter, type RateLimitHeaders } from '../limits/rate-limit.js';
 import type { Logger } from '../logger.js';
-import { createAdapterFactory } from './adapter.js';
+import { withOAuthRequest, type OAuthStore } from '../oauth-store/index.js';
 import { createClientMetadataPolicy } from './client-metadata.js';
+import { browserErrorMiddleware, renderOAuthError } from './browser-errors.js';
+import { API_SCOPE, apiResourceServerInfo, cliClient, deviceFlowFeature, isApiResource } from './device-flow.js';
 import { createInteractions, INTERACTION_PATH } from './interaction.js';
 import { loadAuthorizationServerKeys } from './keys.js';
-import { checkRegistration } from './redirect-uris.js';
+import { loadKnownClientDocuments } from './known-clients.js';
+import { authorizationProblemPage } from './pages.js';
+import { CLIENT_METADATA_LIMITS, checkRegistration } from './redirect-uris.js';
 import { deploymentOfResource, endpointResource, MCP_SCOPE, PRM_PATH, protectedResourceMetadata } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
@@ -22,30 +27,49 @@ import type { BrowserSignIn } from './sign-in.js';
  * The service's own OAuth 2.1 authorization server for MCP clients (docs/decisions.md, "OAuth for
  * MCP clients"): oidc-provider, mounted under /oauth with its metadata at the RFC 8414 well-known
  * path. It signs the user in through the browser sign-in (src/oauth/sign-in.ts), asks for consent
- * per deployment, and issues opaque access tokens bound to one deployment's tool endpoint.
+ * per deployment, and issues opaque access tokens bound to one deployment's tool endpoint. Its
+ * records live in src/oauth-store/ (this module is a face: it never touches the database).
  */
 
 const OAUTH_PREFIX = '/oauth';
 /** Access tokens live about an hour; clients refresh on a 401 and retry. */
 const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+/** A refresh token is good for 30 days from its issue; each refresh issues a new one (30 days from the last use). */
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/**
+ * The library's own expiry of a grant, far out: a grant's real lifetime slides with its use and is
+ * kept by the store (src/oauth-store/adapter.ts, GRANT_IDLE_MS).
+ */
+const GRANT_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
 const AS_METADATA = '/.well-known/oauth-authorization-server';
 const OIDC_METADATA = '/.well-known/openid-configuration';
+/** How often expired records are removed (also once at start). */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 interface VerifiedAccessToken {
   userId: string;
   clientId: string;
   grantId: string;
-  deploymentId: string;
+  /** null: a token of the command-line tool for the API (src/oauth/device-flow.ts). */
+  deploymentId: string | null;
+}
+
+/** What the authorization server needs of the request's scope: the caller's address and the rate-limit headers. */
+export interface OAuthRequestScope {
+  clientIp: string;
+  headers: RateLimitHeaders;
 }
 
 export interface AuthorizationServer {
   /** Answers /oauth/* and the authorization server's well-known paths; null for other paths. */
-  handle(request: Incoming, url: URL): Promise<Reply | null>;
+  handle(request: Incoming, url: URL, scope: OAuthRequestScope): Promise<Reply | null>;
   /** The access token's user and the deployment it is bound to, or null when it is unknown, expired or revoked. */
   verifyAccessToken(token: string): Promise<VerifiedAccessToken | null>;
   /** The viewer of an access token (UNAUTHORIZED, `invalid_token`, when it is unknown, expired or revoked). */
   authenticateAccessToken(token: string): Promise<Viewer>;
+  /** Removes expired records now (also runs every few minutes); returns how many. */
+  sweep(): Promise<number>;
+  close(): void;
   readonly issuer: string;
 }
 
@@ -68,23 +92,38 @@ export function looksLikeAccessToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
+/**
+ * The budgets an unauthenticated request to the authorization server is charged before it runs:
+ * registration stores a client, an authorization request stores an interaction and may fetch a
+ * client ID metadata document.
+ */
+function budgetsOf(method: string, path: string): BudgetName[] {
+  if (path === `${OAUTH_PREFIX}/register` && method === 'POST') return ['oauth-registration'];
+  if (path === `${OAUTH_PREFIX}/authorize`) return ['oauth-authorization'];
+  return [];
+}
+
 export async function createAuthorizationServer(deps: {
   config: Config;
-  db: Database;
-  clock: Clock;
+  store: OAuthStore;
   browser: BrowserSignIn;
+  limiter: RateLimiter;
   log: Logger;
 }): Promise<AuthorizationServer> {
-  const { config, db, clock } = deps;
+  const { config, store, limiter } = deps;
   const publicUrl = new URL(config.publicBaseUrl);
   const issuer = publicUrl.origin;
   const keys = await loadAuthorizationServerKeys({ jwks: config.oauthJwks, dataDir: config.dataDir });
-  const prisma = db.prisma;
-  const clientMetadata = createClientMetadataPolicy({ allowLoopback: config.oauthClientMetadataLoopback });
+  const clientMetadata = createClientMetadataPolicy({
+    allowLoopback: config.oauthClientMetadataLoopback,
+    fetch: config.oauthClientMetadataFetch,
+    known: loadKnownClientDocuments(config.oauthClientMetadataDir),
+    onFallback: (clientId, reason) => deps.log.info({ clientId, reason }, 'using the pinned client ID metadata document'),
+  });
 
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db, clock),
-    clients: [],
+    adapter: store.adapterFactory((message) => new errors.InvalidGrant(message)) as unknown as Configuration['adapter'],
+    clients: [cliClient],
     fetch: clientMetadata.fetch as Configuration['fetch'],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -103,8 +142,10 @@ export async function createAuthorizationServer(deps: {
       device_authorization: `${OAUTH_PREFIX}/device/auth`,
       challenge: `${OAUTH_PREFIX}/challenge`,
     },
-    scopes: [MCP_SCOPE, 'offline_access'],
-    claims: { openid: ['sub'], email: ['email'] },
+    scopes: [MCP_SCOPE, API_SCOPE, 'offline_access'],
+    // An MCP client learns no more about the user than the consent page says: with `openid`, the
+    // account's id (shown on the page); never the e-mail address (no `email` scope is offered).
+    claims: { openid: ['sub'] },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -117,18 +158,32 @@ export async function createAuthorizationServer(deps: {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      deviceFlow: deviceFlowFeature,
       registration: { enabled: true, initialAccessToken: false },
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: false },
       userinfo: { enabled: false },
+      // No sign-out at the authorization server: a link from any site could end connections or
+      // send the browser to a URI of a client's choosing. Sign-out is the dashboard's (/sign-out).
+      rpInitiatedLogout: { enabled: false },
+      // Not used by MCP clients; one less unauthenticated write.
+      pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: (ctx: KoaContextWithOIDC) => (ctx.oidc.params?.resource as string | undefined) ?? undefined,
         useGrantedResource: () => true,
-        async getResourceServerInfo(_ctx: KoaContextWithOIDC, resource: string) {
+        async getResourceServerInfo(ctx: KoaContextWithOIDC, resource: string) {
+          const api = apiResourceServerInfo(ctx, config.publicBaseUrl, resource, ACCESS_TOKEN_TTL_SECONDS);
+          if (api) return api;
           const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
-          if (!deploymentId || !(await prisma.deployment.findUnique({ where: { id: deploymentId }, select: { id: true } }))) {
+          // At the authorization endpoint, before anyone signed in, an unknown deployment and
+          // someone's private one look the same: whether it exists, and is the user's, is told
+          // after sign-in, on the consent page. Tokens are only issued for one that exists.
+          const known =
+            deploymentId &&
+            (ctx.oidc.route === 'authorization' || ctx.oidc.route === 'resume' || (await store.deploymentAccess(deploymentId)));
+          if (!deploymentId || !known) {
             throw new errors.InvalidTarget(
               `resource must be the URL of a deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`,
             );
@@ -145,8 +200,7 @@ export async function createAuthorizationServer(deps: {
         enabled: true,
         ack: 'draft-02',
         allowFetch: (_ctx: KoaContextWithOIDC, clientId: string) => clientMetadata.allowFetch(clientId),
-        allowClient: (_ctx: KoaContextWithOIDC, client: { redirectUris?: string[] }) =>
-          clientMetadata.allowClient(client.redirectUris ?? []),
+        allowClient: (_ctx: KoaContextWithOIDC, client: { redirectUris?: string[] }) => clientMetadata.allowClient(client),
         cacheDuration: { min: 60, max: 24 * 60 * 60 },
         // The type definitions predate this (experimental) feature of the library.
       } as never,
@@ -154,13 +208,18 @@ export async function createAuthorizationServer(deps: {
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
-      Grant: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: GRANT_TTL_SECONDS,
       Interaction: 15 * 60,
+      DeviceCode: 10 * 60,
       Session: 24 * 60 * 60,
       IdToken: 60 * 60,
       // Each refresh gives a new refresh token good for the full period again.
       RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
     },
+    // Connections are independent of any browser session: they last 30 days from their last use
+    // whatever happens to the session at the authorization server (its sign-out, its expiry, or a
+    // second authorization of the same client).
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Consent is asked on every authorization: a new IDE connection is a moment the user should see.
@@ -171,32 +230,22 @@ export async function createAuthorizationServer(deps: {
     },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     async findAccount(_ctx, sub) {
-      const user = await prisma.user.findUnique({ where: { id: sub }, select: { id: true, email: true } });
+      const user = await store.findUser(sub);
       if (!user) return undefined;
-      return { accountId: user.id, claims: () => ({ sub: user.id, email: user.email ?? undefined }) };
+      return { accountId: user.id, claims: () => ({ sub: user.id }) };
     },
-    renderError(ctx, out) {
-      ctx.type = 'json';
-      ctx.body = out;
-    },
+    renderError: renderOAuthError,
     enableHttpPostMethods: false,
   };
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
+  provider.use(browserErrorMiddleware());
   // Errors the library answers as server_error are the service's own faults: logged like any other.
   provider.on('server_error', (_ctx: unknown, error: Error) =>
     deps.log.error({ err: error }, 'unexpected error in the authorization server'),
   );
-  // Private deployments are their owner's alone (spec 5.3): another user's is not named on the consent page.
-  async function deploymentName(deploymentId: string, userId: string): Promise<string | null> {
-    const row = await prisma.deployment.findFirst({
-      where: { id: deploymentId, OR: [{ ownerId: userId }, { allowAnonymous: true }] },
-      select: { name: true },
-    });
-    return row?.name ?? null;
-  }
-  const interactions = createInteractions({ provider, config, browser: deps.browser, deploymentName });
+  const interactions = createInteractions({ provider, config, browser: deps.browser, store });
   const callback = provider.callback();
 
   async function dispatch(incoming: Incoming, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -216,17 +265,21 @@ export async function createAuthorizationServer(deps: {
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
     delete headers['x-forwarded-host'];
     delete headers['content-length'];
-    const answer = await inject(
-      (req, res) => {
-        dispatch(request, req, res).catch((error: unknown) => {
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({ error: 'server_error', error_description: error instanceof Error ? error.message : 'unexpected error' }),
-          );
-        });
-      },
-      { method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers, payload: body },
-    );
+    // Awaited inside: light-my-request runs the request when its answer is awaited, and the request
+    // must run within its own context (src/oauth-store/adapter.ts links a rotation to its new token).
+    const answer = await withOAuthRequest(async () => {
+      const injected = await inject(
+        (req, res) => {
+          dispatch(request, req, res).catch((error: unknown) => {
+            deps.log.error({ err: error }, 'unexpected error in the authorization server');
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: 'server_error', error_description: 'unexpected error' }));
+          });
+        },
+        { method: request.method as 'GET', url: `${url.pathname}${url.search}`, headers, payload: body },
+      );
+      return injected;
+    });
     const out = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
@@ -251,9 +304,37 @@ export async function createAuthorizationServer(deps: {
     return Response.json(document, { headers: { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' } });
   }
 
+  /** Charges the request's budgets before any work; a refused browser request gets a page. */
+  async function charge(request: Incoming, path: string, scope: OAuthRequestScope): Promise<Reply | null> {
+    for (const budget of budgetsOf(request.method, path)) {
+      try {
+        await limitInto(scope.headers, limiter, `${budget}:${addressKey(scope.clientIp)}`, namedBudget(budget));
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED' || path !== `${OAUTH_PREFIX}/authorize`) throw error;
+        return authorizationProblemPage(
+          'Too many sign-in attempts',
+          `Too many authorization requests came from your network. Wait ${error.headers?.['Retry-After'] ?? 'a minute'} seconds, then start the connection again from your IDE.`,
+          429,
+          error.headers ?? {},
+        );
+      }
+    }
+    return null;
+  }
+
+  const sweep = () => store.sweepExpired();
+  const sweeping = setInterval(() => {
+    sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'removing expired OAuth records failed'));
+  }, SWEEP_EVERY_MS);
+  sweeping.unref();
+
   return {
     issuer,
-    async handle(request, url) {
+    sweep,
+    close() {
+      clearInterval(sweeping);
+    },
+    async handle(request, url, scope) {
       const path = url.pathname;
       if (path === AS_METADATA || path.startsWith(`${AS_METADATA}/`) || path === OIDC_METADATA || path.startsWith(`${OIDC_METADATA}/`)) {
         if (request.method !== 'GET' && request.method !== 'HEAD')
@@ -268,7 +349,7 @@ export async function createAuthorizationServer(deps: {
         } catch {
           return jsonNotFound(path);
         }
-        const exists = await prisma.deployment.findUnique({ where: { id: deploymentId }, select: { allowAnonymous: true } });
+        const exists = await store.deploymentAccess(deploymentId);
         // An anonymous deployment needs no credential: there is nothing to protect, so nothing is
         // published. An unknown id gets metadata like a private deployment's, so that this path,
         // like the endpoint's 401, does not say which private deployments exist.
@@ -280,10 +361,24 @@ export async function createAuthorizationServer(deps: {
       // Discovery paths answer JSON where nothing is published, never the dashboard's HTML.
       if (path.startsWith('/.well-known/')) return jsonNotFound(path);
       if (path !== OAUTH_PREFIX && !path.startsWith(`${OAUTH_PREFIX}/`)) return null;
+      const refused = await charge(request, path, scope);
+      if (refused) return refused;
       let body: string | undefined;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        body = await readBodyText(request, 64 * 1024);
-        if (path === `${OAUTH_PREFIX}/register` && request.method === 'POST') {
+        const registering = path === `${OAUTH_PREFIX}/register` && request.method === 'POST';
+        body = await readBodyText(request, registering ? CLIENT_METADATA_LIMITS.bodyBytes : 64 * 1024);
+        if (registering) {
+          // Before anything is added, what has expired goes (the sweep also runs on a timer).
+          await store.sweepIfDue();
+          try {
+            assertJsonDepth(body, 'the registration');
+          } catch (error) {
+            const message = error instanceof AppError ? error.message : 'the registration is not valid JSON';
+            return Response.json(
+              { error: 'invalid_client_metadata', error_description: message },
+              { status: 400, headers: { 'cache-control': 'no-store' } },
+            );
+          }
           const checked = checkRegistration(body);
           if (checked.error) return Response.json(checked.error, { status: 400, headers: { 'cache-control': 'no-store' } });
           body = checked.body;
@@ -294,9 +389,7 @@ export async function createAuthorizationServer(deps: {
     verifyAccessToken,
     async authenticateAccessToken(token) {
       const verified = await verifyAccessToken(token);
-      const user = verified
-        ? await prisma.user.findUnique({ where: { id: verified.userId }, select: { id: true, email: true, issuer: true, subject: true } })
-        : null;
+      const user = verified ? await store.findUser(verified.userId) : null;
       if (!verified || !user) {
         throw new AppError('UNAUTHORIZED', 'the access token is unknown, expired or revoked: refresh it, or connect again', {
           reason: 'invalid_token',
@@ -315,7 +408,13 @@ export async function createAuthorizationServer(deps: {
   async function verifyAccessToken(token: string): Promise<VerifiedAccessToken | null> {
     const found = await provider.AccessToken.find(token);
     if (!found || !found.accountId || !found.grantId || found.isExpired) return null;
+    // A token whose grant is gone (disconnected, revoked for reuse, lapsed) is refused, even one
+    // written after the revocation by a token request that was still running.
+    const grant = await provider.Grant.find(found.grantId);
+    if (!grant || grant.accountId !== found.accountId || grant.clientId !== found.clientId) return null;
     const audience = typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined;
+    if (isApiResource(config.publicBaseUrl, audience))
+      return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId: null };
     const deploymentId = audience ? deploymentOfResource(config.publicBaseUrl, audience) : null;
     if (!deploymentId) return null;
     return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId };

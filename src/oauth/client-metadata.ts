@@ -1,58 +1,110 @@
 import { isIP } from 'node:net';
-import { redirectUrisProblem } from './redirect-uris.js';
+import { guardedFetch, isSpecialUseAddress } from '../net/guarded-fetch.js';
+import type { ClientMetadataDocument } from './known-clients.js';
+import { clientMetadataProblem } from './redirect-uris.js';
 
 /**
  * Client ID metadata documents (the MCP clients' preferred registration: `client_id` is an https
- * URL whose JSON the server fetches). oidc-provider fetches them with its own limits — https only,
- * 5 KiB, 2.5 s, no redirects, the socket dropped when the host resolves to a private, loopback or
- * other special-use address, `client_id` must equal the URL, cached by Cache-Control within the
- * configured bounds. This adds: hosts written as such an address, or `localhost`, are refused
- * before any fetch; the redirect URIs follow the same rules as dynamic registration. The test-only
- * setting lets documents be fetched from loopback over plain http.
+ * URL whose JSON the server fetches). oidc-provider asks for them through `fetch` below, which goes
+ * through the guarded fetcher (src/net/guarded-fetch.ts: name resolved, special-use addresses
+ * refused before connecting, the connection pinned to the checked address, 2.5 s and 5 KiB at most,
+ * no redirects). A document is held to the rules of dynamic registration (src/oauth/redirect-uris.ts:
+ * redirect URIs, bounded name, no `sector_identifier_uri`), and a client with loopback or IDE-scheme
+ * redirect URIs is a native one (RFC 8252: a loopback URI matches on any port).
+ *
+ * When the live document cannot be had (no egress, the client's host down, an answer that is not a
+ * document), the pinned copy of a known IDE client (src/oauth/known-clients.ts) is used instead.
+ * The test-only setting lets documents be fetched from loopback over plain http.
  */
-const PRIVATE_V4 = [
-  /^0\./,
-  /^10\./,
-  /^127\./,
-  /^169\.254\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^192\.168\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const kind = isIP(host);
-  if (kind === 4) return PRIVATE_V4.some((r) => r.test(host));
-  if (kind === 6) return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
-  return false;
+export class ClientDocumentRefused extends Error {}
+
+/** A document made ready for the library, or the reason it is refused. */
+export function checkClientDocument(document: unknown, clientId: string): ClientMetadataDocument {
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new ClientDocumentRefused('the client ID metadata document is not a JSON object');
+  const metadata = { ...(document as Record<string, unknown>) };
+  if (metadata.client_id !== clientId) throw new ClientDocumentRefused('the document names another client_id');
+  const problem = clientMetadataProblem(metadata);
+  if (problem) throw new ClientDocumentRefused(problem);
+  const uris = metadata.redirect_uris as string[];
+  if (metadata.application_type === undefined && uris.some((u) => !u.startsWith('https:'))) metadata.application_type = 'native';
+  return metadata as ClientMetadataDocument;
 }
 
-export function createClientMetadataPolicy(options: { allowLoopback: boolean }) {
+export function createClientMetadataPolicy(options: {
+  allowLoopback: boolean;
+  /** False: never fetch (no egress); known clients' pinned copies only. */
+  fetch: boolean;
+  known: ReadonlyMap<string, ClientMetadataDocument>;
+  onFallback?: (clientId: string, reason: string) => void;
+}) {
+  const loopbackHost = (hostname: string) => LOOPBACK.has(hostname.replace(/^\[|\]$/g, ''));
+
+  function pinned(clientId: string, reason: string): Response | null {
+    const copy = options.known.get(clientId);
+    if (!copy) return null;
+    options.onFallback?.(clientId, reason);
+    return Response.json(checkClientDocument(copy, clientId), { headers: { 'cache-control': 'max-age=3600' } });
+  }
+
   return {
+    /** Whether a client_id URL may be fetched at all: never a host written as a special-use address (known clients always). */
     allowFetch(clientId: string): boolean {
+      if (options.known.has(clientId)) return true;
       const url = URL.parse(clientId);
       if (!url) return false;
-      if (options.allowLoopback && LOOPBACK.has(url.hostname.replace(/^\[|\]$/g, ''))) return true;
-      return !isPrivateHost(url.hostname);
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (options.allowLoopback && loopbackHost(host)) return true;
+      if (host === 'localhost' || host.endsWith('.localhost')) return false;
+      return !(isIP(host) && isSpecialUseAddress(host));
     },
-    allowClient(redirectUris: readonly string[]): boolean {
-      return redirectUris.length > 0 && redirectUrisProblem(redirectUris) === null;
+    allowClient(metadata: { redirectUris?: string[] }): boolean {
+      return clientMetadataProblem({ redirect_uris: metadata.redirectUris ?? [] }) === null;
     },
     /**
-     * The fetch oidc-provider uses. With the test-only setting, a document on a loopback host is
-     * fetched over plain http (the test serves it there) and without the special-use address check.
+     * The fetch oidc-provider uses (client ID metadata documents are all it fetches: a public client
+     * has no JWKS, and `sector_identifier_uri` and request objects by reference are refused).
      */
-    fetch(url: string | URL, init: RequestInit & { dispatcher?: unknown }): Promise<Response> {
-      const target = new URL(url);
-      if (options.allowLoopback && LOOPBACK.has(target.hostname.replace(/^\[|\]$/g, ''))) {
-        target.protocol = 'http:';
-        const { dispatcher: _dropped, ...rest } = init;
-        return globalThis.fetch(target, rest);
+    async fetch(url: string | URL): Promise<Response> {
+      const clientId = String(url);
+      const target = new URL(clientId);
+      const allowLoopback = options.allowLoopback && loopbackHost(target.hostname);
+      if (allowLoopback) target.protocol = 'http:';
+      let reason: string;
+      if (!options.fetch) {
+        const copy = pinned(clientId, 'fetching documents is off');
+        if (copy) return copy;
+        throw new ClientDocumentRefused('this service does not fetch client ID metadata documents (OAUTH_CLIENT_METADATA_FETCH=off)');
       }
-      return globalThis.fetch(url, init as RequestInit);
+      try {
+        const response = await guardedFetch(target, { allowLoopback, timeoutMs: 2500, maxBytes: 5 * 1024 });
+        if (response.status !== 200) {
+          reason = `the document's host answered ${response.status}`;
+        } else {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(await response.text());
+          } catch {
+            parsed = undefined;
+          }
+          try {
+            const document = checkClientDocument(parsed, clientId);
+            return Response.json(document, {
+              headers: { 'cache-control': response.headers.get('cache-control') ?? 'max-age=300' },
+            });
+          } catch (error) {
+            reason = error instanceof Error ? error.message : 'not a document';
+          }
+        }
+      } catch (error) {
+        reason = error instanceof Error ? error.message : 'the fetch failed';
+      }
+      const copy = pinned(clientId, reason);
+      if (copy) return copy;
+      throw new ClientDocumentRefused(reason);
     },
   };
 }

@@ -5,7 +5,9 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import type { TextReply } from '../http/text-response.js';
-import { authorizationProblemPage, consentPage } from './pages.js';
+import type { OAuthStore } from '../oauth-store/index.js';
+import { apiConsent, API_SCOPE, isApiResource } from './device-flow.js';
+import { authorizationProblemPage, consentPage, type ClientShown } from './pages.js';
 import { deploymentOfResource, MCP_SCOPE } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
@@ -29,12 +31,15 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export function createInteractions(deps: {
-  provider: Provider;
-  config: Config;
-  browser: BrowserSignIn;
-  deploymentName: (deploymentId: string, userId: string) => Promise<string | null>;
-}) {
+function deploymentNotFound(deploymentId: string): TextReply {
+  return authorizationProblemPage(
+    'Deployment not found',
+    `You have no deployment '${deploymentId}'. Sign in with the account that owns it, or check the endpoint URL configured in your IDE.`,
+    404,
+  );
+}
+
+export function createInteractions(deps: { provider: Provider; config: Config; browser: BrowserSignIn; store: OAuthStore }) {
   const { provider, config, browser } = deps;
 
   async function finish(req: IncomingMessage, res: ServerResponse, result: InteractionResults): Promise<void> {
@@ -71,6 +76,20 @@ export function createInteractions(deps: {
           return finish(req, res, { login: { accountId: viewer.userId } });
         }
         const resource = typeof details.params.resource === 'string' ? details.params.resource : null;
+        if (isApiResource(config.publicBaseUrl, resource)) {
+          // The command-line tool (the only client given the API resource): its device sign-in was
+          // confirmed on the code page just before; its browser sign-in asks here.
+          if (details.returnTo.includes('/oauth/device/'))
+            return finish(req, res, { consent: { grantId: await grantApi(details, viewer.userId) } });
+          return send(
+            res,
+            apiConsent({
+              action: `${INTERACTION_PATH}/${uid}`,
+              email: viewer.email,
+              redirectUri: String(details.params.redirect_uri ?? ''),
+            }),
+          );
+        }
         const deploymentId = resource ? deploymentOfResource(config.publicBaseUrl, resource) : null;
         if (!deploymentId) {
           return finish(req, res, {
@@ -78,31 +97,31 @@ export function createInteractions(deps: {
             error_description: `resource must name one deployment's tool endpoint, ${config.publicBaseUrl}/mcp/<deploymentId>`,
           });
         }
-        const name = await deps.deploymentName(deploymentId, viewer.userId);
-        if (name === null) {
-          return send(
-            res,
-            authorizationProblemPage(
-              'Deployment not found',
-              `You have no deployment '${deploymentId}'. Sign in with the account that owns it.`,
-              404,
-            ),
-          );
-        }
-        const client = await provider.Client.find(String(details.params.client_id));
+        const name = await deps.store.deploymentNameFor(deploymentId, viewer.userId);
+        if (name === null) return send(res, deploymentNotFound(deploymentId));
+        const clientId = String(details.params.client_id);
+        const client = await provider.Client.find(clientId);
         const redirectUri = String(details.params.redirect_uri ?? '');
         const parsed = URL.parse(redirectUri);
+        const redirectHost = parsed ? parsed.host || `${parsed.protocol}//` : redirectUri;
+        const documentHost = /^https:\/\//.test(clientId) ? URL.parse(clientId)?.host : undefined;
+        const shown: ClientShown = {
+          name: (client?.clientName ?? documentHost ?? clientId).slice(0, 80),
+          source: documentHost ? 'document' : 'registered',
+          host: documentHost ?? redirectHost,
+        };
+        const scopes = String(details.params.scope ?? '').split(' ');
         return send(
           res,
           consentPage({
             action: `${INTERACTION_PATH}/${uid}`,
-            clientName: client?.clientName ?? String(details.params.client_id),
-            clientUri: client?.clientUri ?? null,
-            redirectHost: parsed ? parsed.host || `${parsed.protocol}//` : redirectUri,
+            client: shown,
+            redirectHost,
             redirectUri,
             deploymentName: name,
             endpoint: resource!,
             email: viewer.email,
+            wantsAccountId: scopes.includes('openid'),
           }),
         );
       }
@@ -118,12 +137,31 @@ export function createInteractions(deps: {
       if (details.session?.accountId !== viewer.userId) return redirect(res, `${INTERACTION_PATH}/${uid}`);
       if (action === 'deny') return finish(req, res, { error: 'access_denied', error_description: 'the user denied the connection' });
       const resource = String(details.params.resource);
-      const grant = new provider.Grant({ accountId: viewer.userId, clientId: String(details.params.client_id) });
+      if (isApiResource(config.publicBaseUrl, resource))
+        return finish(req, res, { consent: { grantId: await grantApi(details, viewer.userId) } });
+      // The same check as the page's: the consent is for a deployment this user may connect to.
+      const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
+      if (!deploymentId || (await deps.store.deploymentNameFor(deploymentId, viewer.userId)) === null)
+        return send(res, deploymentNotFound(deploymentId ?? resource));
+      const clientId = String(details.params.client_id);
+      const grant = new provider.Grant({ accountId: viewer.userId, clientId });
       const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
       if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
       grant.addResourceScope(resource, MCP_SCOPE);
       const grantId = await grant.save();
+      // One connection per client and deployment: connecting the same client to the same
+      // deployment again replaces the earlier one (connecting it to another deployment does not).
+      await deps.store.replaceEarlierGrants({ accountId: viewer.userId, clientId, resource, keep: grantId });
       return finish(req, res, { consent: { grantId } });
     },
   };
+
+  /** The command-line tool's grant: the API resource, scope `api` (one per signed-in machine, so earlier ones stay). */
+  async function grantApi(details: Awaited<ReturnType<Provider['interactionDetails']>>, userId: string): Promise<string> {
+    const grant = new provider.Grant({ accountId: userId, clientId: String(details.params.client_id) });
+    const missing = details.prompt.details as { missingOIDCScope?: string[] };
+    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    grant.addResourceScope(String(details.params.resource), API_SCOPE);
+    return grant.save();
+  }
 }

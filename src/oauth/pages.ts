@@ -25,27 +25,37 @@ code{overflow-wrap:anywhere}
  * A CSP source for where a form on the page may lead, redirects included (browsers apply
  * form-action to them): an http(s) redirect URI's origin, or a custom scheme's name (`cursor:`).
  */
-function formActionSource(redirectUri: string): string | null {
+export function formActionSource(redirectUri: string): string | null {
   const parsed = URL.parse(redirectUri);
   if (!parsed) return null;
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
   return /^[a-z][a-z0-9+.-]*:$/i.test(parsed.protocol) ? parsed.protocol : null;
 }
 
-function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
+/**
+ * The security headers of every page of sign-in and of the authorization server: a CSP that loads
+ * nothing from another host (the pages carry their own small style sheet inline and no script),
+ * and no framing.
+ */
+export function pageSecurityHeaders(formAction: string | null = null): Record<string, string> {
+  return {
+    'content-security-policy': DASHBOARD_CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'unsafe-inline'").replace(
+      "form-action 'self'",
+      formAction ? `form-action 'self' ${formAction}` : "form-action 'self'",
+    ),
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'same-origin',
+  };
+}
+
+export function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} — Workflow dashboard</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return textResponse(html, {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      // The sign-in pages carry their own small style sheet inline and no script.
-      'content-security-policy': DASHBOARD_CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'unsafe-inline'").replace(
-        "form-action 'self'",
-        formAction ? `form-action 'self' ${formAction}` : "form-action 'self'",
-      ),
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'same-origin',
+      ...pageSecurityHeaders(formAction),
     },
   });
 }
@@ -85,26 +95,48 @@ export function signInUnavailablePage(): TextReply {
   );
 }
 
+/** How the consent page names the application, and who vouches for that name. */
+export interface ClientShown {
+  /** The name it gave (bounded and stripped of control characters before it gets here). */
+  name: string;
+  /**
+   * Where the name comes from: `document` when the client is known by a metadata document (the
+   * name is published at `host`), `registered` when the client registered itself (anyone can
+   * choose any name).
+   */
+  source: 'document' | 'registered';
+  /** The host of the metadata document, or of the redirect URI for a registered client. */
+  host: string;
+}
+
 /** The consent page of the authorization server: which client wants which deployment's tool endpoint. */
 export function consentPage(options: {
   action: string;
-  clientName: string;
-  clientUri: string | null;
+  client: ClientShown;
   redirectHost: string;
   /** Where Allow and Deny finally send the browser: the client's redirect URI (see formActionSource). */
   redirectUri: string;
   deploymentName: string;
   endpoint: string;
   email: string | null;
+  /** The client also asked to learn the account's id (scope openid). */
+  wantsAccountId: boolean;
 }): TextReply {
-  const client = options.clientUri
-    ? `<a href="${escape(options.clientUri)}" rel="noreferrer">${escape(options.clientName)}</a>`
-    : escape(options.clientName);
+  const { client } = options;
+  // The heading is the service's own words; the application's self-chosen name is shown as a
+  // quoted value with who vouches for it, so a name written to look like a headline of the
+  // service reads as what it is.
+  const vouch =
+    client.source === 'document'
+      ? `Name published by <strong>${escape(client.host)}</strong>.`
+      : 'Name given by the application itself when it registered: the service has not checked it.';
+  const accountId = options.wantsAccountId ? ' It also learns the id of your account here (not your e-mail address).' : '';
   return page(
     'Connect an application',
-    `<h1>Connect ${escape(options.clientName)}?</h1>
-<p><strong>${client}</strong> (it will return to <code>${escape(options.redirectHost)}</code>) asks to use the tools of your deployment <strong>${escape(options.deploymentName)}</strong> as ${escape(options.email ?? 'you')}.</p>
-<p class="note">It gets access to this one tool endpoint (<code>${escape(options.endpoint)}</code>) only, not to the rest of your account. You can disconnect it at any time under connected applications.</p>
+    `<h1>Connect an application?</h1>
+<p class="client">An application calling itself <q><bdi>${escape(client.name)}</bdi></q> asks to use the tools of your deployment <strong>${escape(options.deploymentName)}</strong> as ${escape(options.email ?? 'you')}.</p>
+<p class="note">${vouch} It will return to <code>${escape(options.redirectHost)}</code>.</p>
+<p class="note">It gets access to this one tool endpoint (<code>${escape(options.endpoint)}</code>) only, not to the rest of your account.${accountId} The connection lasts 30 days from its last use; you can disconnect it at any time under connected applications.</p>
 <form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
 <form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
     200,
@@ -113,6 +145,32 @@ export function consentPage(options: {
 }
 
 /** An authorization that cannot go on (unknown deployment, expired interaction, wrong account). */
-export function authorizationProblemPage(title: string, message: string, status: number): TextReply {
-  return page(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`, status);
+export function authorizationProblemPage(title: string, message: string, status: number, headers: Record<string, string> = {}): TextReply {
+  const reply = page(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`, status);
+  for (const [name, value] of Object.entries(headers)) reply.headers[name.toLowerCase()] = value;
+  return reply;
+}
+
+/**
+ * An error of the authorization server shown to a person: what happened, what to do, and which
+ * application (its name and host) it concerns when known. `code` is the OAuth error code, shown
+ * small for whoever reports it.
+ */
+export function oauthErrorPage(options: {
+  title: string;
+  message: string;
+  todo: string;
+  status: number;
+  code: string;
+  client?: { name: string | null; host: string | null } | null;
+}): TextReply {
+  const about =
+    options.client?.name || options.client?.host
+      ? `<p class="note">Application: ${options.client.name ? `<q><bdi>${escape(options.client.name)}</bdi></q>` : ''}${options.client.host ? ` (<code>${escape(options.client.host)}</code>)` : ''}</p>`
+      : '';
+  return page(
+    options.title,
+    `<h1>${escape(options.title)}</h1><p>${escape(options.message)}</p><p>${escape(options.todo)}</p>${about}<p class="note">Error code: <code>${escape(options.code)}</code></p>`,
+    options.status,
+  );
 }

@@ -2,7 +2,6 @@ import { DEV_ISSUER } from '../auth/dev-issuer.js';
 import type { VerifiedIdentity } from '../auth/verify.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { readBodyText } from '../http/body.js';
@@ -12,7 +11,7 @@ import type { Services } from '../services.js';
 import { readCookie, setCookie } from './cookies.js';
 import { createOidcRelyingParty, type OidcRelyingParty } from './oidc.js';
 import { devSignInPage, signInProblemPage, signInUnavailablePage } from './pages.js';
-import { createSessionStore, hashSecret, SESSION_IDLE_MS } from './sessions.js';
+import { hashSecret, SESSION_IDLE_MS, type OAuthStore } from '../oauth-store/index.js';
 
 /**
  * The one place a browser is signed in: the sign-in pages (the configured OpenID provider, or the
@@ -57,7 +56,12 @@ function safeReturnPath(raw: string | null | undefined): string {
     [...raw].some((c) => c.charCodeAt(0) < 0x20)
   )
     return '/';
-  return raw;
+  // Written as the URL parser writes it: characters outside ASCII percent-encoded, so the path can
+  // go in a Location header (a header carries Latin-1 only).
+  const base = 'http://service.invalid';
+  const parsed = URL.parse(raw, base);
+  if (!parsed || parsed.origin !== base) return '/';
+  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
 }
 
 function redirect(location: string, cookies: string[] = []): Response {
@@ -67,10 +71,9 @@ function redirect(location: string, cookies: string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
-export function createBrowserSignIn(deps: { config: Config; db: Database; clock: Clock; services: Services }): BrowserSignIn {
-  const { config, clock, services } = deps;
-  const sessions = createSessionStore(deps);
-  const prisma = deps.db.prisma;
+export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; clock: Clock; services: Services }): BrowserSignIn {
+  const { config, clock, services, store } = deps;
+  const sessions = store.sessions;
   const origin = new URL(config.publicBaseUrl).origin;
   const originUrl = new URL(origin);
   // A cookie over plain http is only sent to this machine; anywhere else the cookie is Secure.
@@ -108,25 +111,27 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
   }
 
   async function signedIn(identity: VerifiedIdentity, returnTo: string, extraCookies: string[] = []): Promise<Reply> {
-    const viewer = await services.users.resolveViewer(identity);
+    // The sign-in happened now: an account of this identity deleted earlier does not refuse it (a
+    // new, empty account is made, as for a new token).
+    const viewer = await services.users.resolveViewer({ ...identity, issuedAt: clock.now().getTime() / 1000 });
     const secret = await sessions.open(viewer.userId);
     return redirect(returnTo, [sessionCookieFor(secret), ...extraCookies]);
   }
 
   async function beginProviderSignIn(returnTo: string): Promise<Reply> {
     const started = await rp!.begin(`${origin}${CALLBACK_PATH}`);
-    const now = clock.now();
-    await prisma.signInAttempt.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ATTEMPT_TTL_SECONDS * 1000) } } });
-    await prisma.signInAttempt.create({
-      data: { id: hashSecret(started.state), codeVerifier: started.codeVerifier, nonce: started.nonce, returnTo, createdAt: now },
-    });
+    await store.signInAttempts.create(
+      { id: hashSecret(started.state), codeVerifier: started.codeVerifier, nonce: started.nonce, returnTo, createdAt: clock.now() },
+      ATTEMPT_TTL_SECONDS * 1000,
+    );
     return redirect(started.url, [setCookie(attemptCookie, started.state, { secure, maxAge: ATTEMPT_TTL_SECONDS, path: SIGN_IN_PATH })]);
   }
 
   async function finishProviderSignIn(request: Incoming, url: URL): Promise<Reply> {
     const clearAttempt = setCookie(attemptCookie, '', { secure, maxAge: 0, path: SIGN_IN_PATH });
     const state = readCookie(request.headers, attemptCookie);
-    const attempt = state ? await prisma.signInAttempt.findUnique({ where: { id: hashSecret(state) } }) : null;
+    // Each attempt is used once, whatever the outcome.
+    const attempt = state ? await store.signInAttempts.take(hashSecret(state)) : null;
     if (!state || !attempt || clock.now().getTime() - attempt.createdAt.getTime() > ATTEMPT_TTL_SECONDS * 1000) {
       return signInProblemPage(
         'This sign-in has expired',
@@ -134,8 +139,6 @@ export function createBrowserSignIn(deps: { config: Config; db: Database; clock:
         400,
       );
     }
-    // Each attempt is used once, whatever the outcome.
-    await prisma.signInAttempt.deleteMany({ where: { id: attempt.id } });
     const denied = url.searchParams.get('error');
     if (denied) {
       const reason = url.searchParams.get('error_description') ?? denied;

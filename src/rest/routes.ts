@@ -272,4 +272,19 @@ export const routes: RouteSpec[] = [
     summary: "A deployment's connections by adapter and day",
     tag: 'Deployments',
   },
+  {
+    method: 'GET',
+    path: '/deployments/:deploymentId/install',
+    field: 'Query.deploymentInstall',
+    summary: 'How to install a deployment into each agent client (docs/install.md)',
+    tag: 'Deployments',
+  },
+  {
+    method: 'POST',
+    path: '/deployments/:deploymentId/install/key',
+    field: 'Mutation.createDeploymentInstallKey',
+    status: 201,
+    summary: 'Make an API key for the deployment and get the install data with it filled in',
+    tag: 'Deployments',
+  },
 ];

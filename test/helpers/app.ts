@@ -6,7 +6,7 @@ import { createApp, type App } from '../../src/app.js';
 import { DEV_ISSUER, signDevToken } from '../../src/auth/dev-issuer.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** OAUTH_JWKS as an operator sets it in production: a fresh private ES256 key, made per call. */
@@ -55,7 +55,14 @@ export interface TestApp {
  * `env` adds configuration variables as an operator would set them.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; database?: TestDatabase; clock?: Clock; dashboardDir?: string | null } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: TestDatabase;
+    clock?: Clock;
+    dashboardDir?: string | null;
+    /** Where the service's logs go (default: nowhere). */
+    logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-test-'));
   // Suites make far more requests per minute than the free plan allows: they get the headers but no
@@ -64,7 +71,7 @@ export async function startTestApp(
   const database = options.database ?? (await createTestDatabase());
   const app = await createApp(config, {
     database: database.db,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     clock: options.clock,
     dashboardDir: options.dashboardDir,
   });

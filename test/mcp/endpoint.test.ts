@@ -279,14 +279,14 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(res, 401, -32001, /needs a credential unless its deployment allows anonymous use/, null);
       // The challenge points an OAuth client at the endpoint's protected resource metadata (RFC 9728).
       expect(res.headers.get('www-authenticate')).toBe(
-        `Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`,
+        `Bearer resource_metadata="http://127.0.0.1:4000/.well-known/oauth-protected-resource/v1/mcp/${dep}", scope="mcp"`,
       );
       // Without a credential, an unknown id gets the same answer: nothing says which deployments exist.
       const unknown = await post('dep_unknown00000000000', initialize(), { token: null });
       expect(unknown.status).toBe(401);
       expect(unknown.text).toBe(res.text);
       expect(unknown.headers.get('www-authenticate')).toBe(
-        'Bearer resource_metadata="http://localhost:4000/.well-known/oauth-protected-resource/v1/mcp/dep_unknown00000000000", scope="mcp"',
+        'Bearer resource_metadata="http://127.0.0.1:4000/.well-known/oauth-protected-resource/v1/mcp/dep_unknown00000000000", scope="mcp"',
       );
       const bad = await post(dep, initialize(), { token: 'not-a-token' });
       expect(bad.status).toBe(401);

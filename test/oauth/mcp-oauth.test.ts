@@ -161,7 +161,8 @@ describe('OAuth for MCP clients', () => {
         expect(new URL(back.url).searchParams.get('iss')).toBe(ORIGIN);
         return back;
       });
-      expect(html).toContain('Connect Test IDE?');
+      expect(html).toContain('Connect an application?');
+      expect(html).toContain('<q><bdi>Test IDE</bdi></q>');
       expect(html).toContain('<strong>Deployment A</strong>');
       expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp' });
       expect(provider.saved?.refresh_token).toBeTruthy();
@@ -241,10 +242,13 @@ describe('OAuth for MCP clients', () => {
       );
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
-      expect(await res.json()).toMatchObject({
-        error: 'invalid_redirect_uri',
-        error_description: expect.stringMatching(/redirect_uri did not match any of the client's registered redirect_uris/),
-      });
+      // A person sees a page of the service naming the application, not the library's JSON.
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(html).toContain('The application asked to return somewhere it did not register');
+      expect(html).toMatch(/redirect_uri did not match any of the client&#39;s registered redirect_uris/);
+      expect(html).toContain('<code>invalid_redirect_uri</code>');
+      expect(html).toContain('<q><bdi>Raw client</bdi></q>');
     });
 
     it("a token bound to deployment A is refused on B's endpoint and on REST and GraphQL", async () => {

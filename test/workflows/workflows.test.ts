@@ -427,7 +427,7 @@ describe('workflows', () => {
       const res = await t.call('GET', '/v1/schemas/manifest/v1.0');
       expect(res.status).toBe(200);
       expect(res.body.$schema).toMatch(/draft-07/);
-      expect(res.body.$id).toBe('http://localhost:4000/v1/schemas/manifest/v1.0');
+      expect(res.body.$id).toBe('http://127.0.0.1:4000/v1/schemas/manifest/v1.0');
     });
 
     it('validates without storing, JSON or YAML', async () => {

@@ -9,6 +9,7 @@ import { ViewerContext } from './viewer';
 
 const Deployments = lazyPage(() => import('./pages/Deployments'));
 const DeploymentPage = lazyPage(() => import('./pages/DeploymentPage'));
+const DeploymentInstall = lazyPage(() => import('./pages/DeploymentInstall'));
 const Workflows = lazyPage(() => import('./pages/Workflows'));
 const WorkflowEditor = lazyPage(() => import('./pages/WorkflowEditor'));
 const Library = lazyPage(() => import('./pages/Library'));
@@ -86,6 +87,7 @@ export function App() {
             <Switch>
               <Route path="/" component={Deployments} />
               <Route path="/deployments" component={Deployments} />
+              <Route path="/deployments/:id/install" component={DeploymentInstall} />
               <Route path="/deployments/:id" component={DeploymentPage} />
               <Route path="/workflows" component={Workflows} />
               <Route path="/workflows/new" component={WorkflowEditor} />

@@ -25,6 +25,18 @@ export type DeploymentStatus =
   | 'active'
   | 'inactive';
 
+/** `oauth`: sign in with this service; `api_key`: the form carries an API key; `none`: an anonymous deployment needs nothing. */
+export type InstallAuth =
+  | 'api_key'
+  | 'none'
+  | 'oauth';
+
+export type InstallFormKind =
+  | 'command'
+  | 'deeplink'
+  | 'file'
+  | 'steps';
+
 /** How a workflow came into a library: created by the user, forked by the user, or subscribed to from the marketplace. */
 export type LibrarySourceType =
   | 'forked'
@@ -137,6 +149,20 @@ export type DeleteAccountMutationVariables = Exact<{ [key: string]: never; }>;
 
 
 export type DeleteAccountMutation = { deleteMe: { deleted: boolean } };
+
+export type DeploymentInstallQueryVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type DeploymentInstallQuery = { deploymentInstall: { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> } };
+
+export type CreateDeploymentInstallKeyMutationVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type CreateDeploymentInstallKeyMutation = { createDeploymentInstallKey: { apiKey: { keyId: string, name: string, prefix: string, secret: string }, install: { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> } } };
 
 export type DeploymentQueryVariables = Exact<{
   deploymentId: string;
@@ -533,6 +559,76 @@ export const DeleteAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAccountMutation, DeleteAccountMutationVariables>;
+export const DeploymentInstallDocument = new TypedDocumentString(`
+    query DeploymentInstall($deploymentId: String!) {
+  deploymentInstall(deploymentId: $deploymentId) {
+    deploymentId
+    name
+    endpoint
+    allowAnonymous
+    apiKeyIncluded
+    keyBoundEndpoint
+    clients {
+      client
+      title
+      note
+      forms {
+        auth
+        kind
+        label
+        url
+        webUrl
+        commands
+        steps
+        file {
+          path
+          content
+        }
+        usesApiKey
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeploymentInstallQuery, DeploymentInstallQueryVariables>;
+export const CreateDeploymentInstallKeyDocument = new TypedDocumentString(`
+    mutation CreateDeploymentInstallKey($deploymentId: String!) {
+  createDeploymentInstallKey(deploymentId: $deploymentId) {
+    apiKey {
+      keyId
+      name
+      prefix
+      secret
+    }
+    install {
+      deploymentId
+      name
+      endpoint
+      allowAnonymous
+      apiKeyIncluded
+      keyBoundEndpoint
+      clients {
+        client
+        title
+        note
+        forms {
+          auth
+          kind
+          label
+          url
+          webUrl
+          commands
+          steps
+          file {
+            path
+            content
+          }
+          usesApiKey
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDeploymentInstallKeyMutation, CreateDeploymentInstallKeyMutationVariables>;
 export const DeploymentDocument = new TypedDocumentString(`
     query Deployment($deploymentId: String!) {
   deployment(deploymentId: $deploymentId) {

@@ -152,6 +152,10 @@ export default function DeploymentPage() {
       </section>
       <section aria-labelledby="connect">
         <h2 id="connect">Set up an IDE</h2>
+        <p>
+          <Link href={`/deployments/${d.deploymentId}/install`}>Install into any agent client</Link>: install links, commands and steps for
+          Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex and more.
+        </p>
         <IdeSetup deploymentId={d.deploymentId} name={d.name} endpoint={d.mcpEndpoint} anonymous={d.allowAnonymous} />
       </section>
       <section aria-labelledby="usage">

@@ -1,0 +1,200 @@
+/**
+ * The install routes under /v1/install/, which clients fetch by URL alone (no header):
+ *
+ *   <id>[/<key>]/marketplace.json                       a Claude Code plugin marketplace of the deployment
+ *   <id>[/<key>]/plugin/<version>.zip                   its plugin, as the archive the marketplace pins
+ *   <id>[/<key>]/.well-known/agent-skills/index.json    its Agent Skills discovery index (v0.2.0)
+ *   <id>[/<key>]/.well-known/agent-skills/<name>/SKILL.md
+ *   <id>/<key>/mcp                                      the key-bound tool endpoint (never offers OAuth)
+ *   user/<key>/marketplace.json                         a marketplace of every deployment the key opens
+ *
+ * Without a key only an anonymous deployment answers. The key is a secret in a URL: route labels
+ * (logs, metrics) name `:key`, never the key, and no answer or error repeats the path.
+ */
+import type { Viewer } from '../auth/viewer.js';
+import { AppError } from '../errors.js';
+import type { Incoming, RequestHeaders } from '../http/incoming.js';
+import type { RequestScope } from '../http/scope.js';
+import { textResponse, type Reply } from '../http/text-response.js';
+import { renderSkill } from '../mcp/render/index.js';
+import { looksLikeApiKey } from '../api-keys/secret.js';
+import {
+  deploymentMarketplaceOf,
+  marketplaceEntryOf,
+  marketplaceOf,
+  pluginPackageOf,
+  skillPathOf,
+  skillsIndexOf,
+  userMarketplaceNameOf,
+  type PluginPackage,
+  type SkillDocument,
+} from './catalogs.js';
+import type { CatalogEntry } from './service.js';
+import type { Services } from '../services.js';
+
+export const INSTALL_PREFIX = '/v1/install/';
+
+type InstallScope = RequestScope & { identify: () => Promise<Viewer> };
+
+/** What the key-bound form hands the tool endpoint: the same request on the endpoint's own address. */
+interface ToolEndpoint {
+  handle(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Catalogs change with the deployment: clients must ask again (they are small). */
+const NO_STORE = 'no-store';
+
+function noRoute(): AppError {
+  // The path may hold a key: the message does not repeat it.
+  return new AppError('NOT_FOUND', "there is no such install address: copy the addresses from the deployment's install page", {});
+}
+
+function getOnly(request: Incoming): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    throw new AppError(
+      'METHOD_NOT_ALLOWED',
+      `${request.method} is not served here: install addresses answer GET`,
+      { allowed: ['GET'] },
+      { Allow: 'GET, HEAD' },
+    );
+  }
+}
+
+function jsonReply(value: unknown): Reply {
+  return textResponse(`${JSON.stringify(value, null, 2)}\n`, { headers: { 'content-type': JSON_TYPE, 'cache-control': NO_STORE } });
+}
+
+/** The request with `Authorization: Bearer <key>` in place of any it carried, on another address. */
+function withKey(request: Incoming, url: string, key: string): Incoming {
+  const authorization = `Bearer ${key}`;
+  const headers: RequestHeaders = {
+    get: (name) => (name.toLowerCase() === 'authorization' ? authorization : request.headers.get(name)),
+    has: (name) => name.toLowerCase() === 'authorization' || request.headers.has(name),
+    *entries() {
+      for (const [name, value] of request.headers.entries()) if (name.toLowerCase() !== 'authorization') yield [name, value];
+      yield ['authorization', authorization];
+    },
+  };
+  return { method: request.method, url, headers, body: request.body };
+}
+
+async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
+  if (!entry.adapter) return [];
+  const adapter = entry.adapter;
+  return (await entry.workflows()).map((w) => renderSkill(w, adapter));
+}
+
+export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoint }) {
+  const { services, mcp } = deps;
+  const install = services.install;
+
+  /** The deployment of an address: with a key, the key's owner's (rate-limited as that user); without, an anonymous one. */
+  async function entryOf(scope: InstallScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
+    if (key === null) return install.catalogOf(deploymentId, null, null);
+    scope.identify = () => install.viewerOfAddressKey(key);
+    const viewer = await scope.authenticate({ face: 'mcp', deploymentId });
+    return install.catalogOf(deploymentId, key, viewer);
+  }
+
+  async function packageOf(entry: CatalogEntry): Promise<PluginPackage> {
+    return pluginPackageOf(entry.target, await skillsOf(entry));
+  }
+
+  async function userCatalog(scope: InstallScope, key: string): Promise<Reply> {
+    scope.identify = () => install.viewerOfAddressKey(key);
+    // The key is checked as an API key of its owner; which deployments it opens is the catalog's filter.
+    const viewer = await scope.identify();
+    const entries = await install.userCatalogOf(viewer, key);
+    const plugins = [];
+    for (const entry of entries) plugins.push(marketplaceEntryOf(entry.target, await packageOf(entry)));
+    return jsonReply(marketplaceOf(userMarketplaceNameOf(viewer.userId), 'Your workflow deployments', plugins));
+  }
+
+  async function keyBoundEndpoint(request: Incoming, url: URL, scope: InstallScope, deploymentId: string, key: string): Promise<Reply> {
+    const endpoint = new URL(`/v1/mcp/${encodeURIComponent(deploymentId)}${url.search}`, url);
+    scope.identify = () => install.viewerOfAddressKey(key);
+    const reply = await mcp.handle(withKey(request, endpoint.href, key), endpoint, encodeURIComponent(deploymentId), scope);
+    scope.route = `${request.method} /v1/install/:deploymentId/:key/mcp`;
+    return reply;
+  }
+
+  return {
+    async handle(request: Incoming, url: URL, scope: InstallScope): Promise<Reply> {
+      const parts = url.pathname.slice(INSTALL_PREFIX.length).split('/');
+      scope.route = `${request.method} /v1/install/*`;
+      let first: string;
+      try {
+        first = decodeURIComponent(parts[0] ?? '');
+      } catch {
+        throw noRoute();
+      }
+      if (first === 'user') {
+        const key = parts[1] ?? '';
+        if (!looksLikeApiKey(key) || parts.length !== 3 || parts[2] !== 'marketplace.json') throw noRoute();
+        scope.route = `${request.method} /v1/install/user/:key/marketplace.json`;
+        getOnly(request);
+        return userCatalog(scope, key);
+      }
+      if (!first) throw noRoute();
+      const deploymentId = first;
+      let rest = parts.slice(1);
+      let key: string | null = null;
+      if (rest[0] && looksLikeApiKey(rest[0])) {
+        key = rest[0];
+        rest = rest.slice(1);
+      }
+      const keyLabel = key ? '/:key' : '';
+      const path = rest.join('/');
+      const label = (tail: string) => `${request.method} /v1/install/:deploymentId${keyLabel}/${tail}`;
+
+      if (path === 'mcp' && key) return keyBoundEndpoint(request, url, scope, deploymentId, key);
+      if (path === 'marketplace.json') {
+        scope.route = label('marketplace.json');
+        getOnly(request);
+        const entry = await entryOf(scope, deploymentId, key);
+        return jsonReply(deploymentMarketplaceOf(entry.target, await packageOf(entry)));
+      }
+      if (rest.length === 2 && rest[0] === 'plugin' && rest[1]!.endsWith('.zip')) {
+        scope.route = label('plugin/:version.zip');
+        getOnly(request);
+        const pkg = await packageOf(await entryOf(scope, deploymentId, key));
+        if (rest[1] !== `${pkg.version}.zip`) {
+          throw new AppError(
+            'NOT_FOUND',
+            `this plugin version is no longer served: the current one is ${pkg.version}; update the marketplace`,
+            {
+              version: pkg.version,
+            },
+          );
+        }
+        return new Response(request.method === 'HEAD' ? null : new Uint8Array(pkg.zip), {
+          headers: {
+            'content-type': 'application/zip',
+            'content-length': String(pkg.zip.length),
+            'content-disposition': `attachment; filename="${pkg.name}-${pkg.version}.zip"`,
+            // A version names exactly these bytes.
+            'cache-control': 'private, max-age=3600',
+          },
+        });
+      }
+      if (rest[0] === '.well-known' && rest[1] === 'agent-skills') {
+        const tail = rest.slice(2);
+        if (tail.length === 1 && tail[0] === 'index.json') {
+          scope.route = label('.well-known/agent-skills/index.json');
+          getOnly(request);
+          return jsonReply(skillsIndexOf(await skillsOf(await entryOf(scope, deploymentId, key))));
+        }
+        if (tail.length === 2 && tail[1] === 'SKILL.md') {
+          scope.route = label('.well-known/agent-skills/:name/SKILL.md');
+          getOnly(request);
+          const skills = await skillsOf(await entryOf(scope, deploymentId, key));
+          const skill = skills.find((s) => skillPathOf(s.name) === tail.join('/'));
+          if (!skill) throw new AppError('NOT_FOUND', `this deployment serves no skill named '${tail[0]}'`, { name: tail[0] });
+          return textResponse(skill.text, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': NO_STORE } });
+        }
+      }
+      throw noRoute();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The rules of installing a deployment: who may see its install data, the key made for it, and who
+ * may read its catalogs (plugin marketplace, skills index) and its key-bound endpoint. The forms
+ * themselves come from the pure module (clients.ts, catalogs.ts).
+ */
+import type { Viewer } from '../auth/viewer.js';
+import type { ApiKeyView, createApiKeyService } from '../api-keys/service.js';
+import type { createDeploymentService, EndpointTarget } from '../deployments/service.js';
+import { AppError } from '../errors.js';
+import type { Adapter } from '../manifest/types.js';
+import type { DeploymentDto, EndpointWorkflow } from '../deployments/types.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { NAME_MAX } from '../text.js';
+import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
+
+/** What the install service uses of the other services (the same objects every face calls). */
+interface InstallPeers {
+  deployments: Pick<
+    ReturnType<typeof createDeploymentService>,
+    'getDeployment' | 'listDeployments' | 'loadDeploymentForEndpoint' | 'renderableFor'
+  >;
+  apiKeys: Pick<ReturnType<typeof createApiKeyService>, 'createApiKey' | 'authenticateApiKey'>;
+}
+
+export interface InstallKeyResult {
+  apiKey: ApiKeyView & { secret: string };
+  install: DeploymentInstall;
+}
+
+/** A deployment a catalog lists: its install target (with the key of the address, if any) and its workflows. */
+export interface CatalogEntry {
+  target: InstallTarget;
+  /** The adapter its skills are rendered for. */
+  adapter: Adapter | null;
+  workflows: () => Promise<EndpointWorkflow[]>;
+}
+
+/** Skills read as instructions: the adapter written for a reading agent, else the first one the deployment enables. */
+const SKILL_ADAPTERS: Adapter[] = ['adapter_three', 'adapter_one', 'adapter_two'];
+
+function refusedKey(): AppError {
+  // 403, not 401: a 401 would send an MCP client looking for OAuth, which the key-bound addresses never offer.
+  return new AppError(
+    'FORBIDDEN',
+    "the API key in this address is not valid (revoked, expired or mistyped): make a new one on the deployment's install page",
+    { reason: 'install_key_refused' },
+  );
+}
+
+export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
+  const baseUrl = deps.config.publicBaseUrl;
+
+  function targetOf(
+    d: { deploymentId: string; name: string; description: string | null; allowAnonymous: boolean },
+    apiKey?: string | null,
+  ): InstallTarget {
+    return {
+      deploymentId: d.deploymentId,
+      name: d.name,
+      description: d.description,
+      allowAnonymous: d.allowAnonymous,
+      endpoint: `${baseUrl}/mcp/${encodeURIComponent(d.deploymentId)}`,
+      baseUrl,
+      apiKey: apiKey ?? null,
+    };
+  }
+
+  /** The install data of one of the viewer's deployments (another user's: NOT_FOUND). */
+  async function getInstall(viewer: Viewer, deploymentId: string): Promise<DeploymentInstall> {
+    return deploymentInstallOf(targetOf(await peers.deployments.getDeployment(viewer, deploymentId)));
+  }
+
+  function installOf(deployment: DeploymentDto): DeploymentInstall {
+    return deploymentInstallOf(targetOf(deployment));
+  }
+
+  /**
+   * Makes a key for one deployment (scope `mcp`, limited to it, named for it) and returns the install
+   * data with the key in every form: the only answer that carries the secret.
+   */
+  async function createInstallKey(viewer: Viewer, deploymentId: string): Promise<InstallKeyResult> {
+    const deployment = await peers.deployments.getDeployment(viewer, deploymentId);
+    const name = Array.from(`Install: ${deployment.name}`).slice(0, NAME_MAX).join('').trimEnd();
+    const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.deploymentId] });
+    return { apiKey, install: deploymentInstallOf(targetOf(deployment, apiKey.secret)) };
+  }
+
+  /** The viewer of a key written in an address, or a refusal that never sends a client to OAuth. */
+  async function viewerOfAddressKey(apiKey: string): Promise<Viewer> {
+    try {
+      return await peers.apiKeys.authenticateApiKey(apiKey);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') throw refusedKey();
+      throw error;
+    }
+  }
+
+  function entryOf(d: EndpointTarget, apiKey: string | null): CatalogEntry {
+    const adapter = SKILL_ADAPTERS.find((a) => d.enabledAdapters.includes(a)) ?? null;
+    return {
+      target: targetOf(d, apiKey),
+      adapter,
+      workflows: async () => (adapter ? peers.deployments.renderableFor(d, adapter) : []),
+    };
+  }
+
+  /**
+   * The deployment behind a catalog address. Without a key only an anonymous deployment has one (a
+   * private or unknown one answers NOT_FOUND alike); with a key, the key's owner's deployment that
+   * the key covers. Inactive deployments are refused as the endpoint refuses them.
+   */
+  async function catalogOf(deploymentId: string, apiKey: string | null, viewer: Viewer | null): Promise<CatalogEntry> {
+    if (apiKey === null) {
+      try {
+        return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, null), null);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+          throw new AppError(
+            'NOT_FOUND',
+            `deployment '${deploymentId}' has no public catalog: a private deployment's catalogs are at the address with its key, on its install page`,
+            { id: deploymentId },
+          );
+        }
+        throw error;
+      }
+    }
+    return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, viewer), apiKey);
+  }
+
+  /** The active deployments of the key's owner that the key covers (one page of 100 at most), for the user's catalog. */
+  async function userCatalogOf(viewer: Viewer, apiKey: string): Promise<CatalogEntry[]> {
+    const credential = viewer.credential;
+    const covered = credential?.kind === 'api_key' && credential.deploymentIds.length > 0 ? new Set(credential.deploymentIds) : null;
+    const { data } = await peers.deployments.listDeployments(viewer, { status: 'active', limit: 100 });
+    const entries: CatalogEntry[] = [];
+    for (const d of data) {
+      if (covered && !covered.has(d.deploymentId)) continue;
+      entries.push(entryOf(await peers.deployments.loadDeploymentForEndpoint(d.deploymentId, viewer), apiKey));
+    }
+    return entries;
+  }
+
+  return { getInstall, installOf, createInstallKey, viewerOfAddressKey, catalogOf, userCatalogOf };
+}
