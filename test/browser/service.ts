@@ -18,7 +18,7 @@ export function buildService(): void {
   if (process.env.BROWSER_TESTS_REUSE_BUILD === '1') return;
   // As a user runs it: without the test runner's NODE_ENV=test, which would make Vite build React's development bundle.
   const { NODE_ENV: _testEnv, ...env } = process.env;
-  const result = spawnSync('node', ['scripts/build-if-stale.mjs'], { encoding: 'utf8', timeout: 240_000, env });
+  const result = spawnSync('node', ['scripts/build-if-stale.mjs'], { encoding: 'utf8', timeout: 600_000, env });
   if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -103,7 +103,11 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${label}: wider than a 390 px screen`).toBeLessThanOrEqual(1);
   const outside = await page.evaluate(() =>
-    [...document.querySelectorAll('a[href], button, input, textarea, select, [role="button"], [role="switch"], [role="checkbox"], [role="radio"], [role="textbox"]')]
+    [
+      ...document.querySelectorAll(
+        'a[href], button, input, textarea, select, [role="button"], [role="switch"], [role="checkbox"], [role="radio"], [role="textbox"]',
+      ),
+    ]
       .filter((el) => !el.closest('.skip-link, .sr-only, [aria-hidden="true"]') && !el.classList.contains('skip-link'))
       .map((el) => ({ el, rect: el.getBoundingClientRect() }))
       .filter(({ rect }) => rect.width > 0 && rect.height > 0 && (rect.left < -1 || rect.right > window.innerWidth + 1))

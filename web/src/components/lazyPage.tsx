@@ -8,19 +8,31 @@ import { Button } from 'react-aria-components';
  */
 class ChunkLoadError extends Error {}
 
+/** Pages whose code failed to load, made anew when the person presses Retry. */
+const failed = new Set<() => void>();
+
 export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   const make = () =>
     lazy(() =>
       load().catch((error: unknown) => {
-        // React keeps a lazy component's failure for good: the next render gets a fresh one.
-        Lazy = make();
+        // React keeps a lazy component's failure for good (and re-rendering a fresh one at once
+        // would retry in a loop): a fresh one is made on Retry.
+        failed.add(reset);
         throw new ChunkLoadError(error instanceof Error ? error.message : String(error));
       }),
     );
+  const reset = () => {
+    Lazy = make();
+  };
   let Lazy = make();
   return function Page(props: P) {
     return <Lazy {...props} />;
   };
+}
+
+function retryFailedPages(): void {
+  for (const reset of failed) reset();
+  failed.clear();
 }
 
 interface BoundaryProps {
@@ -53,7 +65,14 @@ export class PageBoundary extends Component<BoundaryProps, { error: Error | null
             ? 'The page’s code could not be loaded. Check your connection and retry; nothing you did was lost.'
             : 'Something in this page went wrong. Retry, or reload the page.'}
         </p>
-        <Button onPress={() => this.setState({ error: null })}>Retry</Button>
+        <Button
+          onPress={() => {
+            retryFailedPages();
+            this.setState({ error: null });
+          }}
+        >
+          Retry
+        </Button>
       </div>
     );
   }

@@ -127,9 +127,16 @@ export default function MarketplaceWorkflow() {
       <h1>{w.name}</h1>
       <p className="lead">{w.description}</p>
       <p className="hint">
-        {w.category} · version {w.currentVersion} · by {w.owner?.handle ?? 'you'} · {plural(w.stats.subscribers, 'subscriber')} ·{' '}
-        {plural(w.stats.forks, 'fork')} ·{' '}
-        {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${plural(w.stats.ratingCount, 'review')}` : 'no reviews yet'}
+        {[
+          w.category,
+          `version ${w.currentVersion}`,
+          `by ${w.owner?.handle ?? 'you'}`,
+          plural(w.stats.subscribers, 'subscriber'),
+          plural(w.stats.forks, 'fork'),
+          w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${plural(w.stats.ratingCount, 'review')}` : 'no reviews yet',
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       </p>
       {actionError && <ErrorNotice error={actionError} />}
       <p role="status">{notice}</p>
