@@ -30,7 +30,7 @@ export function startProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no ready line in time:\n${out}`));
-    }, 30_000);
+    }, 120_000); // generous: a loaded machine (CI on 2 cores) has taken 47 s to start the service
     const check = () => {
       const match = ready.exec(out);
       if (match) {
