@@ -69,6 +69,11 @@ export interface Config {
    */
   oauthClientMetadataDir: string | null;
   /**
+   * OAUTH_CLIENT_METADATA_FETCH=off: the service never fetches client ID metadata documents (no
+   * egress): known IDE clients use their pinned copies, other document clients are refused.
+   */
+  oauthClientMetadataFetch: boolean;
+  /**
    * Test-only (TEST_CLOCK_OFFSET_FILE, refused in production): a file holding milliseconds by which
    * the service's clock runs ahead, read on every reading of the clock (src/clock.ts).
    */
@@ -212,6 +217,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (oauthClientMetadataDir !== null && !existsSync(oauthClientMetadataDir))
     problems.push(`OAUTH_CLIENT_METADATA_DIR names a directory that does not exist (${oauthClientMetadataDir})`);
 
+  const metadataFetch = str('OAUTH_CLIENT_METADATA_FETCH');
+  if (metadataFetch !== undefined && !['on', 'off'].includes(metadataFetch))
+    problems.push(`OAUTH_CLIENT_METADATA_FETCH must be on or off (got '${metadataFetch}')`);
+
   const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
   if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
 
@@ -253,6 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     oauthJwks,
     oauthClientMetadataLoopback: loopbackMetadata === 'on',
     oauthClientMetadataDir,
+    oauthClientMetadataFetch: metadataFetch !== 'off',
     testClockOffsetFile,
   };
   if (problems.length > 0) throw new ConfigError(problems);

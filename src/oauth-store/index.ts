@@ -24,6 +24,12 @@ export interface SignInAttempt {
 export function createOAuthStore(deps: { db: Database; clock: Clock }) {
   const { prisma } = deps.db;
   const { clock } = deps;
+  let lastSweep = 0;
+  async function sweepExpired(): Promise<number> {
+    lastSweep = clock.now().getTime();
+    const { count } = await prisma.oAuthRecord.deleteMany({ where: { expiresAt: { lte: clock.now() } } });
+    return count;
+  }
 
   return {
     /** oidc-provider's adapter class; `refused` makes the library's error for a second redemption. */
@@ -72,9 +78,10 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
     },
 
     /** Removes every expired record (codes, tokens, grants, clients never used, interactions, sessions); returns how many. */
-    async sweepExpired(): Promise<number> {
-      const { count } = await prisma.oAuthRecord.deleteMany({ where: { expiresAt: { lte: clock.now() } } });
-      return count;
+    sweepExpired,
+    /** The same at most once a minute (called before work that adds records). */
+    async sweepIfDue(): Promise<void> {
+      if (clock.now().getTime() - lastSweep >= 60_000) await sweepExpired();
     },
 
     signInAttempts: {

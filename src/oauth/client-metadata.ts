@@ -36,6 +36,8 @@ export function checkClientDocument(document: unknown, clientId: string): Client
 
 export function createClientMetadataPolicy(options: {
   allowLoopback: boolean;
+  /** False: never fetch (no egress); known clients' pinned copies only. */
+  fetch: boolean;
   known: ReadonlyMap<string, ClientMetadataDocument>;
   onFallback?: (clientId: string, reason: string) => void;
 }) {
@@ -72,6 +74,11 @@ export function createClientMetadataPolicy(options: {
       const allowLoopback = options.allowLoopback && loopbackHost(target.hostname);
       if (allowLoopback) target.protocol = 'http:';
       let reason: string;
+      if (!options.fetch) {
+        const copy = pinned(clientId, 'fetching documents is off');
+        if (copy) return copy;
+        throw new ClientDocumentRefused('this service does not fetch client ID metadata documents (OAUTH_CLIENT_METADATA_FETCH=off)');
+      }
       try {
         const response = await guardedFetch(target, { allowLoopback, timeoutMs: 2500, maxBytes: 5 * 1024 });
         if (response.status !== 200) {

@@ -3,6 +3,7 @@ import { Switch } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { NotFound } from '../components/NotFound';
 import { IdeSetup } from '../components/IdeSetup';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -92,6 +93,7 @@ export default function DeploymentPage() {
   const [, navigate] = useLocation();
   const actionError = activate.error ?? deactivate.error ?? setAdapter.error ?? remove.error;
 
+  if (error?.code === 'NOT_FOUND') return <NotFound what="Deployment" />;
   if (error && !data) return <ErrorNotice error={error} onRetry={reload} />;
   if (!data) return <p aria-live="polite">Loading…</p>;
   const d = data.deployment;
