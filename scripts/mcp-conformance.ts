@@ -70,7 +70,7 @@ async function main(): Promise<number> {
     // The workflow is written as the workflows capability stores it; the deployment goes through the API.
     const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: `dev|${EMAIL}`, email: EMAIL, name: null });
     const workflowId = 'wf_conformance0000000000';
-    await app.services.db.prisma.workflow.create({
+    await app.database.prisma.workflow.create({
       data: {
         id: workflowId,
         ownerId: viewer.userId,

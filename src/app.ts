@@ -21,18 +21,23 @@ import { openApiDocument } from './rest/openapi.js';
 import { referencePage } from './rest/reference.js';
 import { createServices, type Services } from './services.js';
 import { createWebhookHandler, WEBHOOK_PATH } from './billing/webhook.js';
-import { addressKey, clientAddress, limitUnidentified } from './limits/http.js';
+import { ADDRESS_BUDGET, addressKey, chargeAfter, chargeBefore, clientAddress, isNavigation, requestCharge } from './limits/http.js';
+import { rateBudget, type RateBudget } from './limits/plans.js';
 import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
 import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.js';
 import { createInstallRoutes, INSTALL_PREFIX } from './install/http.js';
 import { countingRefusals, createMetricsEndpoint, METRICS_PATH } from './metrics/http.js';
 import { createMetricsRegistry } from './metrics/registry.js';
+import { authorizationServerRoute, boundedRoute } from './metrics/labels.js';
 import { findDashboardBuild, loadDashboardAssets } from './dashboard/static.js';
 import { createBrowserSignIn } from './oauth/sign-in.js';
 import { createOAuthStore } from './oauth-store/index.js';
 import { createAuthorizationServer, looksLikeAccessToken } from './oauth/authorization-server.js';
 import { PRM_PATH } from './oauth/resource.js';
+
+/** Paths of the API and the protocols: never answered with the dashboard's pages. */
+const API_PATH = /^\/(?:v1|graphql|oauth|\.well-known|healthz|readyz|metrics)(?:\/|$)/;
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -85,6 +90,8 @@ export interface App {
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
   close(): Promise<void>;
   services: Services;
+  /** The database the services run on (tests and scripts that write rows directly). */
+  database: Database;
   config: Config;
 }
 
@@ -115,10 +122,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),
     metrics,
   );
-  const serveMetrics = createMetricsEndpoint({ registry: metrics, db, token: config.metricsToken, production: config.production });
-  const billingWebhook = createWebhookHandler({ db, config, clock, log, onPlanChanged: services.billing.forgetPlan });
+  const serveMetrics = createMetricsEndpoint({
+    registry: metrics,
+    gauges: () => ({ pool: db.poolStats(), database: db.kind }),
+    token: config.metricsToken,
+    production: config.production,
+  });
+  const billingWebhook = createWebhookHandler({ config, log, billing: services.billing });
   const schema = getSchema();
-  const graphql = createGraphQLHandler({ schema, services, log, production: config.production });
+  const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
   const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
   const mcp = createMcpEndpoint({ services, config, log });
   const installRoutes = createInstallRoutes({ services, mcp });
@@ -132,11 +144,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // The access log line is built only when it will be written.
   const logsRequests = log.isLevelEnabled('info');
 
-  type Scope = RequestScope & { identify: () => Promise<Viewer> };
+  type Scope = RequestScope & {
+    identify: () => Promise<Viewer>;
+    /** Set when the viewer comes from the dashboard's session cookie: charged to the session budget. */
+    session: boolean;
+  };
 
   function newScope(request: Incoming, requestId: string, connection: ConnectionInfo): Scope {
     let viewer: Promise<Viewer> | undefined;
-    let charged: { key: string; plan: string } | undefined;
+    let charged: { key: string; budget: RateBudget } | undefined;
     const scope: Scope = {
       async identify() {
         const header = request.headers.get('authorization');
@@ -147,6 +163,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         if (looksLikeAccessToken(token)) return authorizationServer.authenticateAccessToken(token);
         return services.users.resolveViewer(await authenticator.verifyAuthorization(header));
       },
+      session: false,
       requestId,
       services,
       log,
@@ -158,8 +175,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         viewer ??= (async () => {
           const v = await scope.identify();
           scope.userId = v.userId;
-          charged = { key: `user:${v.userId}`, plan: await services.billing.planOf(v.userId) };
-          await limitInto(scope.headers, limiter, charged.key, charged.plan);
+          // The dashboard (session cookie) and the user's tokens and API keys have separate budgets,
+          // so neither can use up the other's (docs/plans.md, "The dashboard's budget").
+          const plan = await services.billing.planOf(v.userId);
+          charged = scope.session
+            ? { key: `session:${v.userId}`, budget: rateBudget(plan, 'session') }
+            : { key: `user:${v.userId}`, budget: rateBudget(plan, 'api') };
+          await limitInto(scope.headers, limiter, charged.key, charged.budget);
           return v;
         })();
         return viewer.then((v) => {
@@ -169,10 +191,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       },
       async chargeMore(points) {
         if (!charged) throw new Error('chargeMore before authenticate');
-        if (points > 0) await limitInto(scope.headers, limiter, charged.key, charged.plan, points);
+        if (points > 0) await limitInto(scope.headers, limiter, charged.key, charged.budget, points);
       },
       async limitAnonymous(deploymentId, ownerId) {
-        await limitInto(scope.headers, limiter, `anon:${deploymentId}:${scope.clientIp}`, await services.billing.planOf(ownerId));
+        const budget = rateBudget(await services.billing.planOf(ownerId), 'api');
+        await limitInto(scope.headers, limiter, `anon:${deploymentId}:${scope.clientIp}`, budget);
       },
     };
     return scope;
@@ -195,13 +218,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     if (path === METRICS_PATH) {
       scope.route = `${request.method} ${METRICS_PATH}`;
-      return serveMetrics(request, () => limitInto(scope.headers, limiter, addressKey(scope.clientIp), 'free'));
+      return serveMetrics(request, () => limitInto(scope.headers, limiter, addressKey(scope.clientIp), ADDRESS_BUDGET));
     }
     if (path === '/graphql') return handleGraphQL(request, scope);
     if (path.startsWith('/oauth') || path.startsWith('/.well-known/')) {
       const answer = await authorizationServer.handle(request, url, scope);
       if (answer) {
-        scope.route = `${request.method} ${path.startsWith('/oauth/interaction/') ? '/oauth/interaction/:uid' : PRM_PATH.test(path) ? '/.well-known/oauth-protected-resource/v1/mcp/:deploymentId' : path.startsWith('/.well-known/') ? '/.well-known/*' : path}`;
+        scope.route = `${request.method} ${authorizationServerRoute(path, PRM_PATH.test(path))}`;
         return answer;
       }
     }
@@ -234,10 +257,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (mcpMatch) return mcp.handle(request, url, mcpMatch[1]!, scope);
     if (path.startsWith(INSTALL_PREFIX)) return installRoutes.handle(request, url, scope);
     if (path === '/v1' || path.startsWith('/v1/')) return rest.handle(request, url, path.slice(3) || '/', scope);
-    const page = dashboard.serve(request, path);
-    if (page) {
+    // A browser's page load of an unknown path outside the API gets the dashboard's own "page not
+    // found" (the page shell answered 404, so its router shows it); a program gets the JSON 404.
+    if (isNavigation(request) && !API_PATH.test(path)) {
       scope.route = `${request.method} /(dashboard)`;
-      return page;
+      return dashboard.notFound(request);
     }
     throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
   }
@@ -249,6 +273,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   function useBrowserSession(request: Incoming, scope: Scope): void {
     if (request.headers.has('authorization') || !browser.hasSessionCookie(request)) return;
     browser.assertSameOrigin(request);
+    scope.session = true;
     scope.identify = async () => {
       const found = await browser.lookUp(request);
       if (!found)
@@ -288,18 +313,39 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const requestId = requestIdOf(request);
     const scope = newScope(request, requestId, connection);
     const url = new URL(request.url);
+    const path = url.pathname;
     let response: Reply;
-    try {
-      response = await route(request, url, scope);
-    } catch (error) {
-      const appError = AppError.from(error);
-      if (appError.unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
-      response = errorResponse(appError);
+    // The dashboard's files and page shell first: never rate-limited (a browser loading the
+    // dashboard must not use up anyone's budget, or see a blank page because of it).
+    const page = dashboard.serve(request, path);
+    if (page) {
+      scope.route = `${request.method} /(dashboard)`;
+      response = page;
+    } else {
+      const charge = requestCharge(request, path, {
+        isToolEndpoint: MCP_PATH.test(path),
+        hasSessionCookie: browser.hasSessionCookie(request),
+        hasKeyInPath: path.startsWith(INSTALL_PREFIX) && path.split('/').some(looksLikeApiKey),
+      });
+      // Charge before work: a request anyone can send without a credential is refused before its
+      // handler runs, so a refused request has no effect (docs/plans.md, "Rate limits").
+      const refused = charge === 'address' ? await chargeBefore(limiter, scope, request, path) : null;
+      if (refused) {
+        response = refused;
+      } else {
+        try {
+          response = await route(request, url, scope);
+        } catch (error) {
+          const appError = AppError.from(error);
+          if (appError.unexpected) log.error({ err: error, requestId, route: scope.route }, 'unexpected error');
+          response = errorResponse(appError);
+        }
+        response = await chargeAfter(limiter, scope, charge, request, path, response);
+      }
     }
-    response = await limitUnidentified(limiter, scope, url.pathname, response);
     const out = withHeaders(response, requestId, scope.headers);
     const elapsedMs = performance.now() - started;
-    metrics.observeRequest(scope.route, out.status, elapsedMs / 1000);
+    metrics.observeRequest(boundedRoute(scope.route, request.method), out.status, elapsedMs / 1000);
     if (logsRequests)
       log.info(
         {
@@ -319,6 +365,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     handle,
     fetch: async (request, connection) => toFetchResponse(await handle(request, connection)),
     services,
+    database: db,
     config,
     async close() {
       await graphql.dispose?.();

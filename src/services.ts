@@ -9,15 +9,17 @@ import { createReviewService } from './reviews/service.js';
 import { createApiKeyService } from './api-keys/service.js';
 import { createConnectedAppService } from './connected-apps/service.js';
 import { createInstallService } from './install/service.js';
+import { createQuotaService } from './limits/quota.js';
 
-export type { ServiceDeps };
-
+/**
+ * Every service, built over the database, config and clock. Faces get this object and nothing of
+ * what it is built from: only services reach the database.
+ */
 export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);
   const deployments = createDeploymentService(deps);
   const apiKeys = createApiKeyService(deps);
   return {
-    ...deps,
     billing,
     users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
     workflows: createWorkflowService(deps),
@@ -28,6 +30,7 @@ export function createServices(deps: ServiceDeps) {
     apiKeys,
     connectedApps: createConnectedAppService(deps),
     install: createInstallService(deps, { deployments, apiKeys }),
+    quotas: createQuotaService(deps),
   };
 }
 

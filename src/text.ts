@@ -20,6 +20,22 @@ export function truncateCharacters(text: string, max: number): string {
 export const NAME_MAX = 100;
 
 /**
+ * The length rules of what people write, in characters as counted above: the one place the
+ * services check them and the dashboard reads them (it imports this module; it keeps no copy).
+ */
+export const TEXT_LIMITS = {
+  name: NAME_MAX,
+  /** Descriptions of workflows and deployments. */
+  description: 2000,
+  category: 50,
+  tags: 20,
+  tag: 32,
+  reviewText: { min: 10, max: 2000 },
+  /** A user's public display name. */
+  displayName: 50,
+} as const;
+
+/**
  * The name rule of every named resource: trimmed, not empty, at most NAME_MAX characters. Adds the
  * problem to `problems` and returns the trimmed name.
  */

@@ -1,5 +1,20 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { manifestSchemaCheckModule } from '../src/manifest/standalone';
+
+const SCHEMA_CHECK = 'virtual:manifest-schema-check';
+
+/**
+ * The manifest's schema check for the browser: ajv's standalone code, generated from the service's
+ * schema when the dashboard is built (the page's CSP forbids the eval ajv compiles with).
+ */
+function manifestSchemaCheck(): Plugin {
+  return {
+    name: 'manifest-schema-check',
+    resolveId: (id) => (id === SCHEMA_CHECK ? `\0${SCHEMA_CHECK}` : null),
+    load: (id) => (id === `\0${SCHEMA_CHECK}` ? manifestSchemaCheckModule() : null),
+  };
+}
 
 /**
  * The dashboard's build: web/ in, dist/web out (served by the service at /). Hashed files land in
@@ -9,7 +24,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), manifestSchemaCheck()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -51,6 +51,14 @@ export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void
   const credential = viewer.credential;
   if (!credential) return;
   if (credential.kind === 'oauth') {
+    if (credential.deploymentId === null) {
+      if (use.face === 'api') return;
+      throw new AppError(
+        'FORBIDDEN',
+        "this access token of the command-line tool opens REST and GraphQL, not tool endpoints: connect the endpoint with an API key (wfctl install) or the client's own sign-in",
+        { reason: 'oauth_token_scope' },
+      );
+    }
     if (use.face === 'api')
       throw new AppError(
         'FORBIDDEN',

@@ -25,13 +25,14 @@ export interface ApiKeyCredential {
 
 /**
  * An OAuth access token from the service's authorization server: bound to one deployment's tool
- * endpoint (RFC 8707), refused everywhere else.
+ * endpoint (RFC 8707), refused everywhere else; or, for the command-line tool only, bound to the
+ * API (REST and GraphQL, scope `api`; `deploymentId` null), refused on tool endpoints.
  */
 interface OAuthTokenCredential {
   kind: 'oauth';
   clientId: string;
   grantId: string;
-  deploymentId: string;
+  deploymentId: string | null;
 }
 
 /** The authenticated person behind a request. */

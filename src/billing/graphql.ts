@@ -1,6 +1,6 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { planLimits, type PlanLimits } from '../limits/plans.js';
-import { quotaUsage, type QuotaName, type QuotaUse } from '../limits/quota.js';
+import { type QuotaName, type QuotaUse } from '../limits/quota.js';
 import { UserRef } from '../users/graphql.js';
 import type { BillingSubscriptionDto } from './service.js';
 import { PRICE_KEYS } from './stripe.js';
@@ -74,7 +74,7 @@ builder.objectField(UserRef, 'usage', (t) =>
   t.field({
     type: QuotaUsageRef,
     extensions: graphqlOnly,
-    resolve: (user, _args, ctx) => quotaUsage(ctx.services.db.prisma, user.id, ctx.services.clock.now()),
+    resolve: (user, _args, ctx) => ctx.services.quotas.usage(user.id),
   }),
 );
 builder.objectField(UserRef, 'billing', (t) =>

@@ -16,6 +16,7 @@ import {
   type PriceKey,
 } from './stripe.js';
 import { isLiveStatus } from './statuses.js';
+import { applyStripeEvent } from './webhook/apply.js';
 
 /** The billing subscription of spec 2.7. */
 export interface BillingSubscriptionDto {
@@ -219,5 +220,11 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     createCheckout,
     createPortal,
     cancelForDeletion,
+    /** Applies a verified Stripe event once; a change of the user's plan state drops their cached plan. */
+    async applyWebhookEvent(event: Stripe.Event) {
+      const applied = await applyStripeEvent({ db, config, clock }, event);
+      if (applied.outcome.applied && applied.outcome.userId) forgetPlan(applied.outcome.userId);
+      return applied;
+    },
   };
 }

@@ -1,20 +1,13 @@
 import Stripe from 'stripe';
-import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { readBodyText } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { TextReply } from '../http/text-response.js';
 import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
 import { successResponse } from '../rest/envelope.js';
 import { notConfigured } from './stripe.js';
-import { checkoutSessionCompleted } from './webhook/checkout-session-completed.js';
-import { invoicePaid } from './webhook/invoice-paid.js';
-import { invoicePaymentFailed } from './webhook/invoice-payment-failed.js';
-import type { WebhookHandler, WebhookOutcome } from './webhook/state.js';
-import { subscriptionChanged } from './webhook/subscription-changed.js';
-import { subscriptionDeleted } from './webhook/subscription-deleted.js';
 
 /**
  * POST /v1/billing/webhook: Stripe's event deliveries. Authenticated by the Stripe-Signature
@@ -25,26 +18,14 @@ import { subscriptionDeleted } from './webhook/subscription-deleted.js';
  */
 export const WEBHOOK_PATH = '/v1/billing/webhook';
 
-const HANDLERS: Record<string, WebhookHandler> = {
-  'checkout.session.completed': checkoutSessionCompleted,
-  'customer.subscription.created': subscriptionChanged,
-  'customer.subscription.updated': subscriptionChanged,
-  'customer.subscription.deleted': subscriptionDeleted,
-  'invoice.paid': invoicePaid,
-  'invoice.payment_failed': invoicePaymentFailed,
-};
-
 export interface WebhookDeps {
-  db: Database;
   config: Config;
-  clock: Clock;
   log: Logger;
-  /** Called after a commit that changed the user's plan state, so cached plans are dropped. */
-  onPlanChanged(userId: string): void;
+  billing: Pick<Services['billing'], 'applyWebhookEvent'>;
 }
 
 export function createWebhookHandler(deps: WebhookDeps) {
-  const { db, config, clock, log } = deps;
+  const { config, log, billing } = deps;
 
   function verify(payload: string, signature: string | null): Stripe.Event {
     const secret = config.stripe.webhookSecret;
@@ -70,22 +51,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     // The signature covers the exact bytes sent, so the body is read raw, never re-serialised.
     const payload = await readBodyText(request, config.bodyLimitBytes);
     const event = verify(payload, request.headers.get('stripe-signature'));
-    const handler = HANDLERS[event.type];
-    const now = clock.now();
-    let duplicate = false;
-    let outcome: WebhookOutcome = { userId: null, applied: false, reason: 'event type not handled' };
-    await db.prisma.$transaction(async (tx) => {
-      const claimed = await tx.processedEvent.createMany({
-        data: [{ id: event.id, type: event.type, processedAt: now }],
-        skipDuplicates: true,
-      });
-      if (claimed.count === 0) {
-        duplicate = true;
-        return;
-      }
-      if (handler) outcome = await handler({ tx, event, eventAt: new Date(event.created * 1000), prices: config.stripe.prices, now });
-    });
-    if (outcome.applied && outcome.userId) deps.onPlanChanged(outcome.userId);
+    const { duplicate, outcome } = await billing.applyWebhookEvent(event);
     log.info({ eventId: event.id, type: event.type, duplicate, applied: outcome.applied, reason: outcome.reason }, 'billing webhook');
     return successResponse({
       received: true,

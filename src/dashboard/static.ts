@@ -3,11 +3,15 @@ import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Incoming } from '../http/incoming.js';
+import type { Reply } from '../http/text-response.js';
+import { notFoundPage } from '../http/service-pages.js';
 
 /**
- * The dashboard's built files (Vite's output in dist/web), served at / from memory. Hashed files
- * under /assets/ never change under their name, so they are cached for a year as immutable; the
- * page itself is revalidated on every load so a new build is picked up at once.
+ * The dashboard's built files (Vite's output in dist/web), served at / from memory and never
+ * rate-limited (src/app.ts answers them before any budget is charged). Hashed files under /assets/
+ * never change under their name, so they are cached for a year as immutable; the page shell and
+ * the other files of the build (favicon) are revalidated on every load so a new build is picked
+ * up at once.
  */
 
 /** The dashboard's page routes: these paths answer the page, so a reload or a shared link works. */
@@ -41,6 +45,11 @@ interface StaticFile {
 export interface DashboardAssets {
   /** The reply for a GET or HEAD of a dashboard path, or null when the path is not the dashboard's. */
   serve(request: Incoming, path: string): Response | null;
+  /**
+   * The answer to a browser's page load of an unknown path: the page shell with status 404, so the
+   * dashboard's router shows its own "page not found"; without a build, a page of the service.
+   */
+  notFound(request: Incoming): Reply;
 }
 
 /**
@@ -89,21 +98,19 @@ export function loadDashboardAssets(dir: string | null): DashboardAssets {
   }
   const page = files.get('/index.html');
 
-  function reply(request: Incoming, file: StaticFile): Response {
+  function reply(request: Incoming, file: StaticFile, status = 200): Response {
     const gzip = file.gzip && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
     const body = gzip ? file.gzip! : file.body;
     const headers: Record<string, string> = { ...file.headers, 'content-length': String(body.length), vary: 'accept-encoding' };
     if (gzip) headers['content-encoding'] = 'gzip';
-    return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+    return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status, headers });
   }
 
   return {
     serve(request, path) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-      if (path !== '/index.html') {
-        const file = files.get(path);
-        if (file) return reply(request, file);
-      }
+      const file = files.get(path);
+      if (file) return reply(request, file);
       if (!PAGE_ROUTES.test(path)) return null;
       // A service run from source without a build (npm run dev) has no page to serve: a 404 that
       // says how to get one, not a 5xx, since nothing is wrong with the service.
@@ -114,6 +121,10 @@ export function loadDashboardAssets(dir: string | null): DashboardAssets {
         });
       }
       return reply(request, page);
+    },
+    notFound(request) {
+      if (!page) return notFoundPage();
+      return reply(request, page, 404);
     },
   };
 }

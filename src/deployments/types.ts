@@ -1,5 +1,6 @@
 import type { Adapter, WorkflowManifest } from '../manifest/types.js';
 import type { Prisma } from '@prisma/client';
+import { TEXT_LIMITS } from '../text.js';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -9,7 +10,7 @@ export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 export const USAGE_PERIODS = ['day', 'week', 'month'] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
-export const DESCRIPTION_MAX = 2000;
+export const DESCRIPTION_MAX = TEXT_LIMITS.description;
 /** Bounds the work one request can cause (names, catalog size); far above any real bundle. */
 export const WORKFLOWS_MAX = 100;
 

@@ -33,7 +33,7 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: () => new AppError('UNAUTHORIZED', 'authentication is required'),
   },
   prisma: {
-    client: (ctx) => ctx.services.db.prisma,
+    client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

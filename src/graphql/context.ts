@@ -1,4 +1,5 @@
 import { initContextCache } from '@pothos/core';
+import type { PrismaClient } from '@pothos/plugin-prisma';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import type { Services } from '../services.js';
 import type { Viewer } from '../auth/viewer.js';
@@ -10,6 +11,11 @@ export type { Viewer };
 export interface GraphQLContext {
   viewer: Viewer | null;
   services: Services;
+  /**
+   * plugin-prisma's client, for the Prisma-backed object types (src/graphql/builder.ts): handed in
+   * by the composition root, read by the plugin only. Resolvers call services.
+   */
+  prisma: PrismaClient;
   requestId: string;
   loaders: Loaders;
 }
@@ -27,8 +33,12 @@ export interface GraphQLContext {
  * those caches (so a retained entry does not reach the request's data), and `releaseContext`
  * removes the scope cache's entry once the execution is over.
  */
-export function contextFields(services: Services, viewer: Viewer | null): Pick<GraphQLContext, 'services' | 'loaders'> {
-  return Object.assign(initContextCache(), { services, loaders: new Loaders(services, viewer) });
+export function contextFields(
+  services: Services,
+  prisma: PrismaClient,
+  viewer: Viewer | null,
+): Pick<GraphQLContext, 'services' | 'prisma' | 'loaders'> {
+  return Object.assign(initContextCache(), { services, prisma, loaders: new Loaders(services, viewer) });
 }
 
 export function releaseContext(context: object): void {

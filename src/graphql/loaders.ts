@@ -1,9 +1,8 @@
-import type { Workflow, WorkflowVersion } from '@prisma/client';
 import DataLoader from 'dataloader';
 import type { Page } from '../pagination.js';
 import type { Services } from '../services.js';
-import { canRead } from '../workflows/service.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { Workflow, WorkflowVersion } from '../workflows/service.js';
 
 /**
  * Per-request batch loaders for lookups that are not Prisma relations (so plugin-prisma cannot
@@ -34,15 +33,7 @@ export class Loaders {
 
   /** A workflow the viewer may read, or null (deleted, or now private). */
   get readableWorkflow(): DataLoader<string, Workflow | null> {
-    this.readable ??= new DataLoader<string, Workflow | null>(async (ids) => {
-      const rows = await this.services.db.prisma.workflow.findMany({ where: { id: { in: [...ids] } } });
-      const byId = new Map(rows.map((w) => [w.id, w]));
-      const viewer = this.viewer;
-      return ids.map((id) => {
-        const w = byId.get(id);
-        return w && viewer && canRead(viewer, w) ? w : null;
-      });
-    });
+    this.readable ??= new DataLoader<string, Workflow | null>((ids) => this.services.workflows.readableByIds(this.viewer, ids));
     return this.readable;
   }
 }

@@ -1,5 +1,7 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import type { PrismaClient } from '@pothos/plugin-prisma';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../errors.js';
@@ -90,8 +92,15 @@ const executionDone = (payload: Parameters<typeof handleStreamOrSingleExecutionR
  * release and error masking. It serves /graphql, and the REST face runs its routes' operations
  * through the same enveloped pipeline (`getEnveloped`, src/rest/handler.ts).
  */
-export function createGraphQLHandler(options: { schema: GraphQLSchema; services: Services; log: Logger; production: boolean }) {
-  const { schema, services, log, production } = options;
+export function createGraphQLHandler(options: {
+  schema: GraphQLSchema;
+  services: Services;
+  /** plugin-prisma's client (see GraphQLContext.prisma). */
+  prisma: PrismaClient;
+  log: Logger;
+  production: boolean;
+}) {
+  const { schema, services, prisma, log, production } = options;
   const validationRules: Plugin = {
     onValidate({ addValidationRule }) {
       addValidationRule(operationLimitRule());
@@ -143,7 +152,7 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
   // short-lived objects on every request (docs/performance.md, "The pipeline's own garbage").
   const requestContext: Plugin<Partial<GraphQLServerContext & GraphQLContext>> = {
     onEnveloped({ context, extendContext }) {
-      if (context) extendContext(contextFields(services, context.viewer ?? null));
+      if (context) extendContext(contextFields(services, prisma, context.viewer ?? null));
     },
   };
   const jit = useJit({
@@ -157,6 +166,8 @@ export function createGraphQLHandler(options: { schema: GraphQLSchema; services:
     // default would reflect any Origin with credentials allowed.)
     cors: false,
     landingPage: false,
+    // GraphiQL from the service's own files (the package inlines its bundle): nothing from a CDN.
+    renderGraphiQL,
     logging: false,
     graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
     plugins: [requestContext, validationRules, execution, jit],

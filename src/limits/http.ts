@@ -1,27 +1,43 @@
 import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
-import { discardReply, type Reply } from '../http/text-response.js';
+import { discardReply, textResponse, type Reply } from '../http/text-response.js';
 import { graphqlErrorReply } from '../graphql/errors.js';
 import { errorResponse } from '../rest/envelope.js';
+import { tooManyRequestsPage } from '../http/service-pages.js';
+import { rateBudget } from './plans.js';
 import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders } from './rate-limit.js';
 
 /**
- * Rate limits of requests that no user (or anonymous deployment) limit counted: failed
- * authentication, unknown routes, health checks. They are counted per client address at the free
- * plan's rate, so guessing tokens or probing routes is limited like any free user.
+ * Who pays for a request, decided before it is routed (docs/plans.md, "Rate limits"):
+ *
+ * - `uncounted`: health checks, /metrics, the documents and the payment provider's webhook. Never
+ *   refused; their answer describes the client address's budget without spending it.
+ * - `address`: everything a caller can send without a credential (the authorization server, the
+ *   discovery documents, the sign-in pages, unknown routes, any request that carries no
+ *   credential). Charged to the client address **before** the handler runs, so a refused request
+ *   has no effect at all: no row written, no outbound connection, no token rotated.
+ * - `caller`: a request with a credential (Authorization, an install address's key, or the
+ *   dashboard's session cookie on /graphql), and the tool endpoint (whose anonymous deployments count per deployment and
+ *   address). The handler charges the caller it identified before doing anything; a request whose
+ *   credential fails, so that no one was charged, is charged to the client address afterwards.
+ *
+ * The dashboard's files and page shell are not charged at all and never reach this: they are
+ * answered before (src/app.ts).
  */
+export type RequestCharge = 'uncounted' | 'address' | 'caller';
 
 /**
- * Never refused and not counted, only described: load balancers probe health and scrapers poll
- * /metrics every few seconds (a refused metrics token is counted by the metrics endpoint itself),
- * documents are static, and the payment provider's webhook deliveries must not be turned away
- * (they are authenticated by their signature instead).
+ * Load balancers probe health and scrapers poll /metrics every few seconds (a refused metrics
+ * token is counted by the metrics endpoint itself), documents are static, and the payment
+ * provider's webhook deliveries must not be turned away (they are authenticated by their signature).
  */
 const UNCOUNTED = new Set(['/healthz', '/readyz', '/metrics', '/v1/billing/webhook', '/v1/openapi.json', '/v1/reference', '/v1/docs']);
 
-function isUncountedPath(path: string): boolean {
-  return UNCOUNTED.has(path) || path.startsWith('/v1/schemas/');
-}
+/** Routes that anyone may call without a credential, whatever headers they send. */
+const OPEN_PREFIXES = ['/oauth/', '/.well-known/', '/sign-'];
+
+/** Unidentified callers get the free plan's API rate per address. */
+export const ADDRESS_BUDGET = rateBudget('free', 'api');
 
 export function addressKey(clientIp: string): string {
   return `ip:${clientIp}`;
@@ -44,28 +60,100 @@ export function clientAddress(request: Incoming, remoteAddress: string | undefin
   return remoteAddress ?? 'unknown';
 }
 
+/** A page load of a browser (a navigation), as opposed to a program's request or a page's own fetch. */
+export function isNavigation(request: Incoming): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const mode = request.headers.get('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+export function requestCharge(
+  request: Incoming,
+  path: string,
+  options: {
+    isToolEndpoint: boolean;
+    hasSessionCookie: boolean;
+    /** An install address with an API key in its path (src/install/http.ts): the key's owner pays. */
+    hasKeyInPath: boolean;
+  },
+): RequestCharge {
+  if (UNCOUNTED.has(path) || path.startsWith('/v1/schemas/')) return 'uncounted';
+  if (path === '/oauth' || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'address';
+  if (options.isToolEndpoint || options.hasKeyInPath || request.headers.has('authorization')) return 'caller';
+  if (path === '/graphql' && options.hasSessionCookie) return 'caller';
+  return 'address';
+}
+
 /**
- * Gives the response of a request nothing else counted its rate-limit headers, and turns it into
- * a 429 when its address is over the limit.
+ * The answer to a request refused by its address's budget, in the form its sender reads: a page
+ * for a browser's page load, the GraphQL error shape on /graphql, an OAuth error (RFC 6749 5.2
+ * shape, `temporarily_unavailable`) from the authorization server's endpoints, the envelope
+ * elsewhere. The headers (Retry-After, X-RateLimit-*) are added by the caller from the scope.
  */
-export async function limitUnidentified(
+function refusalReply(request: Incoming, path: string, error: AppError): Reply {
+  if (isNavigation(request)) {
+    const details = error.details as { limit?: number; window?: string; retryAfterSeconds?: number };
+    return tooManyRequestsPage({
+      limit: details.limit ?? ADDRESS_BUDGET.perMinute,
+      window: details.window ?? 'minute',
+      retryAfterSeconds: details.retryAfterSeconds ?? 60,
+    });
+  }
+  if (path === '/graphql') return graphqlErrorReply(error);
+  if (path.startsWith('/oauth/')) {
+    return textResponse(JSON.stringify({ error: 'temporarily_unavailable', error_description: error.message }), {
+      status: error.status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+  return errorResponse(error);
+}
+
+/**
+ * Charges a request of class `address` to its client address before it is routed. Returns the
+ * refusal to answer with when the address is over its budget, or null to go on.
+ */
+export async function chargeBefore(
   limiter: RateLimiter,
   scope: { headers: RateLimitHeaders; clientIp: string },
+  request: Incoming,
+  path: string,
+): Promise<Reply | null> {
+  try {
+    await limitInto(scope.headers, limiter, addressKey(scope.clientIp), ADDRESS_BUDGET);
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return refusalReply(request, path, error);
+  }
+}
+
+/**
+ * After the handler: an uncounted request's answer gets its address's headers; a `caller` request
+ * that no budget counted (its credential failed) is charged to its address now, and turned into a
+ * 429 when the address is over its budget.
+ */
+export async function chargeAfter(
+  limiter: RateLimiter,
+  scope: { headers: RateLimitHeaders; clientIp: string },
+  charge: RequestCharge,
+  request: Incoming,
   path: string,
   response: Reply,
 ): Promise<Reply> {
   if (hasRateLimitHeaders(scope.headers)) return response;
   const key = addressKey(scope.clientIp);
-  if (isUncountedPath(path)) {
-    Object.assign(scope.headers, await limiter.peek(key, 'free'));
+  if (charge !== 'caller') {
+    Object.assign(scope.headers, await limiter.peek(key, ADDRESS_BUDGET));
     return response;
   }
   try {
-    await limitInto(scope.headers, limiter, key, 'free');
+    await limitInto(scope.headers, limiter, key, ADDRESS_BUDGET);
     return response;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     await discardReply(response);
-    return path === '/graphql' ? graphqlErrorReply(error) : errorResponse(error);
+    return refusalReply(request, path, error);
   }
 }

@@ -12,6 +12,14 @@ export interface PlanLimits {
   plan: PlanName;
   requestsPerMinute: number;
   requestsPerHour: number;
+  /**
+   * The dashboard's own budget (requests made with the browser session cookie), counted apart from
+   * requestsPerMinute/Hour so a person using the dashboard never spends what their IDE and scripts
+   * (tokens and API keys) may use, and the reverse. At least the plan's API rate, and never below
+   * what a person at a keyboard makes (docs/plans.md, "The dashboard's budget").
+   */
+  sessionRequestsPerMinute: number;
+  sessionRequestsPerHour: number;
   /** Workflows the user owns, forks included. */
   workflows: number;
   deployments: number;
@@ -44,6 +52,8 @@ const PLANS: Record<PlanName, PlanLimits> = {
     plan: 'free',
     requestsPerMinute: 30,
     requestsPerHour: 500,
+    sessionRequestsPerMinute: 120,
+    sessionRequestsPerHour: 3_000,
     workflows: 5,
     deployments: 1,
     subscriptions: 20,
@@ -56,6 +66,8 @@ const PLANS: Record<PlanName, PlanLimits> = {
     plan: 'pro',
     requestsPerMinute: 100,
     requestsPerHour: 5_000,
+    sessionRequestsPerMinute: 200,
+    sessionRequestsPerHour: 6_000,
     workflows: 100,
     deployments: 10,
     subscriptions: 200,
@@ -68,6 +80,8 @@ const PLANS: Record<PlanName, PlanLimits> = {
     plan: 'team',
     requestsPerMinute: 300,
     requestsPerHour: 20_000,
+    sessionRequestsPerMinute: 400,
+    sessionRequestsPerHour: 20_000,
     workflows: 500,
     deployments: 50,
     subscriptions: 1_000,
@@ -80,6 +94,8 @@ const PLANS: Record<PlanName, PlanLimits> = {
     plan: 'enterprise',
     requestsPerMinute: 1_000,
     requestsPerHour: 100_000,
+    sessionRequestsPerMinute: 1_000,
+    sessionRequestsPerHour: 100_000,
     workflows: 10_000,
     deployments: 1_000,
     subscriptions: 10_000,
@@ -93,20 +109,21 @@ const PLANS: Record<PlanName, PlanLimits> = {
 /**
  * Named request budgets beside the plans' rates: counted per client address like the anonymous
  * limit, for work an unauthenticated caller can start that costs more than a request (a stored
- * row, an outbound fetch). The OAuth authorization server charges them before doing the work.
+ * row, an outbound fetch). The OAuth authorization server charges them before doing the work, on
+ * top of the address's own budget (src/limits/http.ts).
  */
 const BUDGETS = {
   /** Dynamic client registrations (each stores a client for a day unless it gets a grant). */
-  'oauth-registration': { requestsPerMinute: 5, requestsPerHour: 20 },
+  'oauth-registration': { perMinute: 5, perHour: 20 },
   /** Authorization requests (each may store an interaction and fetch a client ID metadata document). */
-  'oauth-authorization': { requestsPerMinute: 20, requestsPerHour: 200 },
-} as const;
+  'oauth-authorization': { perMinute: 20, perHour: 200 },
+} as const satisfies Record<string, RateBudget>;
 
 export type BudgetName = keyof typeof BUDGETS;
 
-/** The request rates of a plan or a named budget (an unknown name gets the free plan's). */
-export function requestRates(name: string): { requestsPerMinute: number; requestsPerHour: number } {
-  return (BUDGETS as Record<string, { requestsPerMinute: number; requestsPerHour: number }>)[name] ?? planLimits(name);
+/** The rates of a named budget. */
+export function namedBudget(name: BudgetName): RateBudget {
+  return BUDGETS[name];
 }
 
 export function isPlanName(value: unknown): value is PlanName {
@@ -116,6 +133,24 @@ export function isPlanName(value: unknown): value is PlanName {
 /** The limits of a plan; anything unknown gets the free plan's, never more. */
 export function planLimits(plan: string | null | undefined): PlanLimits {
   return isPlanName(plan) ? PLANS[plan] : PLANS.free;
+}
+
+/** A rate-limit budget: requests per fixed minute and per fixed hour. */
+export interface RateBudget {
+  perMinute: number;
+  perHour: number;
+}
+
+/**
+ * What a request may spend under `plan`: `api` for tokens and API keys (REST, GraphQL, the tool
+ * endpoint; spec section 8) and for anonymous or unidentified callers, `session` for the
+ * dashboard's requests with the browser session cookie.
+ */
+export function rateBudget(plan: string | null | undefined, kind: 'api' | 'session'): RateBudget {
+  const limits = planLimits(plan);
+  return kind === 'session'
+    ? { perMinute: limits.sessionRequestsPerMinute, perHour: limits.sessionRequestsPerHour }
+    : { perMinute: limits.requestsPerMinute, perHour: limits.requestsPerHour };
 }
 
 /** The plan in force for a stored subscription row (or none: free; src/billing/statuses.ts says which statuses grant it). */

@@ -1,4 +1,5 @@
 import type { Prisma } from '@prisma/client';
+import type { ServiceDeps } from '../service-deps.js';
 import { AppError } from '../errors.js';
 import { readPlan } from '../billing/service.js';
 import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
@@ -184,7 +185,7 @@ export async function connectionUsage(
 }
 
 /** Every quota of the user, for GraphQL. */
-export async function quotaUsage(db: Db, userId: string, now: Date = new Date()): Promise<Record<QuotaName, QuotaUse>> {
+async function quotaUsage(db: Db, userId: string, now: Date = new Date()): Promise<Record<QuotaName, QuotaUse>> {
   const [plan, workflows, deployments, subscriptions, apiKeys, connections] = await Promise.all([
     readPlan(db, userId),
     countQuota(db, userId, 'workflows'),
@@ -204,5 +205,13 @@ export async function quotaUsage(db: Db, userId: string, now: Date = new Date())
     subscriptions: use('subscriptions', subscriptions),
     apiKeys: use('apiKeys', apiKeys),
     connections: use('connections', connections),
+  };
+}
+
+/** The quotas as a service: what the faces ask about a user's use of their plan. */
+export function createQuotaService({ db, clock }: ServiceDeps) {
+  return {
+    /** The user's use of each quota of their plan, now. */
+    usage: (userId: string) => quotaUsage(db.prisma, userId, clock.now()),
   };
 }

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { requestRates } from './plans.js';
+import type { RateBudget } from './plans.js';
 
 /**
  * Request rate limits (spec section 8): two fixed windows per key, a minute and an hour, counted
@@ -31,18 +31,18 @@ export interface RateLimitConfig {
 
 export interface RateLimiter {
   /**
-   * Counts `points` requests (default one) of `key` under `plan`'s limits; throws RATE_LIMITED
-   * (with the headers) over either.
+   * Counts `points` requests (default one) of `key` against `budget` (src/limits/plans.ts,
+   * rateBudget); throws RATE_LIMITED (with the headers) over either window.
    */
-  consume(key: string, plan: string, points?: number): Promise<RateLimitHeaders>;
+  consume(key: string, budget: RateBudget, points?: number): Promise<RateLimitHeaders>;
   /** The headers of `key` without counting a request. */
-  peek(key: string, plan: string): Promise<RateLimitHeaders>;
+  peek(key: string, budget: RateBudget): Promise<RateLimitHeaders>;
   close(): Promise<void>;
 }
 
 const WINDOWS = [
-  { name: 'minute', seconds: 60, limit: (plan: string) => requestRates(plan).requestsPerMinute },
-  { name: 'hour', seconds: 3600, limit: (plan: string) => requestRates(plan).requestsPerHour },
+  { name: 'minute', seconds: 60, limit: (budget: RateBudget) => budget.perMinute },
+  { name: 'hour', seconds: 3600, limit: (budget: RateBudget) => budget.perHour },
 ] as const;
 
 // The windows only count; the comparison with the plan's limit is ours.
@@ -128,26 +128,26 @@ export async function createRateLimiter(config: RateLimitConfig): Promise<RateLi
     });
   });
 
-  const stateOf = (i: number, plan: string, res: RateLimiterRes | null): WindowState => ({
-    limit: WINDOWS[i]!.limit(plan),
+  const stateOf = (i: number, budget: RateBudget, res: RateLimiterRes | null): WindowState => ({
+    limit: WINDOWS[i]!.limit(budget),
     consumed: res?.consumedPoints ?? 0,
     msBeforeNext: res?.msBeforeNext ?? 0,
     seconds: WINDOWS[i]!.seconds,
   });
 
   return {
-    async consume(key, plan, points = 1) {
+    async consume(key, budget, points = 1) {
       // The hour is only charged for requests the minute let through, so a client that
       // ignores Retry-After for a while does not also lose its hourly allowance.
-      const minute = stateOf(0, plan, await limiters[0]!.consume(key, points));
+      const minute = stateOf(0, budget, await limiters[0]!.consume(key, points));
       if (minute.consumed > minute.limit && config.mode === 'enforce') throw refused(minute, 'minute');
-      const hour = stateOf(1, plan, await limiters[1]!.consume(key, points));
+      const hour = stateOf(1, budget, await limiters[1]!.consume(key, points));
       if (hour.consumed > hour.limit && config.mode === 'enforce') throw refused(hour, 'hour');
       return headersOf(tighter(minute, hour));
     },
-    async peek(key, plan) {
+    async peek(key, budget) {
       const [m, h] = await Promise.all(limiters.map((l) => l.get(key)));
-      return headersOf(tighter(stateOf(0, plan, m ?? null), stateOf(1, plan, h ?? null)));
+      return headersOf(tighter(stateOf(0, budget, m ?? null), stateOf(1, budget, h ?? null)));
     },
     async close() {
       if (redis) redis.disconnect();
@@ -156,9 +156,15 @@ export async function createRateLimiter(config: RateLimitConfig): Promise<RateLi
 }
 
 /** Counts the request in `headers` (the request scope's); a refusal leaves its headers there too. */
-export async function limitInto(headers: RateLimitHeaders, limiter: RateLimiter, key: string, plan: string, points = 1): Promise<void> {
+export async function limitInto(
+  headers: RateLimitHeaders,
+  limiter: RateLimiter,
+  key: string,
+  budget: RateBudget,
+  points = 1,
+): Promise<void> {
   try {
-    Object.assign(headers, await limiter.consume(key, plan, points));
+    Object.assign(headers, await limiter.consume(key, budget, points));
   } catch (error) {
     if (error instanceof AppError) Object.assign(headers, error.headers);
     throw error;

@@ -91,3 +91,8 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, ctx) => ctx.services.marketplace.featured(),
   }),
 }));
+
+// Who wrote a workflow, by their public identity (the dashboard's marketplace page and editor).
+builder.prismaObjectField(WorkflowRef, 'owner', (t) =>
+  t.relation('owner', { type: PublicUserRef, description: "The owner's public identity.", extensions: graphqlOnly }),
+);

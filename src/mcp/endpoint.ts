@@ -4,12 +4,12 @@ import type { ConnectionCaller } from '../deployments/usage.js';
 import { setReplyHeader, textResponse, type Reply } from '../http/text-response.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { Viewer } from '../graphql/context.js';
+import type { Viewer } from '../auth/viewer.js';
 import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { classifyInboundRequest, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
 import {
@@ -29,7 +29,8 @@ import {
   type ProtocolVersion,
 } from './protocol.js';
 import { createOriginPolicy } from './origin.js';
-import { createMcpServer, type ModernEdge } from './server.js';
+import { createMcpServer } from './server.js';
+import { modernEdgeOf } from './transports.js';
 import { createSessionCodec } from './session.js';
 import { challengeUnauthorized } from '../oauth/resource.js';
 
@@ -199,21 +200,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         headers.set('accept', 'application/json, text/event-stream');
         return (forwarded = new Request(url, { method: 'POST', headers, body }));
       };
-      // A message without `_meta` and without a 2026-07-28 header has no envelope claim: 2025 era at
-      // once; anything else is classified by the SDK's own classifier (what its isLegacyRequest runs).
-      const hasMeta = inbound.kind !== 'response' && (inbound.message as { params?: { _meta?: unknown } }).params?._meta !== undefined;
-      const headerVersion = request.headers.get('mcp-protocol-version');
-      let edge: ModernEdge | undefined;
-      if (hasMeta || (headerVersion !== null && headerVersion >= MODERN_VERSION)) {
-        const headers = {
-          httpMethod: 'POST',
-          protocolVersionHeader: headerVersion ?? undefined,
-          mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
-          mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
-        };
-        const route = classifyInboundRequest({ ...headers, body: inbound.message });
-        if (route.kind !== 'legacy') edge = { route, headers };
-      }
+      const edge = modernEdgeOf(request.headers, inbound.message);
       const modern = edge !== undefined;
       const { adapter, protocolVersion, source } = modern
         ? modernConnectionOf(request, url, inbound)

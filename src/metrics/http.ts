@@ -1,7 +1,6 @@
 import type { Incoming } from '../http/incoming.js';
 import { textResponse, type Reply } from '../http/text-response.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { RateLimiter } from '../limits/rate-limit.js';
 import type { MetricsRegistry, RateLimitKind } from './registry.js';
@@ -20,7 +19,13 @@ export const METRICS_PATH = '/metrics';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
-export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Database; token: string | null; production: boolean }) {
+export function createMetricsEndpoint(deps: {
+  registry: MetricsRegistry;
+  /** The gauges read at each scrape (the database pool's, from the composition root). */
+  gauges: () => Parameters<MetricsRegistry['render']>[0];
+  token: string | null;
+  production: boolean;
+}) {
   // Comparing digests keeps the comparison constant-time even when the lengths differ.
   const expected = deps.token === null ? null : digest(deps.token);
 
@@ -52,14 +57,15 @@ export function createMetricsEndpoint(deps: { registry: MetricsRegistry; db: Dat
         );
       }
     }
-    const body = deps.registry.render({ pool: deps.db.poolStats(), database: deps.db.kind });
+    const body = deps.registry.render(deps.gauges());
     return textResponse(body, { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } });
   };
 }
 
-/** The budget a rate-limit key belongs to (keys are `user:…`, `anon:…` and `ip:…`). */
+/** The budget a rate-limit key belongs to (keys are `user:…`, `session:…`, `anon:…` and `ip:…`). */
 function rateLimitKindOf(key: string): RateLimitKind {
   if (key.startsWith('user:')) return 'user';
+  if (key.startsWith('session:')) return 'session';
   if (key.startsWith('anon:')) return 'anon';
   return 'address';
 }
@@ -68,9 +74,9 @@ function rateLimitKindOf(key: string): RateLimitKind {
 export function countingRefusals(limiter: RateLimiter, registry: MetricsRegistry): RateLimiter {
   return {
     ...limiter,
-    async consume(key, plan, points) {
+    async consume(key, budget, points) {
       try {
-        return await limiter.consume(key, plan, points);
+        return await limiter.consume(key, budget, points);
       } catch (error) {
         if (error instanceof AppError && error.code === 'RATE_LIMITED') registry.rateLimited(rateLimitKindOf(key));
         throw error;

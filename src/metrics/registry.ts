@@ -15,7 +15,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  */
 const MAX_SERIES = 2000;
 
-export type RateLimitKind = 'user' | 'anon' | 'address';
+export type RateLimitKind = 'user' | 'session' | 'anon' | 'address';
 
 interface PoolStats {
   /** Connections open (busy or idle). */
@@ -67,7 +67,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   // hashes are kept with them), so finding a series builds no key on the request path.
   const requests = new Map<string, Map<number, RequestSeries>>();
   let seriesCount = 0;
-  const refusals: Record<RateLimitKind, number> = { user: 0, anon: 0, address: 0 };
+  const refusals: Record<RateLimitKind, number> = { user: 0, session: 0, anon: 0, address: 0 };
   const startedAt = Date.now() / 1000 - process.uptime();
 
   function seriesOf(route: string, status: number): RequestSeries {
@@ -128,7 +128,7 @@ export function createMetricsRegistry(): MetricsRegistry {
       }
 
       out.push(
-        '# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user, anon: anonymous deployment caller, address: unauthenticated client address).',
+        '# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user: tokens and API keys, session: the dashboard session cookie, anon: anonymous deployment caller, address: unauthenticated client address).',
       );
       out.push('# TYPE rate_limited_requests_total counter');
       for (const kind of Object.keys(refusals) as RateLimitKind[])

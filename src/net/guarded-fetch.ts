@@ -36,7 +36,10 @@ export interface GuardedFetchOptions {
   allowLoopback?: boolean;
 }
 
-const SPECIAL_USE = new BlockList();
+// Separate lists: a BlockList holding an IPv6 range that contains the IPv4-mapped block also
+// matches every IPv4 address.
+const SPECIAL_USE_V4 = new BlockList();
+const SPECIAL_USE_V6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -57,12 +60,11 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
 ] as const) {
-  SPECIAL_USE.addSubnet(net, prefix, 'ipv4');
+  SPECIAL_USE_V4.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped: checked through the embedded IPv4 address below as well
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -76,8 +78,12 @@ for (const [net, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8], // multicast
 ] as const) {
-  SPECIAL_USE.addSubnet(net, prefix, 'ipv6');
+  SPECIAL_USE_V6.addSubnet(net, prefix, 'ipv6');
 }
+
+/** IPv4-mapped IPv6 (`::ffff:a.b.c.d`, `::ffff:7f00:1`): refused whatever the embedded address. */
+const MAPPED = new BlockList();
+MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -86,12 +92,12 @@ LOOPBACK.addAddress('::1', 'ipv6');
 /** Whether an IP address (v4 or v6, literal) is of a special-use range: never a public server. */
 export function isSpecialUseAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return SPECIAL_USE.check(address, 'ipv4');
+  if (family === 4) return SPECIAL_USE_V4.check(address, 'ipv4');
   if (family !== 6) return true;
   const lower = address.toLowerCase();
-  const mapped = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower) ?? /^::(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return true;
-  return SPECIAL_USE.check(lower, 'ipv6');
+  // IPv4-compatible and mapped forms written with a dotted tail (`::127.0.0.1`, `::ffff:10.0.0.1`).
+  if (/:\d+\.\d+\.\d+\.\d+$/.test(lower)) return true;
+  return MAPPED.check(lower, 'ipv6') || SPECIAL_USE_V6.check(lower, 'ipv6');
 }
 
 function isLoopbackAddress(address: string): boolean {

@@ -89,7 +89,8 @@ export function createAdapterFactory(db: Database, clock: Clock, refused: Redemp
       const now = clock.now().getTime();
       let expiresAt = expiresIn ? new Date(now + expiresIn * 1000) : null;
       if (this.name === 'Grant') expiresAt = new Date(now + GRANT_IDLE_MS);
-      if (this.name === 'Client') expiresAt = new Date(now + UNUSED_CLIENT_MS);
+      // A registration's management token is of no use here (RFC 7592 management is off): it goes with an unused client.
+      if (this.name === 'Client' || this.name === 'RegistrationAccessToken') expiresAt = new Date(now + UNUSED_CLIENT_MS);
       const stored = this.hashed ? { ...payload, jti: undefined } : payload;
       const data = {
         kind: this.name,

@@ -8,12 +8,13 @@ import type { Incoming } from '../http/incoming.js';
 import type { Reply } from '../http/text-response.js';
 import type { Viewer } from '../auth/viewer.js';
 import { addressKey } from '../limits/http.js';
-import type { BudgetName } from '../limits/plans.js';
+import { namedBudget, type BudgetName } from '../limits/plans.js';
 import { limitInto, type RateLimiter, type RateLimitHeaders } from '../limits/rate-limit.js';
 import type { Logger } from '../logger.js';
 import { withOAuthRequest, type OAuthStore } from '../oauth-store/index.js';
 import { createClientMetadataPolicy } from './client-metadata.js';
 import { browserErrorMiddleware, renderOAuthError } from './browser-errors.js';
+import { API_SCOPE, apiResourceServerInfo, cliClient, deviceFlowFeature, isApiResource } from './device-flow.js';
 import { createInteractions, INTERACTION_PATH } from './interaction.js';
 import { loadAuthorizationServerKeys } from './keys.js';
 import { loadKnownClientDocuments } from './known-clients.js';
@@ -49,7 +50,8 @@ interface VerifiedAccessToken {
   userId: string;
   clientId: string;
   grantId: string;
-  deploymentId: string;
+  /** null: a token of the command-line tool for the API (src/oauth/device-flow.ts). */
+  deploymentId: string | null;
 }
 
 /** What the authorization server needs of the request's scope: the caller's address and the rate-limit headers. */
@@ -121,7 +123,7 @@ export async function createAuthorizationServer(deps: {
 
   const configuration: Configuration = {
     adapter: store.adapterFactory((message) => new errors.InvalidGrant(message)) as unknown as Configuration['adapter'],
-    clients: [],
+    clients: [cliClient],
     fetch: clientMetadata.fetch as Configuration['fetch'],
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -140,7 +142,7 @@ export async function createAuthorizationServer(deps: {
       device_authorization: `${OAUTH_PREFIX}/device/auth`,
       challenge: `${OAUTH_PREFIX}/challenge`,
     },
-    scopes: [MCP_SCOPE, 'offline_access'],
+    scopes: [MCP_SCOPE, API_SCOPE, 'offline_access'],
     // An MCP client learns no more about the user than the consent page says: with `openid`, the
     // account's id (shown on the page); never the e-mail address (no `email` scope is offered).
     claims: { openid: ['sub'] },
@@ -156,6 +158,7 @@ export async function createAuthorizationServer(deps: {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      deviceFlow: deviceFlowFeature,
       registration: { enabled: true, initialAccessToken: false },
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -171,6 +174,8 @@ export async function createAuthorizationServer(deps: {
         defaultResource: (ctx: KoaContextWithOIDC) => (ctx.oidc.params?.resource as string | undefined) ?? undefined,
         useGrantedResource: () => true,
         async getResourceServerInfo(ctx: KoaContextWithOIDC, resource: string) {
+          const api = apiResourceServerInfo(ctx, config.publicBaseUrl, resource, ACCESS_TOKEN_TTL_SECONDS);
+          if (api) return api;
           const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
           // At the authorization endpoint, before anyone signed in, an unknown deployment and
           // someone's private one look the same: whether it exists, and is the user's, is told
@@ -205,6 +210,7 @@ export async function createAuthorizationServer(deps: {
       AuthorizationCode: 60,
       Grant: GRANT_TTL_SECONDS,
       Interaction: 15 * 60,
+      DeviceCode: 10 * 60,
       Session: 24 * 60 * 60,
       IdToken: 60 * 60,
       // Each refresh gives a new refresh token good for the full period again.
@@ -302,7 +308,7 @@ export async function createAuthorizationServer(deps: {
   async function charge(request: Incoming, path: string, scope: OAuthRequestScope): Promise<Reply | null> {
     for (const budget of budgetsOf(request.method, path)) {
       try {
-        await limitInto(scope.headers, limiter, `${budget}:${addressKey(scope.clientIp)}`, budget);
+        await limitInto(scope.headers, limiter, `${budget}:${addressKey(scope.clientIp)}`, namedBudget(budget));
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED' || path !== `${OAUTH_PREFIX}/authorize`) throw error;
         return authorizationProblemPage(
@@ -407,6 +413,8 @@ export async function createAuthorizationServer(deps: {
     const grant = await provider.Grant.find(found.grantId);
     if (!grant || grant.accountId !== found.accountId || grant.clientId !== found.clientId) return null;
     const audience = typeof found.aud === 'string' ? found.aud : Array.isArray(found.aud) ? found.aud[0] : undefined;
+    if (isApiResource(config.publicBaseUrl, audience))
+      return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId: null };
     const deploymentId = audience ? deploymentOfResource(config.publicBaseUrl, audience) : null;
     if (!deploymentId) return null;
     return { userId: found.accountId, clientId: found.clientId!, grantId: found.grantId, deploymentId };

@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import type { TextReply } from '../http/text-response.js';
 import type { OAuthStore } from '../oauth-store/index.js';
+import { apiConsent, API_SCOPE, isApiResource } from './device-flow.js';
 import { authorizationProblemPage, consentPage, type ClientShown } from './pages.js';
 import { deploymentOfResource, MCP_SCOPE } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
@@ -75,6 +76,20 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
           return finish(req, res, { login: { accountId: viewer.userId } });
         }
         const resource = typeof details.params.resource === 'string' ? details.params.resource : null;
+        if (isApiResource(config.publicBaseUrl, resource)) {
+          // The command-line tool (the only client given the API resource): its device sign-in was
+          // confirmed on the code page just before; its browser sign-in asks here.
+          if (details.returnTo.includes('/oauth/device/'))
+            return finish(req, res, { consent: { grantId: await grantApi(details, viewer.userId) } });
+          return send(
+            res,
+            apiConsent({
+              action: `${INTERACTION_PATH}/${uid}`,
+              email: viewer.email,
+              redirectUri: String(details.params.redirect_uri ?? ''),
+            }),
+          );
+        }
         const deploymentId = resource ? deploymentOfResource(config.publicBaseUrl, resource) : null;
         if (!deploymentId) {
           return finish(req, res, {
@@ -122,6 +137,8 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
       if (details.session?.accountId !== viewer.userId) return redirect(res, `${INTERACTION_PATH}/${uid}`);
       if (action === 'deny') return finish(req, res, { error: 'access_denied', error_description: 'the user denied the connection' });
       const resource = String(details.params.resource);
+      if (isApiResource(config.publicBaseUrl, resource))
+        return finish(req, res, { consent: { grantId: await grantApi(details, viewer.userId) } });
       // The same check as the page's: the consent is for a deployment this user may connect to.
       const deploymentId = deploymentOfResource(config.publicBaseUrl, resource);
       if (!deploymentId || (await deps.store.deploymentNameFor(deploymentId, viewer.userId)) === null)
@@ -138,4 +155,13 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
       return finish(req, res, { consent: { grantId } });
     },
   };
+
+  /** The command-line tool's grant: the API resource, scope `api` (one per signed-in machine, so earlier ones stay). */
+  async function grantApi(details: Awaited<ReturnType<Provider['interactionDetails']>>, userId: string): Promise<string> {
+    const grant = new provider.Grant({ accountId: userId, clientId: String(details.params.client_id) });
+    const missing = details.prompt.details as { missingOIDCScope?: string[] };
+    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    grant.addResourceScope(String(details.params.resource), API_SCOPE);
+    return grant.save();
+  }
 }

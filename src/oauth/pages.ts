@@ -25,7 +25,7 @@ code{overflow-wrap:anywhere}
  * A CSP source for where a form on the page may lead, redirects included (browsers apply
  * form-action to them): an http(s) redirect URI's origin, or a custom scheme's name (`cursor:`).
  */
-function formActionSource(redirectUri: string): string | null {
+export function formActionSource(redirectUri: string): string | null {
   const parsed = URL.parse(redirectUri);
   if (!parsed) return null;
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
@@ -48,7 +48,7 @@ export function pageSecurityHeaders(formAction: string | null = null): Record<st
   };
 }
 
-function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
+export function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} — Workflow dashboard</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return textResponse(html, {
     status,

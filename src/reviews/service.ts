@@ -8,6 +8,7 @@ import type { ServiceDeps } from '../service-deps.js';
 import { canRead } from '../workflows/service.js';
 import { holdUser } from '../users/sql.js';
 import { lockReview, ratingChange } from './sql.js';
+import { TEXT_LIMITS } from '../text.js';
 
 /**
  * Reviews and ratings (spec 2.9, 8). A workflow's `ratingSum` and `ratingCount` change in the
@@ -15,7 +16,7 @@ import { lockReview, ratingChange } from './sql.js';
  * than a read followed by a write, so concurrent reviews never lose one another's change.
  */
 
-const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: 10, maxText: 2000 } as const;
+const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: TEXT_LIMITS.reviewText.min, maxText: TEXT_LIMITS.reviewText.max } as const;
 
 export type ReviewQuery = { include?: Prisma.ReviewInclude; select?: Prisma.ReviewSelect };
 

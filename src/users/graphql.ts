@@ -1,4 +1,4 @@
-import { builder } from '../graphql/builder.js';
+import { builder, graphqlOnly } from '../graphql/builder.js';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { USER_SELECT, type AccountDeletion, type DeletionStats, type UserQuery } from './service.js';
 
@@ -13,6 +13,12 @@ export const UserRef = builder.prismaObject('User', {
   fields: (t) => ({
     userId: t.exposeString('id'),
     email: t.exposeString('email', { nullable: true }),
+    displayName: t.exposeString('displayName', {
+      nullable: true,
+      description:
+        'The public name shown as the author of workflows and reviews (null: a pseudonym is shown). Not in the REST user of spec 2.6.',
+      extensions: graphqlOnly,
+    }),
     workflowCount: t.relationCount('workflows'),
     deploymentCount: t.relationCount('deployments'),
     subscriptionCount: t.relationCount('library', { where: USER_SELECT._count.select.library.where }),
@@ -60,5 +66,16 @@ builder.mutationField('deleteMe', (t) =>
       'Deletes the signed-in account and everything it owns, for good; a paid subscription is cancelled first. REST: DELETE /v1/users/me.',
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.services.users.deleteAccount(ctx.viewer!),
+  }),
+);
+
+builder.mutationField('setDisplayName', (t) =>
+  t.prismaField({
+    type: 'User',
+    description: 'Sets your public display name, shown as the author of workflows and reviews; an empty name clears it (dashboard).',
+    authScopes: { authenticated: true },
+    extensions: graphqlOnly,
+    args: { displayName: t.arg.string({ required: true, description: 'At most 50 characters; empty clears it.' }) },
+    resolve: (query, _root, args, ctx) => ctx.services.users.setDisplayName(ctx.viewer!, args.displayName, query),
   }),
 );

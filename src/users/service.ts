@@ -2,7 +2,8 @@ import type { Prisma } from '@prisma/client';
 import type { VerifiedIdentity } from '../auth/viewer.js';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { AppError } from '../errors.js';
+import { AppError, validationError } from '../errors.js';
+import { characterCount, TEXT_LIMITS } from '../text.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { identityHash } from './identity-hash.js';
@@ -250,5 +251,23 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     return { userId, deleted: true, deletedAt: deletedAt.toISOString(), stats };
   }
 
-  return { resolveViewer, forgetViewer, getMe, deleteAccount };
+  /**
+   * Sets the viewer's public display name (shown as the author of workflows and reviews); an empty
+   * name clears it, and a pseudonym stands in. Taken from the identity provider's `name` claim when
+   * the account is made; after that only this changes it.
+   */
+  async function setDisplayName(viewer: Viewer, displayName: string, query: UserQuery = {}) {
+    const name = displayName.normalize('NFKC').replace(/\s+/g, ' ').trim();
+    const count = characterCount(name);
+    if (count > TEXT_LIMITS.displayName) {
+      throw validationError([
+        { field: 'displayName', message: `displayName must be at most ${TEXT_LIMITS.displayName} characters (got ${count})` },
+      ]);
+    }
+    const updated = await prisma.user.updateMany({ where: { id: viewer.userId }, data: { displayName: name || null } });
+    if (updated.count === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
+    return prisma.user.findUniqueOrThrow({ where: { id: viewer.userId }, ...query });
+  }
+
+  return { resolveViewer, forgetViewer, getMe, setDisplayName, deleteAccount };
 }

@@ -1,5 +1,4 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { Workflow } from '@prisma/client';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { AppError } from '../errors.js';
@@ -10,7 +9,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
 import { UserRef } from '../users/graphql.js';
 import { mayAskFor } from '../graphql/selection.js';
-import { canRead, WITHOUT_MANIFEST, type WorkflowQuery } from './service.js';
+import { canRead, WITHOUT_MANIFEST, type Workflow, type WorkflowQuery } from './service.js';
 import { workflowStats, type StatsColumns, type WorkflowStats } from './stats.js';
 
 const VisibilityEnum = builder.enumType('Visibility', {

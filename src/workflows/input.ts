@@ -2,15 +2,15 @@ import { validationError, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
 import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
-import { characterCount, checkLength, cleanName, NAME_MAX } from '../text.js';
+import { characterCount, checkLength, cleanName, NAME_MAX, TEXT_LIMITS } from '../text.js';
 
 /** Limits on a workflow's own fields, in characters (src/text.ts; beyond the name the specification leaves them open: docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
   name: NAME_MAX,
-  description: 2000,
-  category: 50,
-  tags: 20,
-  tag: 32,
+  description: TEXT_LIMITS.description,
+  category: TEXT_LIMITS.category,
+  tags: TEXT_LIMITS.tags,
+  tag: TEXT_LIMITS.tag,
 } as const;
 
 export type Visibility = 'public' | 'private';

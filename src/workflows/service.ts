@@ -1,4 +1,7 @@
 import { Prisma, type Workflow, type WorkflowVersion } from '@prisma/client';
+
+/** The rows this service answers with, as faces name them (a face does not import Prisma). */
+export type { Workflow, WorkflowVersion };
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
@@ -344,8 +347,19 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     };
   }
 
+  /** Each of several workflows in one statement, where `viewer` may read it; otherwise null (deleted, or now private). */
+  async function readableByIds(viewer: Viewer | null, workflowIds: readonly string[]): Promise<(Workflow | null)[]> {
+    const rows = await prisma.workflow.findMany({ where: { id: { in: [...workflowIds] } } });
+    const byId = new Map(rows.map((w) => [w.id, w]));
+    return workflowIds.map((id) => {
+      const w = byId.get(id);
+      return w && viewer && canRead(viewer, w) ? w : null;
+    });
+  }
+
   return {
     findReadable,
+    readableByIds,
     listWorkflows,
     getWorkflow,
     createWorkflow,

@@ -137,6 +137,11 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(await problems.innerText()).toContain('/steps/1/depends_on/0');
     expect(await problems.innerText()).toContain('/steps/2/depends_on/1');
     expect(await page.getByRole('button', { name: 'Create workflow' }).isDisabled()).toBe(true);
+    // The button says why, and each problem is marked in the text where it is.
+    await page.getByText('Fix the 2 problems in the manifest first.').waitFor();
+    const marks = page.locator('.cm-lintRange-error');
+    await marks.first().waitFor();
+    expect(await marks.allInnerTexts()).toEqual(['upgrad', 'review']);
     await checkPage(page, 'workflow-editor-errors', 'workflow editor with errors');
 
     await editor.fill(FIXED_MANIFEST);
@@ -194,7 +199,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await alice.context.setOffline(true);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('No connection to the service').waitFor();
-    expect(await page.getByLabel('Manifest (YAML or JSON)').inputValue()).toContain('Review the upgrade carefully');
+    expect(await page.getByLabel('Manifest (YAML or JSON)').innerText()).toContain('Review the upgrade carefully');
     await alice.context.setOffline(false);
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText(/Saved as version 1\.\d+\.\d+\./).waitFor();

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
@@ -12,13 +12,13 @@ import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = '.test-results/screenshots';
 
-/** `npm run build`, what `npm start` runs first: the service and the dashboard's assets. */
+/** What `npm start` runs first: `npm run build` unless the build is current (so the second test file reuses the first's). */
 export function buildService(): void {
   // While working on the tests alone, a build just made can be reused.
   if (process.env.BROWSER_TESTS_REUSE_BUILD === '1') return;
   // As a user runs it: without the test runner's NODE_ENV=test, which would make Vite build React's development bundle.
   const { NODE_ENV: _testEnv, ...env } = process.env;
-  const result = spawnSync('npm', ['run', '-s', 'build'], { encoding: 'utf8', timeout: 240_000, env });
+  const result = spawnSync('node', ['scripts/build-if-stale.mjs'], { encoding: 'utf8', timeout: 240_000, env });
   if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
@@ -81,11 +81,12 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
 }
 
 export const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 360, height: 780 };
+const PHONE = { width: 390, height: 844 };
 
 /**
  * Checks the page as a person would meet it: axe-core finds no serious or critical violation, it
- * fits a 360 px wide screen without sideways scrolling, and a screenshot at both widths is written.
+ * fits a 390 px wide screen without sideways scrolling with every button, link and field inside the
+ * screen's width, and a screenshot at both widths is written.
  */
 export async function checkPage(page: Page, name: string, label: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -100,13 +101,33 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(150);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${label}: wider than a 360 px screen`).toBeLessThanOrEqual(1);
+  expect(overflow, `${label}: wider than a 390 px screen`).toBeLessThanOrEqual(1);
+  const outside = await page.evaluate(() =>
+    [...document.querySelectorAll('a[href], button, input, textarea, select, [role="button"], [role="switch"], [role="checkbox"], [role="radio"], [role="textbox"]')]
+      .filter((el) => !el.closest('.skip-link, .sr-only, [aria-hidden="true"]') && !el.classList.contains('skip-link'))
+      .map((el) => ({ el, rect: el.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.width > 0 && rect.height > 0 && (rect.left < -1 || rect.right > window.innerWidth + 1))
+      .map(({ el }) => `${el.tagName.toLowerCase()} “${(el.textContent ?? '').trim().slice(0, 40) || el.getAttribute('aria-label')}”`),
+  );
+  expect(outside, `${label}: actions outside a 390 px screen`).toEqual([]);
   const phoneResults = await new AxeBuilder({ page }).analyze();
   const phoneSerious = phoneResults.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     phoneSerious.map((v) => `${v.id}: ${v.help}`),
-    `${label} at 360 px: accessibility`,
+    `${label} at 390 px: accessibility`,
   ).toEqual([]);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
+}
+
+/** A new browser context signed in on the development sign-in page as `email`. */
+export async function signIn(browser: Browser, origin: string, email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForURL(/\/sign-in\?return=/);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
+  return { context, page };
 }

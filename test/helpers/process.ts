@@ -15,7 +15,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a node script and waits for its ready line. */
+/** Starts a node script and waits for its ready line (up to 2 minutes: a busy shared machine starts slowly). */
 export function startProcess(
   args: string[],
   env: Record<string, string>,
@@ -30,7 +30,7 @@ export function startProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no ready line in time:\n${out}`));
-    }, 30_000);
+    }, 120_000);
     const check = () => {
       const match = ready.exec(out);
       if (match) {

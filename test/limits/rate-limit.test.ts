@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../src/auth/dev-issuer.js';
 import { createLogger } from '../../src/logger.js';
 import { createRateLimiter } from '../../src/limits/rate-limit.js';
+import { rateBudget } from '../../src/limits/plans.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
@@ -18,6 +19,7 @@ import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 
 const ENFORCE = { RATE_LIMIT_MODE: 'enforce' };
 const INITIALIZE = initializeRequest();
+const FREE = rateBudget('free', 'api');
 
 const hasRedis = await redisReachable();
 
@@ -149,9 +151,9 @@ describe('rate limits per user (in memory)', () => {
 
   it('counts anonymous calls to a deployment per deployment and address (the keys limitAnonymous uses)', async () => {
     const limiter = await createRateLimiter({ redisUrl: null, keyPrefix: 'x:', mode: 'enforce', log: createLogger('silent') });
-    for (let i = 0; i < 30; i += 1) await limiter.consume(`anon:dep_1:127.0.0.9`, 'free');
-    await expect(limiter.consume(`anon:dep_1:127.0.0.9`, 'free')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    await expect(limiter.consume(`anon:dep_2:127.0.0.9`, 'free')).resolves.toMatchObject({ 'X-RateLimit-Remaining': '29' });
+    for (let i = 0; i < 30; i += 1) await limiter.consume(`anon:dep_1:127.0.0.9`, FREE);
+    await expect(limiter.consume(`anon:dep_1:127.0.0.9`, FREE)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(limiter.consume(`anon:dep_2:127.0.0.9`, FREE)).resolves.toMatchObject({ 'X-RateLimit-Remaining': '29' });
     await limiter.close();
   });
 });
@@ -195,7 +197,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
       const next = await a.call('GET', '/v1/users/me', { token });
       expect(next.status).toBe(429);
       expectHeaders(next, 30);
-      expect(a.app.services.db).toBe(b.app.services.db);
+      expect(a.app.database).toBe(b.app.database);
     } finally {
       await a.close();
       await b.close();

@@ -91,7 +91,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(pool.value).toBeGreaterThanOrEqual(1);
     expect(value(samples, 'db_pool_max_connections')).toBeGreaterThanOrEqual(pool.value);
     expect(value(samples, 'db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
-    for (const kind of ['user', 'anon', 'address'])
+    for (const kind of ['user', 'session', 'anon', 'address'])
       expect(samples.some((s) => s.name === 'rate_limited_requests_total' && s.labels.kind === kind)).toBe(true);
 
     // Each histogram series: cumulative buckets, +Inf equal to the count.
@@ -168,6 +168,39 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     const post = await t.call('POST', '/metrics', { body: {} });
     expect(post.status).toBe(405);
     expect(post.body).toMatchObject({ success: false, error: { code: 'METHOD_NOT_ALLOWED' } });
+  });
+});
+
+describe('route labels are a fixed set', () => {
+  it('2,000 distinct made-up paths and methods add at most a handful of series', async () => {
+    const t = await startTestApp({ env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters' } });
+    try {
+      const seriesOf = async () =>
+        new Set((await scrape(t)).samples.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
+      const before = await seriesOf();
+      const shapes = [
+        (i: number) => ['GET', `/oauth/probe-${i}`],
+        (i: number) => ['POST', `/oauth/register/client-${i}`],
+        (i: number) => ['GET', `/oauth/interaction/uid-${i}`],
+        (i: number) => ['GET', `/.well-known/probe-${i}`],
+        (i: number) => ['GET', `/.well-known/oauth-authorization-server/tenant-${i}`],
+        (i: number) => ['GET', `/sign-${i}`],
+        (i: number) => ['GET', `/probe-${i}`],
+        (i: number) => ['DELETE', `/v1/probe-${i}`],
+        (i: number) => ['POST', `/v1/mcp/dep_probe${i}`],
+        (i: number) => [`PROBE${i}`, `/graphql`],
+      ];
+      for (let i = 0; i < 2000; i += 1) {
+        const [method, path] = shapes[i % shapes.length]!(i);
+        const res = await t.app.fetch(new Request(`http://127.0.0.1${path}`, { method, headers: { accept: 'application/json' } }));
+        await res.body?.cancel();
+      }
+      const added = [...(await seriesOf())].filter((route) => !before.has(route));
+      expect(added.length, added.join('\n')).toBeLessThanOrEqual(12);
+      for (const route of added) expect(route).not.toMatch(/probe|client-|uid-|tenant-|PROBE/i);
+    } finally {
+      await t.close();
+    }
   });
 });
 

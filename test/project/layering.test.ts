@@ -158,3 +158,62 @@ describe('the lint rule: a service does not import a face', () => {
     ]);
   });
 });
+
+describe('the lint rule: a face does not reach the database', () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const refusals = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+    return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+  };
+
+  it('refuses a face importing the database module or Prisma, type-only imports included', async () => {
+    const cases: [string, string, string][] = [
+      [
+        'src/graphql/loaders.ts',
+        "import type { Database } from '../db/index.js';\nexport type D = Database;\n",
+        'src/db/ is the database module',
+      ],
+      ['src/rest/handler.ts', "import { isUniqueViolation } from '../db/errors.js';\nexport const u = isUniqueViolation;\n", 'src/db/'],
+      [
+        'src/workflows/graphql.ts',
+        "import type { Workflow } from '@prisma/client';\nexport type W = Workflow;\n",
+        'Prisma and the drivers',
+      ],
+      ['src/billing/graphql.ts', "import { Prisma } from '@prisma/client';\nexport const p = Prisma;\n", 'Prisma and the drivers'],
+      ['src/mcp/render/names.ts', "import type { ReadRows } from '../../db/statement.js';\nexport type R = ReadRows;\n", 'src/db/'],
+      ['src/http/body.ts', "import pg from 'pg';\nexport const p = pg;\n", 'Prisma and the drivers'],
+      ['src/oauth/keys.ts', "import { openDatabase } from '../db/index.js';\nexport const o = openDatabase;\n", 'src/db/'],
+      ['src/dashboard/static.ts', "export { openDatabase } from '../db/index.js';\n", 'src/db/'],
+      ['src/billing/webhook.ts', "import type { Database } from '../db/index.js';\nexport type D = Database;\n", 'src/db/'],
+      ['src/limits/http.ts', "import type { Prisma } from '@prisma/client';\nexport type P = Prisma.UserWhereInput;\n", 'Prisma'],
+    ];
+    for (const [path, code, reason] of cases) {
+      const messages = await refusals(path, code);
+      expect(messages, path).toHaveLength(1);
+      expect(messages[0], path).toContain(reason);
+    }
+  });
+
+  it('lets services and the composition root import the database, and faces import services', async () => {
+    expect(await refusals('src/workflows/service.ts', "import { Prisma } from '@prisma/client';\nexport const p = Prisma;\n")).toEqual([]);
+    expect(
+      await refusals('src/billing/webhook/apply.ts', "import type { Database } from '../../db/index.js';\nexport type D = Database;\n"),
+    ).toEqual([]);
+    expect(await refusals('src/app.ts', "import { openDatabase } from './db/index.js';\nexport const o = openDatabase;\n")).toEqual([]);
+    expect(
+      await refusals('src/graphql/loaders.ts', "import type { Workflow } from '../workflows/service.js';\nexport type W = Workflow;\n"),
+    ).toEqual([]);
+  });
+
+  it('holds for every face file as it stands', async () => {
+    const faces = [...graph.keys()].filter((f) => /^(graphql|rest|mcp|http|dashboard)\//.test(f) || /^[^/]+\/(graphql|http)\.ts$/.test(f));
+    expect(faces.length).toBeGreaterThan(40);
+    const results = await eslint.lintFiles(faces.map((f) => join(SRC, f)));
+    const messages = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+        .map((m) => `${relative(SRC, r.filePath)}: ${m.message}`),
+    );
+    expect(messages).toEqual([]);
+  });
+});

@@ -24,7 +24,13 @@ describe("the REST routes' operations", () => {
 
   function restHandler(production: boolean, refuseAll = false) {
     const schema = getSchema();
-    const graphql = createGraphQLHandler({ schema, services: t.app.services, log: createLogger('silent'), production });
+    const graphql = createGraphQLHandler({
+      schema,
+      services: t.app.services,
+      prisma: t.app.database.prisma,
+      log: createLogger('silent'),
+      production,
+    });
     // The same pipeline with a validation that refuses every document.
     const refusing = Object.assign(
       (context?: Parameters<typeof graphql.getEnveloped>[0]) => ({

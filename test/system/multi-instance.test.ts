@@ -129,7 +129,7 @@ describe.skipIf(reason !== null)(`several instances (${reason ?? 'PostgreSQL + R
 
   it('runs two instances on their own ports and pools over one database', () => {
     expect(a.origin).not.toBe(b.origin);
-    expect(a.app.services.db).not.toBe(b.app.services.db);
+    expect(a.app.database).not.toBe(b.app.database);
   });
 
   it('holds the rate limit across instances: a free user alternating between them gets 429 on the 31st request', async () => {

@@ -103,7 +103,7 @@ export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables?: 
   return { ...state, reload };
 }
 
-export function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(error instanceof Error ? error.message : String(error), 'INTERNAL_ERROR');
 }
 

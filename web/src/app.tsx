@@ -1,18 +1,21 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { signInUrl, useQuery } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
+import { lazyPage, PageBoundary } from './components/lazyPage';
+import { NotFound } from './components/NotFound';
 import { graphql } from './gql';
 import { ViewerContext } from './viewer';
 
-const Deployments = lazy(() => import('./pages/Deployments'));
-const DeploymentPage = lazy(() => import('./pages/DeploymentPage'));
-const Workflows = lazy(() => import('./pages/Workflows'));
-const WorkflowEditor = lazy(() => import('./pages/WorkflowEditor'));
-const Library = lazy(() => import('./pages/Library'));
-const Marketplace = lazy(() => import('./pages/Marketplace'));
-const MarketplaceWorkflow = lazy(() => import('./pages/MarketplaceWorkflow'));
-const Account = lazy(() => import('./pages/Account'));
+const Deployments = lazyPage(() => import('./pages/Deployments'));
+const DeploymentPage = lazyPage(() => import('./pages/DeploymentPage'));
+const DeploymentInstall = lazyPage(() => import('./pages/DeploymentInstall'));
+const Workflows = lazyPage(() => import('./pages/Workflows'));
+const WorkflowEditor = lazyPage(() => import('./pages/WorkflowEditor'));
+const Library = lazyPage(() => import('./pages/Library'));
+const Marketplace = lazyPage(() => import('./pages/Marketplace'));
+const MarketplaceWorkflow = lazyPage(() => import('./pages/MarketplaceWorkflow'));
+const Account = lazyPage(() => import('./pages/Account'));
 
 const ViewerQuery = graphql(`
   query Viewer {
@@ -79,26 +82,26 @@ export function App() {
         </form>
       </header>
       <main id="main" tabIndex={-1} className="page">
-        <Suspense fallback={<p aria-live="polite">Loading…</p>}>
-          <Switch>
-            <Route path="/" component={Deployments} />
-            <Route path="/deployments" component={Deployments} />
-            <Route path="/deployments/:id" component={DeploymentPage} />
-            <Route path="/workflows" component={Workflows} />
-            <Route path="/workflows/new" component={WorkflowEditor} />
-            <Route path="/workflows/:id" component={WorkflowEditor} />
-            <Route path="/library" component={Library} />
-            <Route path="/marketplace" component={Marketplace} />
-            <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
-            <Route path="/account" component={Account} />
-            <Route>
-              <h1>Page not found</h1>
-              <p>
-                <Link href="/deployments">Go to your deployments</Link>
-              </p>
-            </Route>
-          </Switch>
-        </Suspense>
+        <PageBoundary resetKey={location}>
+          <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+            <Switch>
+              <Route path="/" component={Deployments} />
+              <Route path="/deployments" component={Deployments} />
+              <Route path="/deployments/:id/install" component={DeploymentInstall} />
+              <Route path="/deployments/:id" component={DeploymentPage} />
+              <Route path="/workflows" component={Workflows} />
+              <Route path="/workflows/new" component={WorkflowEditor} />
+              <Route path="/workflows/:id" component={WorkflowEditor} />
+              <Route path="/library" component={Library} />
+              <Route path="/marketplace" component={Marketplace} />
+              <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
+              <Route path="/account" component={Account} />
+              <Route>
+                <NotFound />
+              </Route>
+            </Switch>
+          </Suspense>
+        </PageBoundary>
       </main>
     </ViewerContext.Provider>
   );

@@ -3,9 +3,10 @@ import type Stripe from 'stripe';
 import { newId } from '../../clock.js';
 import type { StripePrices } from '../../config.js';
 import type { PlanName } from '../../limits/plans.js';
-import type { Db } from '../../limits/quota.js';
 import { lockUser } from '../../users/sql.js';
 import { isLiveStatus } from '../statuses.js';
+
+type Db = Prisma.TransactionClient;
 
 /** What a webhook handler gets: the open transaction its effect must be written in. */
 export interface WebhookContext {

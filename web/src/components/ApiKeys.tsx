@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { Button, Form, Input, Label, Radio, RadioGroup, TextField } from 'react-aria-components';
+import { Form, Input, Label, Radio, RadioGroup, TextField } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyBlock } from './CopyBlock';
+import { ReasonButton } from './ReasonButton';
 import { formatDate } from '../format';
+import { lengthProblem, TEXT_LIMITS } from '../rules';
 
 const KeysQuery = graphql(`
   query ApiKeys {
@@ -87,7 +89,7 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
           <p className="empty">No API keys yet.</p>
         ) : (
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Your API keys (scrolls sideways)">
-            <table>
+            <table className="cards-on-phone">
               <caption className="sr-only">Your API keys</caption>
               <thead>
                 <tr>
@@ -107,15 +109,15 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
                 {data.apiKeys.data.map((k) => (
                   <tr key={k.keyId}>
                     <th scope="row">{k.name}</th>
-                    <td>{k.scope}</td>
-                    <td>{opens(k.deploymentIds)}</td>
-                    <td>
+                    <td data-label="Scope">{k.scope}</td>
+                    <td data-label="Deployments">{opens(k.deploymentIds)}</td>
+                    <td data-label="Prefix">
                       <code>{k.prefix}…</code>
                     </td>
-                    <td>{formatDate(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
-                    <td>{k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
-                    <td>
+                    <td data-label="Created">{formatDate(k.createdAt)}</td>
+                    <td data-label="Last used">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
+                    <td data-label="Expires">{k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
+                    <td data-label="">
                       <ConfirmButton
                         label="Revoke"
                         accessibleName={`Revoke ${k.name}`}
@@ -154,7 +156,7 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
           }
         }}
       >
-        <TextField value={name} onChange={setName} isRequired maxLength={100}>
+        <TextField value={name} onChange={setName} isRequired>
           <Label>Key name</Label>
           <Input placeholder="Laptop: Claude Code" />
         </TextField>
@@ -172,9 +174,9 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
           ))}
         </RadioGroup>
         {create.error && <ErrorNotice error={create.error} />}
-        <Button type="submit" isDisabled={create.pending || !name.trim()}>
+        <ReasonButton type="submit" pending={create.pending} reason={lengthProblem('The key name', name, TEXT_LIMITS.name, true)}>
           Create key
-        </Button>
+        </ReasonButton>
       </Form>
       {created && (
         <div className="notice notice-secret">

@@ -59,7 +59,7 @@ export function ConnectedApps() {
           <p className="empty">No connected applications.</p>
         ) : (
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Your connected applications (scrolls sideways)">
-            <table>
+            <table className="cards-on-phone">
               <caption className="sr-only">Your connected applications</caption>
               <thead>
                 <tr>
@@ -84,10 +84,10 @@ export function ConnectedApps() {
                         </div>
                       )}
                     </th>
-                    <td>{uses(a.deploymentIds)}</td>
-                    <td>{formatDate(a.connectedAt)}</td>
-                    <td>{a.expiresAt ? formatDate(a.expiresAt) : 'never'}</td>
-                    <td>
+                    <td data-label="Deployments">{uses(a.deploymentIds)}</td>
+                    <td data-label="Connected">{formatDate(a.connectedAt)}</td>
+                    <td data-label="Lapses if unused">{a.expiresAt ? formatDate(a.expiresAt) : 'never'}</td>
+                    <td data-label="">
                       <ConfirmButton
                         label="Disconnect"
                         accessibleName={`Disconnect ${a.clientName}`}

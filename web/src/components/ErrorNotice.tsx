@@ -56,10 +56,13 @@ export function ErrorNotice({ error, onRetry }: { error: ApiError; onRetry?: () 
       title = 'No connection to the service';
       break;
     case 'NOT_FOUND':
+      // Retrying cannot make it appear.
       title = 'Not found';
+      action = null;
       break;
     case 'FORBIDDEN':
       title = 'Not allowed';
+      action = null;
       break;
   }
   return (

@@ -1,6 +1,8 @@
 /**
- * A workflow's steps drawn as their dependency graph: each step in the column of its depth
- * (the longest chain of dependencies before it), arrows from each dependency.
+ * A workflow's steps drawn as their dependency graph, top to bottom: each step in the row of its
+ * depth (the longest chain of dependencies before it), steps of one depth side by side, arrows
+ * from each dependency. Most workflows are a chain, so the drawing is narrow and fits a phone; a
+ * wide row scales down with the screen.
  */
 export interface GraphStep {
   id: string;
@@ -8,10 +10,10 @@ export interface GraphStep {
   depends_on?: string[];
 }
 
-const W = 200;
+const W = 180;
 const H = 46;
-const GAP_X = 60;
-const GAP_Y = 18;
+const GAP_X = 16;
+const GAP_Y = 34;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -32,10 +34,14 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
   steps.forEach((s) => depthOf(s.id, new Set()));
   const columns: GraphStep[][] = [];
   for (const s of steps) (columns[depth.get(s.id)!] ??= []).push(s);
+  const widest = Math.max(...columns.map((c) => c.length));
+  const width = widest * (W + GAP_X) - GAP_X;
+  const height = columns.length * (H + GAP_Y) - GAP_Y;
   const pos = new Map<string, { x: number; y: number }>();
-  columns.forEach((col, c) => col.forEach((s, r) => pos.set(s.id, { x: c * (W + GAP_X), y: r * (H + GAP_Y) })));
-  const width = columns.length * (W + GAP_X) - GAP_X;
-  const height = Math.max(...columns.map((c) => c.length)) * (H + GAP_Y) - GAP_Y;
+  columns.forEach((row, depthIndex) => {
+    const offset = (width - (row.length * (W + GAP_X) - GAP_X)) / 2;
+    row.forEach((s, i) => pos.set(s.id, { x: offset + i * (W + GAP_X), y: depthIndex * (H + GAP_Y) }));
+  });
 
   return (
     <figure className="graph">
@@ -55,7 +61,7 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
               return (
                 <path
                   key={`${d}-${s.id}`}
-                  d={`M ${a.x + W} ${a.y + H / 2} C ${a.x + W + GAP_X / 2} ${a.y + H / 2}, ${b.x - GAP_X / 2} ${b.y + H / 2}, ${b.x - 2} ${b.y + H / 2}`}
+                  d={`M ${a.x + W / 2} ${a.y + H} C ${a.x + W / 2} ${a.y + H + GAP_Y / 2}, ${b.x + W / 2} ${b.y - GAP_Y / 2}, ${b.x + W / 2} ${b.y - 2}`}
                   fill="none"
                   stroke="#4b5563"
                   strokeWidth="1.5"
@@ -70,10 +76,10 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
             <g key={s.id} transform={`translate(${p.x},${p.y})`}>
               <rect width={W} height={H} rx="8" fill="#eef2ff" stroke="#1d4ed8" />
               <text x={W / 2} y={19} textAnchor="middle" fontSize="12" fontWeight="600" fill="#1b1f24">
-                {clip(s.name ?? s.id, 26)}
+                {clip(s.name ?? s.id, 24)}
               </text>
               <text x={W / 2} y={36} textAnchor="middle" fontSize="11" fill="#374151">
-                {clip(s.id, 30)}
+                {clip(s.id, 28)}
               </text>
             </g>
           );

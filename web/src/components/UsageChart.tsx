@@ -33,28 +33,31 @@ export function UsageChart({ byDay, byAdapter }: { byDay: { date: string; count:
           </ResponsiveContainer>
         </div>
       </figure>
-      <table className="sr-only">
-        <caption>Connections by adapter</caption>
-        <tbody>
-          {adapters.map((a) => (
-            <tr key={a.adapter}>
-              <th scope="row">{a.adapter}</th>
-              <td>{a.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table className="sr-only">
-        <caption>Connections per day</caption>
-        <tbody>
-          {byDay.map((d) => (
-            <tr key={d.date}>
-              <th scope="row">{d.date}</th>
-              <td>{d.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* A table ignores height and overflow: the wrapper is what keeps it out of the layout. */}
+      <div className="sr-only">
+        <table>
+          <caption>Connections by adapter</caption>
+          <tbody>
+            {adapters.map((a) => (
+              <tr key={a.adapter}>
+                <th scope="row">{a.adapter}</th>
+                <td>{a.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <table>
+          <caption>Connections per day</caption>
+          <tbody>
+            {byDay.map((d) => (
+              <tr key={d.date}>
+                <th scope="row">{d.date}</th>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -25,6 +25,18 @@ export type DeploymentStatus =
   | 'active'
   | 'inactive';
 
+/** `oauth`: sign in with this service; `api_key`: the form carries an API key; `none`: an anonymous deployment needs nothing. */
+export type InstallAuth =
+  | 'api_key'
+  | 'none'
+  | 'oauth';
+
+export type InstallFormKind =
+  | 'command'
+  | 'deeplink'
+  | 'file'
+  | 'steps';
+
 /** How a workflow came into a library: created by the user, forked by the user, or subscribed to from the marketplace. */
 export type LibrarySourceType =
   | 'forked'
@@ -80,6 +92,13 @@ export type DisconnectAppMutationVariables = Exact<{
 
 export type DisconnectAppMutation = { disconnectApp: { connectedAppId: string, deleted: boolean } };
 
+export type SetDisplayNameMutationVariables = Exact<{
+  displayName: string;
+}>;
+
+
+export type SetDisplayNameMutation = { setDisplayName: { displayName: string | null } };
+
 export type CreateIdeKeyMutationVariables = Exact<{
   name: string;
   scope?: string | null | undefined;
@@ -108,7 +127,7 @@ export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifes
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { me: { userId: string, email: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+export type AccountQuery = { me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
 
 export type CheckoutMutationVariables = Exact<{
   priceId: BillingPrice;
@@ -130,6 +149,20 @@ export type DeleteAccountMutationVariables = Exact<{ [key: string]: never; }>;
 
 
 export type DeleteAccountMutation = { deleteMe: { deleted: boolean } };
+
+export type DeploymentInstallQueryVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type DeploymentInstallQuery = { deploymentInstall: { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> } };
+
+export type CreateDeploymentInstallKeyMutationVariables = Exact<{
+  deploymentId: string;
+}>;
+
+
+export type CreateDeploymentInstallKeyMutation = { createDeploymentInstallKey: { apiKey: { keyId: string, name: string, prefix: string, secret: string }, install: { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> } } };
 
 export type DeploymentQueryVariables = Exact<{
   deploymentId: string;
@@ -197,6 +230,13 @@ export type UpdateLibraryEntryMutationVariables = Exact<{
 
 export type UpdateLibraryEntryMutation = { updateLibraryEntry: { workflowId: string, isActive: boolean, enabledAdapters: Array<Adapter> } };
 
+export type RemoveLibraryEntryMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type RemoveLibraryEntryMutation = { removeFromLibrary: { workflowId: string } };
+
 export type MarketplaceBrowseQueryVariables = Exact<{
   sort?: MarketplaceSort | null | undefined;
 }>;
@@ -216,7 +256,7 @@ export type MarketplaceWorkflowPageQueryVariables = Exact<{
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -241,19 +281,37 @@ export type WriteReviewMutationVariables = Exact<{
 
 export type WriteReviewMutation = { createReview: { reviewId: string } };
 
+export type EditReviewMutationVariables = Exact<{
+  workflowId: string;
+  reviewId: string;
+  rating: number;
+  text: string;
+}>;
+
+
+export type EditReviewMutation = { updateReview: { reviewId: string } };
+
+export type DeleteReviewMutationVariables = Exact<{
+  workflowId: string;
+  reviewId: string;
+}>;
+
+
+export type DeleteReviewMutation = { deleteReview: { deleted: boolean } };
+
+export type UnsubscribeMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+
+export type UnsubscribeMutation = { removeFromLibrary: { workflowId: string } };
+
 export type EditWorkflowQueryVariables = Exact<{
   workflowId: string;
 }>;
 
 
 export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, manifest: unknown } };
-
-export type ValidateManifestMutationVariables = Exact<{
-  manifest: unknown;
-}>;
-
-
-export type ValidateManifestMutation = { validateManifest: { valid: boolean, errors: Array<{ path: string, code: string, message: string }> } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -393,6 +451,13 @@ export const DisconnectAppDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DisconnectAppMutation, DisconnectAppMutationVariables>;
+export const SetDisplayNameDocument = new TypedDocumentString(`
+    mutation SetDisplayName($displayName: String!) {
+  setDisplayName(displayName: $displayName) {
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<SetDisplayNameMutation, SetDisplayNameMutationVariables>;
 export const CreateIdeKeyDocument = new TypedDocumentString(`
     mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
   createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
@@ -428,6 +493,7 @@ export const AccountDocument = new TypedDocumentString(`
   me {
     userId
     email
+    displayName
     plan
     createdAt
     workflowCount
@@ -493,6 +559,76 @@ export const DeleteAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAccountMutation, DeleteAccountMutationVariables>;
+export const DeploymentInstallDocument = new TypedDocumentString(`
+    query DeploymentInstall($deploymentId: String!) {
+  deploymentInstall(deploymentId: $deploymentId) {
+    deploymentId
+    name
+    endpoint
+    allowAnonymous
+    apiKeyIncluded
+    keyBoundEndpoint
+    clients {
+      client
+      title
+      note
+      forms {
+        auth
+        kind
+        label
+        url
+        webUrl
+        commands
+        steps
+        file {
+          path
+          content
+        }
+        usesApiKey
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeploymentInstallQuery, DeploymentInstallQueryVariables>;
+export const CreateDeploymentInstallKeyDocument = new TypedDocumentString(`
+    mutation CreateDeploymentInstallKey($deploymentId: String!) {
+  createDeploymentInstallKey(deploymentId: $deploymentId) {
+    apiKey {
+      keyId
+      name
+      prefix
+      secret
+    }
+    install {
+      deploymentId
+      name
+      endpoint
+      allowAnonymous
+      apiKeyIncluded
+      keyBoundEndpoint
+      clients {
+        client
+        title
+        note
+        forms {
+          auth
+          kind
+          label
+          url
+          webUrl
+          commands
+          steps
+          file {
+            path
+            content
+          }
+          usesApiKey
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDeploymentInstallKeyMutation, CreateDeploymentInstallKeyMutationVariables>;
 export const DeploymentDocument = new TypedDocumentString(`
     query Deployment($deploymentId: String!) {
   deployment(deploymentId: $deploymentId) {
@@ -636,6 +772,13 @@ export const UpdateLibraryEntryDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateLibraryEntryMutation, UpdateLibraryEntryMutationVariables>;
+export const RemoveLibraryEntryDocument = new TypedDocumentString(`
+    mutation RemoveLibraryEntry($workflowId: String!) {
+  removeFromLibrary(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveLibraryEntryMutation, RemoveLibraryEntryMutationVariables>;
 export const MarketplaceBrowseDocument = new TypedDocumentString(`
     query MarketplaceBrowse($sort: MarketplaceSort) {
   marketplaceFeatured {
@@ -704,6 +847,10 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     currentVersion
     allowForks
     manifest
+    owner {
+      userId
+      handle
+    }
     stats {
       subscribers
       forks
@@ -717,6 +864,7 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
       rating
       text
       createdAt
+      updatedAt
       author {
         userId
         handle
@@ -752,6 +900,32 @@ export const WriteReviewDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<WriteReviewMutation, WriteReviewMutationVariables>;
+export const EditReviewDocument = new TypedDocumentString(`
+    mutation EditReview($workflowId: String!, $reviewId: String!, $rating: Int!, $text: String!) {
+  updateReview(
+    workflowId: $workflowId
+    reviewId: $reviewId
+    rating: $rating
+    text: $text
+  ) {
+    reviewId
+  }
+}
+    `) as unknown as TypedDocumentString<EditReviewMutation, EditReviewMutationVariables>;
+export const DeleteReviewDocument = new TypedDocumentString(`
+    mutation DeleteReview($workflowId: String!, $reviewId: String!) {
+  deleteReview(workflowId: $workflowId, reviewId: $reviewId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteReviewMutation, DeleteReviewMutationVariables>;
+export const UnsubscribeDocument = new TypedDocumentString(`
+    mutation Unsubscribe($workflowId: String!) {
+  removeFromLibrary(workflowId: $workflowId) {
+    workflowId
+  }
+}
+    `) as unknown as TypedDocumentString<UnsubscribeMutation, UnsubscribeMutationVariables>;
 export const EditWorkflowDocument = new TypedDocumentString(`
     query EditWorkflow($workflowId: String!) {
   workflow(workflowId: $workflowId) {
@@ -767,18 +941,6 @@ export const EditWorkflowDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<EditWorkflowQuery, EditWorkflowQueryVariables>;
-export const ValidateManifestDocument = new TypedDocumentString(`
-    mutation ValidateManifest($manifest: JSON!) {
-  validateManifest(manifest: $manifest) {
-    valid
-    errors {
-      path
-      code
-      message
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ValidateManifestMutation, ValidateManifestMutationVariables>;
 export const CreateWorkflowDocument = new TypedDocumentString(`
     mutation CreateWorkflow($name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
   createWorkflow(

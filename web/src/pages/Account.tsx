@@ -2,6 +2,7 @@ import { Button } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
 import { ConnectedApps } from '../components/ConnectedApps';
+import { DisplayName } from '../components/DisplayName';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { formatDate, plural } from '../format';
@@ -13,6 +14,7 @@ const AccountQuery = graphql(`
     me {
       userId
       email
+      displayName
       plan
       createdAt
       workflowCount
@@ -106,6 +108,7 @@ export default function Account() {
       <p className="lead">
         {me.email} · member since {formatDate(me.createdAt)}
       </p>
+      <DisplayName current={me.displayName ?? null} />
       <section aria-labelledby="plan">
         <h2 id="plan">
           Plan: <span className="plan">{me.plan}</span>

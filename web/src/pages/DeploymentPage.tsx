@@ -3,6 +3,7 @@ import { Switch } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { NotFound } from '../components/NotFound';
 import { IdeSetup } from '../components/IdeSetup';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
 import { ConfirmButton } from '../components/ConfirmButton';
@@ -92,6 +93,7 @@ export default function DeploymentPage() {
   const [, navigate] = useLocation();
   const actionError = activate.error ?? deactivate.error ?? setAdapter.error ?? remove.error;
 
+  if (error?.code === 'NOT_FOUND') return <NotFound what="Deployment" />;
   if (error && !data) return <ErrorNotice error={error} onRetry={reload} />;
   if (!data) return <p aria-live="polite">Loading…</p>;
   const d = data.deployment;
@@ -150,6 +152,10 @@ export default function DeploymentPage() {
       </section>
       <section aria-labelledby="connect">
         <h2 id="connect">Set up an IDE</h2>
+        <p>
+          <Link href={`/deployments/${d.deploymentId}/install`}>Install into any agent client</Link>: install links, commands and steps for
+          Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex and more.
+        </p>
         <IdeSetup deploymentId={d.deploymentId} name={d.name} endpoint={d.mcpEndpoint} anonymous={d.allowAnonymous} />
       </section>
       <section aria-labelledby="usage">

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Button, Checkbox, CheckboxGroup, Form, Input, Label, Switch, TextField } from 'react-aria-components';
+import { Checkbox, CheckboxGroup, Form, Input, Label, Switch, TextField } from 'react-aria-components';
 import { Link, useLocation } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { ReasonButton } from '../components/ReasonButton';
 import { formatDate } from '../format';
+import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
 
@@ -107,7 +109,7 @@ export default function Deployments() {
                   if (created) navigate(`/deployments/${created.createDeployment.deploymentId}`);
                 }}
               >
-                <TextField value={name} onChange={setName} isRequired maxLength={100}>
+                <TextField value={name} onChange={setName} isRequired>
                   <Label>Name</Label>
                   <Input />
                 </TextField>
@@ -137,9 +139,16 @@ export default function Deployments() {
                   Anyone with the URL may connect (no token)
                 </Switch>
                 {create.error && <ErrorNotice error={create.error} />}
-                <Button type="submit" isDisabled={create.pending || picked.length === 0 || !name.trim()}>
+                <ReasonButton
+                  type="submit"
+                  pending={create.pending}
+                  reason={
+                    lengthProblem('The name', name, TEXT_LIMITS.name, true) ??
+                    (picked.length === 0 ? 'Pick at least one workflow.' : adapters.length === 0 ? 'Pick at least one adapter.' : null)
+                  }
+                >
                   Create deployment
-                </Button>
+                </ReasonButton>
               </Form>
             )}
           </section>

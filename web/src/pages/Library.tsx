@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { Checkbox, CheckboxGroup, Label, Switch } from 'react-aria-components';
 import { Link } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { formatDate } from '../format';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
@@ -33,14 +35,25 @@ const UpdateEntry = graphql(`
   }
 `);
 
+const RemoveEntry = graphql(`
+  mutation RemoveLibraryEntry($workflowId: String!) {
+    removeFromLibrary(workflowId: $workflowId) {
+      workflowId
+    }
+  }
+`);
+
 export default function Library() {
   const { data, error, reload } = useQuery(LibraryQuery);
   const update = useMutation(UpdateEntry);
+  const remove = useMutation(RemoveEntry);
+  const [removed, setRemoved] = useState<string | null>(null);
   return (
     <>
       <h1>Library</h1>
       <p className="lead">Your own workflows, forks and subscriptions. Active entries can go into deployments.</p>
-      {(error ?? update.error) && <ErrorNotice error={(error ?? update.error)!} onRetry={reload} />}
+      {(error ?? update.error ?? remove.error) && <ErrorNotice error={(error ?? update.error ?? remove.error)!} onRetry={reload} />}
+      <p role="status">{removed}</p>
       {!data && !error && <p aria-live="polite">Loading…</p>}
       {data && data.library.data.length === 0 && (
         <p className="empty">
@@ -87,6 +100,29 @@ export default function Library() {
                 </Checkbox>
               ))}
             </CheckboxGroup>
+            <div className="row">
+              <ConfirmButton
+                label={e.sourceType === 'subscribed' ? 'Unsubscribe' : 'Remove from library'}
+                accessibleName={`${e.sourceType === 'subscribed' ? 'Unsubscribe' : 'Remove from library'}: ${e.workflowName}`}
+                title={
+                  e.sourceType === 'subscribed' ? `Unsubscribe from ${e.workflowName}?` : `Remove ${e.workflowName} from your library?`
+                }
+                confirmLabel={e.sourceType === 'subscribed' ? 'Unsubscribe' : 'Remove'}
+                pending={remove.pending}
+                onConfirm={async () => {
+                  if (await remove.run({ workflowId: e.workflowId })) {
+                    setRemoved(`“${e.workflowName}” left your library.`);
+                    reload();
+                  }
+                }}
+              >
+                <p>
+                  {e.sourceType === 'owned'
+                    ? 'The workflow itself stays in Workflows; it only leaves your library and the deployments that use it.'
+                    : 'It leaves your library and the deployments that use it; a subscription frees a place of your plan.'}
+                </p>
+              </ConfirmButton>
+            </div>
           </li>
         ))}
       </ul>

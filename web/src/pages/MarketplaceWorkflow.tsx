@@ -3,8 +3,12 @@ import { Button, Form, Label, Radio, RadioGroup, TextArea, TextField } from 'rea
 import { Link, useLocation, useParams } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { NotFound } from '../components/NotFound';
 import { StepGraph, type GraphStep } from '../components/StepGraph';
-import { formatDate } from '../format';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { ReasonButton } from '../components/ReasonButton';
+import { formatDate, plural } from '../format';
+import { characterCount, lengthProblem, REVIEW_TEXT } from '../rules';
 import { useViewer } from '../viewer';
 import { graphql } from '../gql';
 
@@ -19,6 +23,10 @@ const PageQuery = graphql(`
       currentVersion
       allowForks
       manifest
+      owner {
+        userId
+        handle
+      }
       stats {
         subscribers
         forks
@@ -32,6 +40,7 @@ const PageQuery = graphql(`
         rating
         text
         createdAt
+        updatedAt
         author {
           userId
           handle
@@ -67,25 +76,48 @@ const Review = graphql(`
     }
   }
 `);
+const EditReview = graphql(`
+  mutation EditReview($workflowId: String!, $reviewId: String!, $rating: Int!, $text: String!) {
+    updateReview(workflowId: $workflowId, reviewId: $reviewId, rating: $rating, text: $text) {
+      reviewId
+    }
+  }
+`);
+const DeleteReview = graphql(`
+  mutation DeleteReview($workflowId: String!, $reviewId: String!) {
+    deleteReview(workflowId: $workflowId, reviewId: $reviewId) {
+      deleted
+    }
+  }
+`);
+const Unsubscribe = graphql(`
+  mutation Unsubscribe($workflowId: String!) {
+    removeFromLibrary(workflowId: $workflowId) {
+      workflowId
+    }
+  }
+`);
 
 export default function MarketplaceWorkflow() {
   const { id } = useParams<{ id: string }>();
   const viewer = useViewer();
   const { data, error, reload } = useQuery(PageQuery, { workflowId: id });
   const subscribe = useMutation(Subscribe);
+  const unsubscribe = useMutation(Unsubscribe);
   const fork = useMutation(Fork);
-  const review = useMutation(Review);
   const [, navigate] = useLocation();
-  const [rating, setRating] = useState('5');
-  const [text, setText] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
 
+  if (error?.code === 'NOT_FOUND') return <NotFound what="Workflow" />;
   if (error && !data) return <ErrorNotice error={error} onRetry={reload} />;
   if (!data) return <p aria-live="polite">Loading…</p>;
   const w = data.workflow;
   const entry = data.library.data.find((e) => e.workflowId === w.workflowId);
-  const steps = ((w.manifest as { steps?: GraphStep[] }).steps ?? []).filter((s) => typeof s?.id === 'string');
-  const reviewed = data.workflowReviews.data.some((r) => r.author.userId === viewer?.userId);
-  const actionError = subscribe.error ?? fork.error;
+  const manifest = (w.manifest ?? {}) as ManifestView;
+  const steps = (Array.isArray(manifest.steps) ? manifest.steps : []).filter((s) => typeof s?.id === 'string');
+  const own = data.workflowReviews.data.find((r) => r.author.userId === viewer?.userId) ?? null;
+  const actionError = subscribe.error ?? unsubscribe.error ?? fork.error;
+  const mine = w.owner?.userId === viewer?.userId;
 
   return (
     <>
@@ -95,17 +127,39 @@ export default function MarketplaceWorkflow() {
       <h1>{w.name}</h1>
       <p className="lead">{w.description}</p>
       <p className="hint">
-        {w.category} · version {w.currentVersion} · {w.stats.subscribers} subscribers · {w.stats.forks} forks ·{' '}
-        {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${w.stats.ratingCount} reviews` : 'no reviews yet'}
+        {w.category} · version {w.currentVersion} · by {w.owner?.handle ?? 'you'} · {plural(w.stats.subscribers, 'subscriber')} ·{' '}
+        {plural(w.stats.forks, 'fork')} ·{' '}
+        {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ from ${plural(w.stats.ratingCount, 'review')}` : 'no reviews yet'}
       </p>
       {actionError && <ErrorNotice error={actionError} />}
+      <p role="status">{notice}</p>
       <div className="row">
         {entry ? (
-          <p role="status">In your library ({entry.sourceType}).</p>
+          <>
+            <p>In your library ({entry.sourceType}).</p>
+            {entry.sourceType === 'subscribed' && (
+              <ConfirmButton
+                label="Unsubscribe"
+                title={`Unsubscribe from ${w.name}?`}
+                confirmLabel="Unsubscribe"
+                pending={unsubscribe.pending}
+                onConfirm={async () => {
+                  if (await unsubscribe.run({ workflowId: w.workflowId })) {
+                    setNotice(`Unsubscribed from “${w.name}”.`);
+                    reload();
+                  }
+                }}
+              >
+                <p>It leaves your library and the deployments that use it. You can subscribe again later.</p>
+              </ConfirmButton>
+            )}
+            {mine && <Link href={`/workflows/${w.workflowId}`}>Edit this workflow</Link>}
+          </>
         ) : (
           <Button
             isDisabled={subscribe.pending}
             onPress={async () => {
+              setNotice(null);
               if (await subscribe.run({ workflowId: w.workflowId })) reload();
             }}
           >
@@ -125,12 +179,7 @@ export default function MarketplaceWorkflow() {
           </Button>
         )}
       </div>
-      <section aria-labelledby="steps">
-        <h2 id="steps">Steps</h2>
-        <div className="graph-wrap" tabIndex={0} role="region" aria-label="Dependency graph (scrolls sideways)">
-          {steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}
-        </div>
-      </section>
+      <ManifestDetails manifest={manifest} steps={steps} />
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>
         {data.workflowReviews.data.length === 0 && <p className="empty">No reviews yet.</p>}
@@ -143,43 +192,161 @@ export default function MarketplaceWorkflow() {
                   {'☆'.repeat(5 - r.rating)}
                 </strong>{' '}
                 {r.author.handle} · {formatDate(r.createdAt)}
+                {r.updatedAt !== r.createdAt && ' (edited)'}
               </p>
               <p>{r.text}</p>
             </li>
           ))}
         </ul>
-        {entry && entry.sourceType !== 'owned' && !reviewed && (
-          <Form
-            className="stack"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              if (await review.run({ workflowId: w.workflowId, rating: Number(rating), text })) {
-                setText('');
-                reload();
-              }
+        {entry && entry.sourceType !== 'owned' && (
+          <ReviewForm
+            key={own?.reviewId ?? 'new'}
+            workflowId={w.workflowId}
+            own={own}
+            onDone={(message) => {
+              setNotice(message);
+              reload();
             }}
-          >
-            <h3>Write a review</h3>
-            <RadioGroup value={rating} onChange={setRating} orientation="horizontal">
-              <Label>Rating</Label>
-              {['1', '2', '3', '4', '5'].map((n) => (
-                <Radio key={n} value={n}>
-                  {n} ★
-                </Radio>
-              ))}
-            </RadioGroup>
-            <TextField value={text} onChange={setText} isRequired maxLength={2000}>
-              <Label>Your review</Label>
-              <TextArea rows={3} />
-            </TextField>
-            {review.error && <ErrorNotice error={review.error} />}
-            <Button type="submit" isDisabled={review.pending || !text.trim()}>
-              Publish review
-            </Button>
-          </Form>
+          />
         )}
         {!entry && <p className="hint">Subscribe or fork to review this workflow.</p>}
       </section>
     </>
+  );
+}
+
+interface ManifestView {
+  intent?: string;
+  steps?: (GraphStep & { action?: string; parameters?: Record<string, unknown> })[];
+  adapters?: Record<string, unknown>;
+  outputs?: { type?: string; artifacts?: unknown[] };
+}
+
+/** What the workflow does, before subscribing: its intent, its steps with their actions and parameters, its adapters. */
+function ManifestDetails({ manifest, steps }: { manifest: ManifestView; steps: NonNullable<ManifestView['steps']> }) {
+  const actions = [...new Set(steps.map((s) => s.action).filter((a): a is string => typeof a === 'string'))];
+  const adapters = manifest.adapters && typeof manifest.adapters === 'object' ? Object.keys(manifest.adapters) : [];
+  return (
+    <section aria-labelledby="what">
+      <h2 id="what">What it does</h2>
+      {manifest.intent && <p>{manifest.intent}</p>}
+      <dl className="facts">
+        <dt>Actions</dt>
+        <dd>{actions.length ? actions.map((a) => <code key={a}>{a}</code>) : 'none'}</dd>
+        <dt>Adapter settings</dt>
+        <dd>{adapters.length ? adapters.map((a) => <code key={a}>{a}</code>) : 'none: every adapter uses its defaults'}</dd>
+        {manifest.outputs?.type && (
+          <>
+            <dt>Output</dt>
+            <dd>{manifest.outputs.type}</dd>
+          </>
+        )}
+      </dl>
+      <h3 id="steps">{plural(steps.length, 'step')}</h3>
+      {steps.length > 0 ? <StepGraph steps={steps} /> : <p>This manifest has no steps.</p>}
+      <ol className="step-list">
+        {steps.map((s) => {
+          const params = s.parameters && typeof s.parameters === 'object' ? Object.entries(s.parameters) : [];
+          return (
+            <li key={s.id}>
+              <strong>{s.name ?? s.id}</strong> <code>{s.id}</code> · <code>{s.action}</code>
+              {s.depends_on?.length ? <span className="hint"> · after {s.depends_on.join(', ')}</span> : null}
+              {params.length > 0 && (
+                <dl className="params">
+                  {params.map(([k, v]) => (
+                    <div key={k}>
+                      <dt>{k}</dt>
+                      <dd>
+                        <code>{typeof v === 'string' ? v : JSON.stringify(v)}</code>
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+interface OwnReview {
+  reviewId: string;
+  rating: number;
+  text: string;
+}
+
+/** Writing a review, or changing or deleting one's own. */
+function ReviewForm({ workflowId, own, onDone }: { workflowId: string; own: OwnReview | null; onDone: (message: string) => void }) {
+  const [editing, setEditing] = useState(!own);
+  const [rating, setRating] = useState(String(own?.rating ?? 5));
+  const [text, setText] = useState(own?.text ?? '');
+  const write = useMutation(Review);
+  const edit = useMutation(EditReview);
+  const remove = useMutation(DeleteReview);
+  const error = write.error ?? edit.error ?? remove.error;
+  const reason =
+    characterCount(text.trim()) < REVIEW_TEXT.min
+      ? `A review needs at least ${REVIEW_TEXT.min} characters.`
+      : lengthProblem('The review', text, REVIEW_TEXT.max);
+
+  if (own && !editing) {
+    return (
+      <div className="row">
+        <Button className="secondary" onPress={() => setEditing(true)}>
+          Edit your review
+        </Button>
+        <ConfirmButton
+          label="Delete your review"
+          title="Delete your review?"
+          confirmLabel="Delete review"
+          pending={remove.pending}
+          onConfirm={async () => {
+            if (await remove.run({ workflowId, reviewId: own.reviewId })) onDone('Your review was deleted.');
+          }}
+        >
+          <p>Its rating leaves the workflow’s average. You can write a new one later.</p>
+        </ConfirmButton>
+        {remove.error && <ErrorNotice error={remove.error} />}
+      </div>
+    );
+  }
+  return (
+    <Form
+      className="stack"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const done = own
+          ? await edit.run({ workflowId, reviewId: own.reviewId, rating: Number(rating), text })
+          : await write.run({ workflowId, rating: Number(rating), text });
+        if (done) onDone(own ? 'Your review was updated.' : 'Your review was published.');
+      }}
+    >
+      <h3>{own ? 'Edit your review' : 'Write a review'}</h3>
+      <RadioGroup value={rating} onChange={setRating} orientation="horizontal">
+        <Label>Rating</Label>
+        {['1', '2', '3', '4', '5'].map((n) => (
+          <Radio key={n} value={n}>
+            {n} ★
+          </Radio>
+        ))}
+      </RadioGroup>
+      <TextField value={text} onChange={setText} isRequired>
+        <Label>Your review</Label>
+        <TextArea rows={3} />
+      </TextField>
+      {error && <ErrorNotice error={error} />}
+      <div className="row">
+        <ReasonButton type="submit" pending={write.pending || edit.pending} reason={reason}>
+          {own ? 'Save review' : 'Publish review'}
+        </ReasonButton>
+        {own && (
+          <Button className="secondary" onPress={() => setEditing(false)}>
+            Cancel
+          </Button>
+        )}
+      </div>
+    </Form>
   );
 }

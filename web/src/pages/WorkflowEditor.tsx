@@ -1,10 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Form, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Form, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
 import { manifestAsYaml } from '../components/manifest-text';
-import { request, toApiError, useMutation, useQuery, type ApiError } from '../api';
+import { request, useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { NotFound } from '../components/NotFound';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { ReasonButton } from '../components/ReasonButton';
+import { plural } from '../format';
+import { lazyPage } from '../components/lazyPage';
+import type { Problem } from '../editor/validate';
+import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
@@ -21,18 +27,6 @@ const WorkflowQuery = graphql(`
       allowForks
       currentVersion
       manifest
-    }
-  }
-`);
-const Validate = graphql(`
-  mutation ValidateManifest($manifest: JSON!) {
-    validateManifest(manifest: $manifest) {
-      valid
-      errors {
-        path
-        code
-        message
-      }
     }
   }
 `);
@@ -99,46 +93,7 @@ steps:
     depends_on: [code]
 `;
 
-interface Problem {
-  path: string;
-  message: string;
-}
-
-/** The manifest's problems as the service sees them, checked a moment after typing stops. */
-function useLiveValidation(text: string): { problems: Problem[] | null; checking: boolean; failure: ApiError | null } {
-  const [state, setState] = useState<{ problems: Problem[] | null; checking: boolean; failure: ApiError | null }>({
-    problems: null,
-    checking: false,
-    failure: null,
-  });
-  const latest = useRef(0);
-  useEffect(() => {
-    const run = ++latest.current;
-    setState((s) => ({ ...s, checking: true }));
-    const timer = setTimeout(async () => {
-      try {
-        const result = await request(Validate, { manifest: text });
-        if (run === latest.current) setState({ problems: result.validateManifest.errors, checking: false, failure: null });
-      } catch (e) {
-        const error = toApiError(e);
-        if (run !== latest.current) return;
-        // Text that is not YAML at all comes back as a validation error with its line.
-        if (error.code === 'VALIDATION_ERROR') {
-          const d = error.details as { line?: number; column?: number };
-          setState({
-            problems: [{ path: d.line ? `line ${d.line}${d.column ? `, column ${d.column}` : ''}` : '', message: error.message }],
-            checking: false,
-            failure: null,
-          });
-        } else {
-          setState({ problems: null, checking: false, failure: error });
-        }
-      }
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [text]);
-  return state;
-}
+const ManifestEditor = lazyPage(() => import('../editor/ManifestEditor'));
 
 export default function WorkflowEditor() {
   const params = useParams<{ id?: string }>();
@@ -156,7 +111,7 @@ export default function WorkflowEditor() {
   const create = useMutation(Create);
   const update = useMutation(Update);
   const remove = useMutation(Delete);
-  const validation = useLiveValidation(manifest);
+  const [problems, setProblems] = useState<Problem[] | null>(null);
 
   useEffect(() => {
     const w = existing.data?.workflow;
@@ -170,7 +125,6 @@ export default function WorkflowEditor() {
     setManifest(manifestAsYaml(w.manifest));
   }, [existing.data]);
 
-  const problems = validation.problems ?? [];
   const saveError = create.error ?? update.error;
   const tagList = useMemo(
     () =>
@@ -181,6 +135,17 @@ export default function WorkflowEditor() {
     [tags],
   );
 
+  const blocked =
+    lengthProblem('The name', name, TEXT_LIMITS.name, true) ??
+    lengthProblem('The description', description, TEXT_LIMITS.description) ??
+    lengthProblem('The category', category, TEXT_LIMITS.category) ??
+    (problems === null
+      ? 'The manifest is being checked.'
+      : problems.length > 0
+        ? `Fix the ${plural(problems.length, 'problem')} in the manifest first.`
+        : null);
+
+  if (workflowId && existing.error?.code === 'NOT_FOUND') return <NotFound what="Workflow" />;
   if (workflowId && existing.error && !existing.data) return <ErrorNotice error={existing.error} onRetry={existing.reload} />;
   if (workflowId && !existing.data) return <p aria-live="polite">Loading…</p>;
   const w = existing.data?.workflow;
@@ -206,7 +171,21 @@ export default function WorkflowEditor() {
         <Link href="/workflows">← Workflows</Link>
       </p>
       <h1>{w ? w.name : 'New workflow'}</h1>
-      {w && <p className="hint">Version {w.currentVersion}</p>}
+      {w && (
+        <p className="hint">
+          Version {w.currentVersion}
+          {w.visibility === 'public' ? (
+            <>
+              {' · '}
+              <Link href={`/marketplace/${w.workflowId}`}>Its marketplace listing</Link>
+              {' · '}
+              <Link href={`/marketplace/${w.workflowId}#reviews`}>Its reviews</Link>
+            </>
+          ) : (
+            ' · private: not in the marketplace'
+          )}
+        </p>
+      )}
       <Form
         className="editor"
         onSubmit={(e) => {
@@ -215,11 +194,11 @@ export default function WorkflowEditor() {
         }}
       >
         <div className="stack">
-          <TextField value={name} onChange={setName} isRequired maxLength={100}>
+          <TextField value={name} onChange={setName} isRequired>
             <Label>Name</Label>
             <Input />
           </TextField>
-          <TextField value={description} onChange={setDescription} maxLength={1000}>
+          <TextField value={description} onChange={setDescription}>
             <Label>Description</Label>
             <TextArea rows={2} />
           </TextField>
@@ -237,20 +216,23 @@ export default function WorkflowEditor() {
             <Radio value="public">Public (published in the marketplace)</Radio>
           </RadioGroup>
         </div>
-        <div className="stack">
-          <TextField
-            value={manifest}
-            onChange={setManifest}
-            isInvalid={problems.length > 0}
-            className="react-aria-TextField manifest-field"
-          >
-            <Label>Manifest (YAML or JSON)</Label>
-            <TextArea rows={20} spellCheck={false} className="react-aria-TextArea code" aria-describedby="manifest-problems" />
-          </TextField>
+        <div className="stack manifest-field">
+          <span id="manifest-label" className="label">
+            Manifest (YAML or JSON)
+          </span>
+          <Suspense fallback={<p aria-live="polite">Loading the editor…</p>}>
+            <ManifestEditor
+              value={manifest}
+              onChange={setManifest}
+              onProblems={setProblems}
+              labelledBy="manifest-label"
+              describedBy="manifest-problems"
+            />
+          </Suspense>
+          <p className="hint">Ctrl+Space completes keys, actions and step ids. Checked as you type, by the same rules as the service.</p>
           <div id="manifest-problems" aria-live="polite">
-            {validation.checking && <p className="hint">Checking…</p>}
-            {!validation.checking && validation.problems && problems.length === 0 && <p className="ok">The manifest is valid.</p>}
-            {problems.length > 0 && (
+            {problems && problems.length === 0 && <p className="ok">The manifest is valid.</p>}
+            {problems && problems.length > 0 && (
               <>
                 <p className="error-text">
                   {problems.length} problem{problems.length === 1 ? '' : 's'} in the manifest:
@@ -258,21 +240,21 @@ export default function WorkflowEditor() {
                 <ul className="problems">
                   {problems.map((p, i) => (
                     <li key={i}>
-                      <code>{p.path || '(whole manifest)'}</code> {p.message}
+                      <code>{p.path || (p.line ? `line ${p.line}${p.column ? `, column ${p.column}` : ''}` : '(whole manifest)')}</code>{' '}
+                      {p.message}
                     </li>
                   ))}
                 </ul>
               </>
             )}
-            {validation.failure && <ErrorNotice error={validation.failure} />}
           </div>
         </div>
         {saveError && <ErrorNotice error={saveError} onRetry={() => void save()} />}
         <p role="status">{saved}</p>
         <div className="row">
-          <Button type="submit" isDisabled={create.pending || update.pending || problems.length > 0 || !name.trim()}>
+          <ReasonButton type="submit" pending={create.pending || update.pending} reason={blocked}>
             {workflowId ? 'Save' : 'Create workflow'}
-          </Button>
+          </ReasonButton>
         </div>
       </Form>
       {w && (

@@ -42,7 +42,7 @@ export default function Workflows() {
       )}
       {data && data.workflows.data.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Your workflows (scrolls sideways)">
-          <table>
+          <table className="cards-on-phone">
             <caption className="sr-only">Your workflows</caption>
             <thead>
               <tr>
@@ -61,14 +61,14 @@ export default function Workflows() {
                   <th scope="row">
                     <Link href={`/workflows/${w.workflowId}`}>{w.name}</Link>
                   </th>
-                  <td>
+                  <td data-label="Visibility">
                     <span className={`badge ${w.visibility}`}>{w.visibility}</span>
                   </td>
-                  <td>{w.currentVersion}</td>
-                  <td>{w.stats.subscribers}</td>
-                  <td>{w.stats.forks}</td>
-                  <td>{w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} (${w.stats.ratingCount})` : '—'}</td>
-                  <td>{formatDate(w.updatedAt)}</td>
+                  <td data-label="Version">{w.currentVersion}</td>
+                  <td data-label="Subscribers">{w.stats.subscribers}</td>
+                  <td data-label="Forks">{w.stats.forks}</td>
+                  <td data-label="Rating">{w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} (${w.stats.ratingCount})` : '—'}</td>
+                  <td data-label="Updated">{formatDate(w.updatedAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, extname, join, relative, resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+// The service's own validator (one rule, one place): bundled into the command line by cli/build.mjs.
+import { parseManifestInput, validateManifest } from '../../src/manifest/validate.js';
+import type { Api } from './api.js';
+import { CliError, type Output } from './output.js';
+
+/**
+ * Manifests as files (docs/cli.md, "Manifests as files"): one file per workflow (YAML or JSON, the
+ * manifest exactly as the service keeps it), and a state file, `wfctl.state.json`, mapping each
+ * file to its workflow id, the version it was last pulled or pushed at, and the file's hash then.
+ */
+
+export const STATE_FILE = 'wfctl.state.json';
+const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+interface FileState {
+  workflowId: string;
+  version: string;
+  sha256: string;
+}
+
+export interface State {
+  service: string;
+  workflows: Record<string, FileState>;
+}
+
+export interface Problem {
+  path: string;
+  code: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function readState(dir: string, service: string): State {
+  const path = join(dir, STATE_FILE);
+  if (!existsSync(path)) return { service, workflows: {} };
+  let state: State;
+  try {
+    state = JSON.parse(readFileSync(path, 'utf8')) as State;
+  } catch {
+    throw new CliError('INVALID_FILE', `${path} is not valid JSON`, `Restore it from version control, or delete it and run wfctl pull.`);
+  }
+  if (!state || typeof state.workflows !== 'object' || state.workflows === null)
+    throw new CliError(
+      'INVALID_FILE',
+      `${path} has no "workflows" map`,
+      'Restore it from version control, or delete it and run wfctl pull.',
+    );
+  if (state.service && state.service !== service)
+    throw new CliError(
+      'USAGE',
+      `${path} belongs to ${state.service}, not ${service}`,
+      `Pass --service ${state.service}, or pull into another directory.`,
+    );
+  return { service, workflows: state.workflows };
+}
+
+function writeState(dir: string, state: State): void {
+  const sorted = Object.fromEntries(Object.entries(state.workflows).sort(([a], [b]) => a.localeCompare(b)));
+  const path = join(dir, STATE_FILE);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify({ service: state.service, workflows: sorted }, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+}
+
+export function checkDir(dir: string): string {
+  const full = resolve(dir);
+  if (!existsSync(full) || !statSync(full).isDirectory())
+    throw new CliError('NOT_FOUND', `${dir} is not a directory`, 'Pass --dir with the directory of your manifest files.');
+  return full;
+}
+
+/** The manifest files of a directory (not its subdirectories), or the files named. */
+function manifestFiles(dir: string, named: string[] = []): string[] {
+  if (named.length > 0) {
+    return named.map((file) => {
+      const full = resolve(dir, file);
+      if (!existsSync(full) || !statSync(full).isFile())
+        throw new CliError('NOT_FOUND', `${file}: no such file`, 'Name manifest files that exist (relative to --dir).');
+      return relative(dir, full);
+    });
+  }
+  return (
+    readdirSync(dir)
+      // wfctl's own files (the state, the deploy file) sit beside the manifests: every `wfctl.*` name is its own.
+      .filter(
+        (name) => MANIFEST_EXTENSIONS.has(extname(name).toLowerCase()) && !name.startsWith('wfctl.') && statSync(join(dir, name)).isFile(),
+      )
+      .sort()
+  );
+}
+
+/** Parses and validates a file with the service's validator; the problems, or the manifest. */
+function checkFile(dir: string, file: string): { text: string; manifest?: Record<string, unknown>; problems: Problem[] } {
+  const text = readFileSync(join(dir, file), 'utf8');
+  if (!MANIFEST_EXTENSIONS.has(extname(file).toLowerCase()))
+    return { text, problems: [{ path: '', code: 'file_type', message: `${file} is not a manifest file: use .yaml, .yml or .json` }] };
+  let data: unknown;
+  try {
+    // A .json file must be JSON; YAML files go through the service's own YAML reading (limits included).
+    data = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseManifestInput(text);
+  } catch (error) {
+    const details = (error as { details?: { errors?: Problem[] } }).details;
+    if (details?.errors) return { text, problems: details.errors.map((p) => ({ ...p, code: 'yaml' })) };
+    return { text, problems: [{ path: '', code: 'json', message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  const checked = validateManifest(data);
+  if (!checked.valid) return { text, problems: checked.errors };
+  return { text, manifest: data as Record<string, unknown>, problems: [] };
+}
+
+function slug(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'workflow'
+  );
+}
+
+interface Workflow {
+  workflowId: string;
+  name: string;
+  currentVersion: string;
+}
+
+export async function pull(options: { api: Api; dir: string; format: 'yaml' | 'json'; force: boolean; dryRun: boolean; out: Output }) {
+  const { api, dir, out } = options;
+  const state = readState(dir, api.service);
+  const byId = new Map(Object.entries(state.workflows).map(([file, s]) => [s.workflowId, file]));
+  out.progress('Listing your workflows…');
+  const workflows = await api.list<Workflow>('/workflows');
+  const taken = new Set(Object.keys(state.workflows));
+  const written: Array<{ file: string; workflowId: string; version: string }> = [];
+  const unchanged: Array<{ file: string; workflowId: string; version: string }> = [];
+  const refused: Array<{ file: string; workflowId: string; reason: string }> = [];
+  let index = 0;
+  for (const workflow of workflows) {
+    index += 1;
+    let file = byId.get(workflow.workflowId);
+    if (!file) {
+      const base = slug(workflow.name);
+      file = `${base}.${options.format}`;
+      if (taken.has(file) || existsSync(join(dir, file))) file = `${base}-${workflow.workflowId.slice(-6).toLowerCase()}.${options.format}`;
+      taken.add(file);
+    }
+    const known = state.workflows[file];
+    const path = join(dir, file);
+    if (known && known.version === workflow.currentVersion && existsSync(path) && sha256(readFileSync(path, 'utf8')) === known.sha256) {
+      unchanged.push({ file, workflowId: workflow.workflowId, version: workflow.currentVersion });
+      continue;
+    }
+    // A file edited since the last pull is not overwritten without --force.
+    if (known && existsSync(path) && sha256(readFileSync(path, 'utf8')) !== known.sha256 && !options.force) {
+      refused.push({ file, workflowId: workflow.workflowId, reason: 'edited locally since the last pull' });
+      continue;
+    }
+    out.progress(`[${index}/${workflows.length}] ${file} (${workflow.name}, version ${workflow.currentVersion})`);
+    const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+    const text = await api.text(`/workflows/${encodeURIComponent(workflow.workflowId)}/manifest?format=${format}`);
+    written.push({ file, workflowId: workflow.workflowId, version: workflow.currentVersion });
+    if (!options.dryRun) {
+      writeFileSync(path, text);
+      state.workflows[file] = { workflowId: workflow.workflowId, version: workflow.currentVersion, sha256: sha256(text) };
+    }
+  }
+  if (!options.dryRun) writeState(dir, state);
+  const result = { dryRun: options.dryRun, written, unchanged, refused };
+  if (refused.length > 0) {
+    throw new CliError(
+      'CONFLICT',
+      `${refused.length} file(s) were edited locally since the last pull and were not overwritten: ${refused.map((r) => r.file).join(', ')}`,
+      "Push them first (wfctl push), or pass --force to replace them with the service's version.",
+      result,
+    );
+  }
+  return result;
+}
+
+interface PushEntry {
+  file: string;
+  workflowId?: string;
+  from?: string;
+  to?: string;
+}
+
+export async function push(options: { api: Api; dir: string; files: string[]; force: boolean; dryRun: boolean; out: Output }) {
+  const { api, dir, out } = options;
+  const state = readState(dir, api.service);
+  const files = manifestFiles(dir, options.files);
+  // Every file is checked first: nothing is sent while one of them is invalid.
+  const invalid: Array<{ file: string; errors: Problem[] }> = [];
+  const checked = files.map((file) => {
+    const result = checkFile(dir, file);
+    if (result.problems.length > 0) invalid.push({ file, errors: result.problems });
+    return { file, ...result };
+  });
+  if (invalid.length > 0) {
+    throw new CliError(
+      'VALIDATION_ERROR',
+      `${invalid.length} file(s) are not valid manifests: ${invalid.map((i) => `${i.file} (${i.errors[0]!.path || '/'}: ${i.errors[0]!.message})`).join('; ')}`,
+      'Run wfctl validate for every problem, fix them, and push again. Nothing was pushed.',
+      { files: invalid },
+    );
+  }
+  const created: PushEntry[] = [];
+  const updated: PushEntry[] = [];
+  const unchanged: PushEntry[] = [];
+  const conflicts: Array<PushEntry & { serviceVersion: string }> = [];
+  let mine: Workflow[] | null = null;
+  const sameName = async (name: string, file: string): Promise<Workflow | undefined> => {
+    mine ??= await api.list<Workflow>('/workflows');
+    const tracked = new Set(Object.values(state.workflows).map((s) => s.workflowId));
+    const found = mine.filter((w) => w.name === name && !tracked.has(w.workflowId));
+    if (found.length > 1)
+      throw new CliError(
+        'CONFLICT',
+        `${file}: ${found.length} of your workflows are named '${name}', so it is not clear which one it is`,
+        'Run wfctl pull to map files to workflows, or rename the manifest.',
+      );
+    return found[0];
+  };
+  let index = 0;
+  for (const { file, text, manifest } of checked) {
+    index += 1;
+    const known = state.workflows[file];
+    const hash = sha256(text);
+    if (known && known.sha256 === hash) {
+      unchanged.push({ file, workflowId: known.workflowId, from: known.version, to: known.version });
+      continue;
+    }
+    // A file the state does not know may be a workflow of the same name made by an earlier push
+    // whose state was not kept (CI): it is updated, not made twice.
+    const namesake = known ? undefined : await sameName(String(manifest!.name ?? ''), file);
+    if (namesake) {
+      out.progress(`[${index}/${checked.length}] ${file}: update ${namesake.workflowId} (same name)${options.dryRun ? ' (dry run)' : ''}`);
+      if (options.dryRun) {
+        updated.push({ file, workflowId: namesake.workflowId, from: namesake.currentVersion });
+        continue;
+      }
+      const saved = await api.call<Workflow>('PUT', `/workflows/${encodeURIComponent(namesake.workflowId)}`, { manifest: text });
+      state.workflows[file] = { workflowId: namesake.workflowId, version: saved.currentVersion, sha256: hash };
+      writeState(dir, state);
+      (saved.currentVersion === namesake.currentVersion ? unchanged : updated).push({
+        file,
+        workflowId: namesake.workflowId,
+        from: namesake.currentVersion,
+        to: saved.currentVersion,
+      });
+      continue;
+    }
+    if (!known) {
+      out.progress(`[${index}/${checked.length}] ${file}: new workflow${options.dryRun ? ' (dry run)' : ''}`);
+      if (options.dryRun) {
+        created.push({ file });
+        continue;
+      }
+      const name = String(manifest!.name ?? basename(file, extname(file))).slice(0, 100);
+      const made = await api.call<Workflow>('POST', '/workflows', {
+        name,
+        description: typeof manifest!.intent === 'string' ? manifest!.intent : undefined,
+        manifest: text,
+      });
+      state.workflows[file] = { workflowId: made.workflowId, version: made.currentVersion, sha256: hash };
+      writeState(dir, state);
+      created.push({ file, workflowId: made.workflowId, to: made.currentVersion });
+      continue;
+    }
+    const current = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
+    if (current.currentVersion !== known.version && !options.force) {
+      conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: current.currentVersion });
+      continue;
+    }
+    out.progress(`[${index}/${checked.length}] ${file}: update ${known.workflowId}${options.dryRun ? ' (dry run)' : ''}`);
+    if (options.dryRun) {
+      updated.push({ file, workflowId: known.workflowId, from: known.version });
+      continue;
+    }
+    const saved = await api.call<Workflow>('PUT', `/workflows/${encodeURIComponent(known.workflowId)}`, { manifest: text });
+    state.workflows[file] = { workflowId: known.workflowId, version: saved.currentVersion, sha256: hash };
+    writeState(dir, state);
+    (saved.currentVersion === current.currentVersion ? unchanged : updated).push({
+      file,
+      workflowId: known.workflowId,
+      from: current.currentVersion,
+      to: saved.currentVersion,
+    });
+  }
+  const result = { dryRun: options.dryRun, created, updated, unchanged, conflicts };
+  if (conflicts.length > 0) {
+    throw new CliError(
+      'CONFLICT',
+      `changed on the service since your last pull, not pushed: ${conflicts.map((c) => `${c.file} (you have ${c.from}, the service has ${c.serviceVersion})`).join('; ')}`,
+      "Run wfctl diff to see the changes, wfctl pull --force to take the service's version (then apply your edit again), or push --force to replace it with yours.",
+      result,
+    );
+  }
+  return result;
+}
+
+export async function diff(options: { api: Api; dir: string; files: string[]; out: Output }) {
+  const { api, dir } = options;
+  const state = readState(dir, api.service);
+  const files = manifestFiles(dir, options.files);
+  const entries: Array<{
+    file: string;
+    status: 'new' | 'modified' | 'unchanged' | 'changed-on-service';
+    workflowId?: string;
+    localVersion?: string;
+    serviceVersion?: string;
+    patch?: string;
+  }> = [];
+  for (const file of files) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const known = state.workflows[file];
+    if (!known) {
+      entries.push({ file, status: 'new', patch: createTwoFilesPatch('/dev/null', file, '', text) });
+      continue;
+    }
+    const current = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
+    const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+    const remote = await api.text(`/workflows/${encodeURIComponent(known.workflowId)}/manifest?format=${format}`);
+    const base = { file, workflowId: known.workflowId, localVersion: known.version, serviceVersion: current.currentVersion };
+    if (remote === text) entries.push({ ...base, status: 'unchanged' });
+    else
+      entries.push({
+        ...base,
+        status: current.currentVersion !== known.version ? 'changed-on-service' : 'modified',
+        patch: createTwoFilesPatch(`service/${file} (${current.currentVersion})`, `local/${file}`, remote, text),
+      });
+  }
+  return { files: entries, changed: entries.filter((e) => e.status !== 'unchanged').length };
+}
+
+export function validate(options: { dir: string; files: string[] }) {
+  const files = manifestFiles(options.dir, options.files);
+  if (files.length === 0)
+    throw new CliError(
+      'NOT_FOUND',
+      `no manifest files (.yaml, .yml, .json) in ${options.dir}`,
+      'Pass the files to check, or --dir with the directory holding them.',
+    );
+  return files.map((file) => {
+    const { problems } = checkFile(options.dir, file);
+    return { file, valid: problems.length === 0, errors: problems };
+  });
+}
+
+/** The workflow id a deploy file names: a manifest file of the state, or an id as is. */
+export function workflowIdOf(dir: string, service: string, reference: string): string {
+  const state = readState(dir, service);
+  const entry = state.workflows[reference] ?? state.workflows[relative(dir, resolve(dir, reference))];
+  if (entry) return entry.workflowId;
+  if (MANIFEST_EXTENSIONS.has(extname(reference).toLowerCase()))
+    throw new CliError('NOT_FOUND', `${reference} is not in ${STATE_FILE}`, 'Push it first (wfctl push), or name the workflow by its id.');
+  return reference;
+}
+
+export function ensureDir(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return checkDir(dir);
+}

@@ -1,0 +1,171 @@
+import {
+  classifyInboundRequest,
+  PerRequestHTTPServerTransport,
+  type AuthInfo,
+  type InboundClassificationOutcome,
+  type InboundHttpRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { isServedMethod, MODERN_VERSION } from './protocol.js';
+
+/**
+ * The two in-process transports through which the endpoint hands requests to long-lived SDK
+ * servers, in place of the SDK's per-request transport and server (the composition of the SDK's
+ * dualEraStreamableHttp example): building a server with its handlers for every request cost more
+ * than the rest of the request (docs/performance.md). They rely on SDK behaviour that is not part
+ * of its documented surface; test/mcp/transports.test.ts pins each piece, so an SDK release that
+ * changes one fails there, not in production.
+ */
+
+/** A 2026-07-28 request as the SDK classified it (`classifyInboundRequest`), with the standard headers it was classified with. */
+export interface ModernEdge {
+  route: InboundClassificationOutcome;
+  headers: InboundHttpRequest;
+}
+
+/**
+ * A request's 2026-07-28 classification, or undefined for the 2025 era. A message without `_meta`
+ * and without a 2026-07-28 header has no envelope claim: 2025 era at once; anything else is
+ * classified by the SDK's own classifier (what its isLegacyRequest runs).
+ */
+export function modernEdgeOf(requestHeaders: { get(name: string): string | null }, message: unknown): ModernEdge | undefined {
+  const hasMeta = (message as { params?: { _meta?: unknown } } | null)?.params?._meta !== undefined;
+  const headerVersion = requestHeaders.get('mcp-protocol-version');
+  if (!hasMeta && (headerVersion === null || headerVersion < MODERN_VERSION)) return undefined;
+  const headers = {
+    httpMethod: 'POST',
+    protocolVersionHeader: headerVersion ?? undefined,
+    mcpMethodHeader: requestHeaders.get('mcp-method') ?? undefined,
+    mcpNameHeader: requestHeaders.get('mcp-name') ?? undefined,
+  };
+  const route = classifyInboundRequest({ ...headers, body: message });
+  return route.kind === 'legacy' ? undefined : { route, headers };
+}
+
+/**
+ * The requests in flight through one in-process transport. Requests from many HTTP requests are in
+ * flight at once, and clients pick their ids freely, so each is given an id of the transport's own;
+ * the answer the server sends for that id goes back to its HTTP request with the client's id restored.
+ */
+class Exchanges {
+  private nextId = 1;
+  private readonly pending = new Map<number, (message: JSONRPCMessage) => void>();
+
+  /** Hands `message` to `deliver` under an id of its own; the promise settles with the answer to it. */
+  open(message: JSONRPCRequest, deliver: (message: JSONRPCRequest) => void): Promise<JSONRPCMessage> {
+    const id = this.nextId;
+    this.nextId = id === Number.MAX_SAFE_INTEGER ? 1 : id + 1;
+    const answer = new Promise<JSONRPCMessage>((resolve) => {
+      this.pending.set(id, (sent) => {
+        (sent as { id: unknown }).id = message.id;
+        resolve(sent);
+      });
+    });
+    deliver({ ...message, id });
+    return answer;
+  }
+
+  /** An answer the server sent: settles its request (it sends no requests of its own). */
+  settle(message: JSONRPCMessage): void {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'number') return;
+    const settle = this.pending.get(id);
+    if (!settle) return;
+    this.pending.delete(id);
+    settle(message);
+  }
+}
+
+/**
+ * The SDK `Transport` between the endpoint and the long-lived 2025-era `Server`. Notifications and
+ * responses are never passed on: in a stateless endpoint they have nothing to act on.
+ */
+export class Dispatch implements Transport {
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly exchanges = new Exchanges();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.exchanges.settle(message);
+  }
+
+  /** Hands `message` to the server with its connection, and waits for the answer. */
+  request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
+    return this.exchanges.open(message, (sent) => this.onmessage?.(sent, { authInfo }));
+  }
+}
+
+const MODERN_CLASSIFICATION = { era: 'modern', revision: MODERN_VERSION } as const;
+
+/**
+ * The in-process transport of a long-lived 2026-07-28 `Server`. It is the SDK's per-request
+ * transport only in name: connecting a server to one is how the SDK binds a server to the
+ * 2026-07-28 revision (its encode seam then adds `resultType`, the cache fields and the server
+ * information in `_meta`, as for the handler's servers), and every method is replaced so that it
+ * carries many exchanges, as `Dispatch` does. An answer sent while the message is still being
+ * handed over comes from the protocol layer's own gates, before any handler ran: that request is
+ * given back (null) for `createMcpHandler` to answer with the HTTP status the SDK gives it.
+ */
+export class ModernDispatch extends PerRequestHTTPServerTransport {
+  private readonly exchanges = new Exchanges();
+  private handingOver = false;
+  private gated = false;
+
+  constructor() {
+    super({ classification: MODERN_CLASSIFICATION });
+  }
+
+  override async start(): Promise<void> {}
+
+  override async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  override async send(message: JSONRPCMessage): Promise<void> {
+    if (this.handingOver) this.gated = true;
+    this.exchanges.settle(message);
+  }
+
+  request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> | null {
+    this.gated = false;
+    const answer = this.exchanges.open(message, (sent) => {
+      this.handingOver = true;
+      try {
+        this.onmessage?.(sent, { authInfo, classification: MODERN_CLASSIFICATION });
+      } finally {
+        this.handingOver = false;
+      }
+    });
+    return this.gated ? null : answer;
+  }
+}
+
+/** Where a request's `Mcp-Name` header comes from in its body (SEP-2243), for the methods served here. */
+const NAME_SOURCE: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/**
+ * Whether a 2026-07-28 request is one `createMcpHandler` would hand to its server unchanged: a
+ * request classified modern for this revision by the SDK, whose standard headers repeat the
+ * body exactly (no whitespace, no encoded value), for a method this server has a handler for.
+ * Anything else (every refusal, every header the SDK would have to decode) is left to the handler.
+ */
+export function isPlainModernRequest(edge: ModernEdge, message: JSONRPCRequest): boolean {
+  const { route, headers } = edge;
+  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== MODERN_VERSION) return false;
+  if (headers.protocolVersionHeader !== MODERN_VERSION || headers.mcpMethodHeader !== message.method) return false;
+  if (message.method === 'initialize' || !isServedMethod(message.method)) return false;
+  const field = NAME_SOURCE[message.method];
+  if (field === undefined) return true;
+  const value = (message.params as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'string' && value !== '' && !/^[\s=]|\s$/.test(value) && headers.mcpNameHeader === value;
+}

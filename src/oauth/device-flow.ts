@@ -1,0 +1,127 @@
+import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
+import type { TextReply } from '../http/text-response.js';
+import { formActionSource, page } from './pages.js';
+
+/**
+ * The command-line tool (cli/, `wfctl`) as a first-party client of the authorization server
+ * (docs/cli.md, "Signing in"; docs/decisions.md, "Command-line tool"):
+ *
+ * - one client registered with the server itself (not by dynamic registration or a metadata
+ *   document): a native public client whose loopback redirect may use any port (RFC 8252), which
+ *   may also use the device authorization grant (RFC 8628) for SSH sessions and containers;
+ * - the API as a resource of its own: `resource` = the service's base URL (`PUBLIC_BASE_URL`),
+ *   scope `api`. A token for it opens REST and GraphQL as its user, like an API key of scope
+ *   `api`, and no tool endpoint. Only this client may ask for it; other clients keep getting tokens
+ *   bound to one deployment's tool endpoint;
+ * - the device flow's pages (enter the code, confirm it, done) drawn as the service's other pages.
+ */
+
+const CLI_CLIENT_ID = 'wfctl';
+export const API_SCOPE = 'api';
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** The resource identifier of the REST and GraphQL API: the service's base URL. */
+function apiResource(publicBaseUrl: string): string {
+  return publicBaseUrl;
+}
+
+export function isApiResource(publicBaseUrl: string, resource: string | null | undefined): boolean {
+  return resource === apiResource(publicBaseUrl) || resource === `${apiResource(publicBaseUrl)}/`;
+}
+
+/** The command-line tool's registration, fixed by the service. */
+export const cliClient: ClientMetadata = {
+  client_id: CLI_CLIENT_ID,
+  client_name: 'Workflow command-line tool (wfctl)',
+  application_type: 'native',
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],
+  response_types: ['code'],
+  // Loopback: any port matches (the library applies RFC 8252's rule to native clients).
+  redirect_uris: ['http://127.0.0.1/callback'],
+  scope: `${API_SCOPE} offline_access`,
+};
+
+/** What a token for the API resource is, when the first-party client asks for it (null: not this resource). */
+export function apiResourceServerInfo(
+  ctx: KoaContextWithOIDC,
+  publicBaseUrl: string,
+  resource: string,
+  accessTokenTTL: number,
+): { scope: string; audience: string; accessTokenTTL: number; accessTokenFormat: 'opaque' } | null {
+  if (!isApiResource(publicBaseUrl, resource)) return null;
+  if (ctx.oidc.client?.clientId !== CLI_CLIENT_ID) return null;
+  return { scope: API_SCOPE, audience: apiResource(publicBaseUrl), accessTokenTTL, accessTokenFormat: 'opaque' };
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function render(ctx: KoaContextWithOIDC, title: string, body: string, status = 200): void {
+  const reply = page(title, body, status);
+  ctx.status = reply.status;
+  for (const [name, value] of Object.entries(reply.headers)) ctx.set(name, value);
+  ctx.body = reply.text;
+}
+
+/** oidc-provider's `features.deviceFlow`, with the service's own pages. */
+export const deviceFlowFeature = {
+  enabled: true,
+  // Twenty consonants, no vowels (no words), no digits (no 0/O, 1/I confusion): RFC 8628 §6.1.
+  charset: 'base-20' as const,
+  mask: '****-****',
+  async userCodeInputSource(ctx: KoaContextWithOIDC, form: string, _out: unknown, err?: Error & { userCode?: string }) {
+    let message = '<p>Enter the code the command line shows you (<code>wfctl login --device</code>).</p>';
+    if (err && (err.userCode || err.name === 'NoCodeError'))
+      message =
+        '<p class="error" role="alert">That code is not known or has expired. Check it, or run <code>wfctl login --device</code> again for a new one.</p>';
+    else if (err?.name === 'AbortedError') message = '<p class="error" role="alert">The sign-in was cancelled.</p>';
+    else if (err) message = '<p class="error" role="alert">The code could not be checked. Try again.</p>';
+    render(
+      ctx,
+      'Sign in the command line',
+      `<h1>Sign in the command line</h1>${message}
+<label for="user-code">Code</label>
+${form.replace('name="user_code"', 'id="user-code" name="user_code" aria-label="Code"').replace(/ onfocus="[^"]*"/, '')}
+<button type="submit" form="op.deviceInputForm">Continue</button>`,
+      err ? 400 : 200,
+    );
+  },
+  async userCodeConfirmSource(
+    ctx: KoaContextWithOIDC,
+    form: string,
+    client: { clientName?: string; clientId: string },
+    _info: unknown,
+    userCode: string,
+  ) {
+    render(
+      ctx,
+      'Confirm the code',
+      `<h1>Is this the code on your screen?</h1>
+<p><code style="font-size:1.6rem;letter-spacing:.1em">${escape(userCode)}</code></p>
+<p><strong>${escape(client.clientName ?? client.clientId)}</strong> asks to act on your account through the API: your workflows, library, deployments and API keys. Continue only if you started <code>wfctl login --device</code> yourself and it shows this code.</p>
+${form}
+<button type="submit" form="op.deviceConfirmForm">Continue</button>
+<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes" style="background:#4b5563">Cancel</button>`,
+    );
+  },
+  async successSource(ctx: KoaContextWithOIDC) {
+    render(ctx, 'Signed in', '<h1>The command line is signed in</h1><p>You can close this page and go back to your terminal.</p>');
+  },
+};
+
+/** The consent page of the command-line tool's browser sign-in (the loopback redirect). */
+export function apiConsent(options: { action: string; email: string | null; redirectUri: string }): TextReply {
+  const host = URL.parse(options.redirectUri)?.host ?? options.redirectUri;
+  return page(
+    'Sign in the command line',
+    `<h1>Sign in the command line?</h1>
+<p><strong>${escape(cliClient.client_name!)}</strong> (it will return to <code>${escape(host)}</code> on this computer) asks to act on your account as ${escape(options.email ?? 'you')} through the API: your workflows, library, deployments and API keys.</p>
+<p class="note">Allow only if you ran <code>wfctl login</code> yourself. <code>wfctl logout</code> ends it, or disconnect it under connected applications.</p>
+<form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
+<form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
+    200,
+    formActionSource(options.redirectUri),
+  );
+}

@@ -1,0 +1,147 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { buildService, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
+
+/**
+ * A deployment's install page in Debian's Chromium, against the built service: every client's
+ * form, OAuth first, a key made on the page for this deployment and filled into the forms (the
+ * Cursor deeplink decoded, the key-bound catalog fetched with it), and axe-core with no serious or
+ * critical violation at 1280 and 390 px wide.
+ */
+
+const PHONE = { width: 390, height: 844 };
+const SCREENSHOTS = '.test-results/screenshots';
+
+let database: TestDatabase | null = null;
+let service: RunningProcess;
+let chromium: { browser: Browser; close(): Promise<void> };
+
+beforeAll(async () => {
+  buildService();
+  if (process.env.DATABASE_URL) {
+    database = await createTestDatabase({ poolSize: 1 });
+    await database.db.close();
+  }
+  service = await startService({}, database?.url ?? null);
+  chromium = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await service?.stop();
+  if (database) await database.drop().catch(() => {});
+});
+
+async function graphql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {
+  return page.evaluate(
+    async ({ query, variables }) => {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    },
+    { query, variables },
+  );
+}
+
+async function axeAt(page: Page, size: { width: number; height: number }, label: string): Promise<void> {
+  await page.setViewportSize(size);
+  await page.waitForTimeout(150);
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    `${label} at ${size.width} px`,
+  ).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${label}: wider than ${size.width} px`).toBeLessThanOrEqual(1);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${label.replace(/\W+/g, '-')}-${size.width}.png`), fullPage: true });
+}
+
+describe('the install page in a browser', { timeout: 180_000 }, () => {
+  it('shows every client OAuth first, makes a key for the deployment and fills it in, at 1280 and 390 px', async () => {
+    const context = await chromium.browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${service.origin}/`);
+    await page.waitForURL(/\/sign-in\?return=/);
+    await page.getByLabel('E-mail address').fill('installer@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
+
+    const manifest = {
+      manifest_version: '1.0',
+      name: 'Review',
+      intent: 'Review a change',
+      steps: [{ id: 'review', name: 'Review the change', action: 'review_agent' }],
+    };
+    const workflow = await graphql(page, 'mutation($m: JSON!) { createWorkflow(name: "Careful review", manifest: $m) { workflowId } }', {
+      m: manifest,
+    });
+    const workflowId = workflow.data.createWorkflow.workflowId;
+    const created = await graphql(
+      page,
+      'mutation($w: [String!]!) { createDeployment(name: "Code Review", workflowIds: $w) { deploymentId } }',
+      {
+        w: [workflowId],
+      },
+    );
+    const deploymentId: string = created.data.createDeployment.deploymentId;
+
+    // From the deployment page to its install page.
+    await page.goto(`${service.origin}/deployments/${deploymentId}`);
+    await page.getByRole('link', { name: 'Install into any agent client' }).click();
+    await page.getByRole('heading', { name: 'Install Code Review', level: 1 }).waitFor();
+    for (const title of [
+      'Claude Code',
+      'Cursor',
+      'VS Code',
+      'VS Code Insiders',
+      'Windsurf',
+      'Gemini CLI',
+      'Codex CLI',
+      'LM Studio',
+      'Goose',
+    ]) {
+      await page.getByRole('heading', { name: title, level: 2, exact: true }).waitFor();
+    }
+    // OAuth first: the first form of Claude Code is the sign-in one, with its two commands.
+    const claude = page.getByRole('region', { name: 'Claude Code' });
+    await expect(claude.locator('.install-form').first().textContent()).resolves.toContain('Sign in (OAuth)');
+    const endpoint = `http://127.0.0.1:${new URL(service.origin).port}/v1/mcp/${deploymentId}`;
+    await expect(claude.locator('pre').first().textContent()).resolves.toBe(
+      `claude mcp add --transport http code-review ${endpoint}\nclaude mcp login code-review`,
+    );
+    // The Cursor sign-in button is a deeplink with its web fallback.
+    const cursor = page.getByRole('region', { name: 'Cursor' });
+    const oauthLink = await cursor.getByRole('link', { name: 'Open in the app' }).first().getAttribute('href');
+    expect(JSON.parse(Buffer.from(new URL(oauthLink!).searchParams.get('config')!, 'base64').toString())).toEqual({ url: endpoint });
+    await page.waitForLoadState('networkidle');
+    await axeAt(page, DESKTOP, 'install page');
+    await axeAt(page, PHONE, 'install page');
+    await page.setViewportSize(DESKTOP);
+
+    // A key made on the page, named for the deployment, filled into the forms that need one.
+    await page.getByRole('button', { name: 'Make an API key for Code Review' }).click();
+    await page.getByText('Made the key “Install: Code Review”').waitFor();
+    const key = (await page.getByRole('region', { name: 'API key for this deployment' }).locator('pre').textContent())!.trim();
+    expect(key).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
+    const keyedLink = await cursor.getByRole('link', { name: 'Open in the app' }).nth(1).getAttribute('href');
+    const keyBound = JSON.parse(Buffer.from(new URL(keyedLink!).searchParams.get('config')!, 'base64').toString()).url as string;
+    expect(keyBound).toBe(`http://127.0.0.1:${new URL(service.origin).port}/v1/install/${deploymentId}/${key}/mcp`);
+    await expect(page.getByText('Make a key above to fill it in here.').count()).resolves.toBe(0);
+    // The key opens this deployment's catalog by URL alone.
+    const catalog = await fetch(`${service.origin}/v1/install/${deploymentId}/${key}/marketplace.json`);
+    expect(catalog.status).toBe(200);
+    expect((await catalog.json()).plugins).toHaveLength(1);
+    await axeAt(page, DESKTOP, 'install page with a key');
+    await axeAt(page, PHONE, 'install page with a key');
+    await context.close();
+  });
+});

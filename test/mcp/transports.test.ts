@@ -1,0 +1,163 @@
+import { createMcpHandler, McpServer, type AuthInfo, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { ALL_VERSIONS, MODERN_VERSION } from '../../src/mcp/protocol.js';
+import { Dispatch, isPlainModernRequest, ModernDispatch, modernEdgeOf } from '../../src/mcp/transports.js';
+
+/**
+ * The SDK behaviour the endpoint's own transports (src/mcp/transports.ts) rely on, each pinned
+ * against the installed SDK with a bare server: an SDK release that changes one fails here.
+ */
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'pin-client', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+const authFor = (who: string): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { who } });
+
+/** Who the handler was called for, read where the endpoint's server reads its exchange. */
+const whoOf = (ctx: ServerContext | McpRequestContext) =>
+  String(((ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo ?? (ctx as McpRequestContext).authInfo)?.extra?.who ?? 'nobody');
+
+function bareServer(): McpServer {
+  const mcp = new McpServer({ name: 'pinned', version: '1.0.0' }, { supportedProtocolVersions: ALL_VERSIONS });
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
+  mcp.server.setRequestHandler('tools/list', async (_req, ctx) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return { tools: [{ name: whoOf(ctx), inputSchema: { type: 'object' as const } }] };
+  });
+  return mcp;
+}
+
+const headersOf = (h: Record<string, string>) => ({ get: (name: string) => h[name] ?? null });
+
+describe('the 2025-era transport (Dispatch)', () => {
+  it('is wired by connect() before connect settles, so requests can follow at once', () => {
+    const dispatch = new Dispatch();
+    void bareServer().connect(dispatch);
+    expect(typeof dispatch.onmessage).toBe('function');
+  });
+
+  it("hands each request's authInfo to its handler and sends each answer back to its own request, client ids restored", async () => {
+    const dispatch = new Dispatch();
+    void bareServer().connect(dispatch);
+    const answers = await Promise.all([
+      dispatch.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, authFor('first')),
+      dispatch.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, authFor('second')),
+      dispatch.request({ jsonrpc: '2.0', id: 'x', method: 'tools/list' }, authFor('third')),
+    ]);
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'first', inputSchema: { type: 'object' } }] } },
+      { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'second', inputSchema: { type: 'object' } }] } },
+      { jsonrpc: '2.0', id: 'x', result: { tools: [{ name: 'third', inputSchema: { type: 'object' } }] } },
+    ]);
+  });
+
+  it("lets a server replace the SDK's initialize handler (the shared server answers each deployment's identity)", async () => {
+    const mcp = bareServer();
+    mcp.server.setRequestHandler('initialize', async (_req, ctx) => ({
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      serverInfo: { name: whoOf(ctx), version: '1.0.0' },
+    }));
+    const dispatch = new Dispatch();
+    void mcp.connect(dispatch);
+    const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
+    const answer = await dispatch.request({ jsonrpc: '2.0', id: 2, method: 'initialize', params }, authFor('deployment-a'));
+    expect(answer).toMatchObject({ id: 2, result: { serverInfo: { name: 'deployment-a' } } });
+  });
+
+  it('answers an unknown method with the JSON-RPC error, through send()', async () => {
+    const dispatch = new Dispatch();
+    void bareServer().connect(dispatch);
+    const answer = await dispatch.request({ jsonrpc: '2.0', id: 7, method: 'no/such' } as never, authFor('a'));
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } });
+  });
+});
+
+describe('the 2026-07-28 transport (ModernDispatch)', () => {
+  it('binds its server to 2026-07-28: answers carry resultType, the cache fields and the server information in _meta', async () => {
+    const modern = new ModernDispatch();
+    void bareServer().connect(modern);
+    const answer = modern.request({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: META } }, authFor('m'));
+    expect(answer).not.toBeNull();
+    expect(await answer).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      result: {
+        tools: [{ name: 'm', inputSchema: { type: 'object' } }],
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'pinned', version: '1.0.0' } },
+      },
+    });
+  });
+
+  it('gives back (null) a request the protocol layer refuses while it is handed over, before any handler runs', () => {
+    const modern = new ModernDispatch();
+    void bareServer().connect(modern);
+    const refused = [
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} }, // no _meta
+      { jsonrpc: '2.0', id: 5, method: 'no/such', params: { _meta: META } }, // no handler
+      { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION } } }, // no clientInfo
+    ];
+    for (const message of refused) expect(modern.request(message as never, authFor('m')), JSON.stringify(message)).toBeNull();
+  });
+});
+
+describe("the SDK's classification of a request (modernEdgeOf)", () => {
+  const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
+
+  it('classifies a plain 2026-07-28 request as modern, for this revision, and it is one the long-lived servers answer', () => {
+    const edge = modernEdgeOf(headersOf({ 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/list' }), message);
+    expect(edge?.route).toMatchObject({
+      kind: 'modern',
+      messageKind: 'request',
+      classification: { era: 'modern', revision: MODERN_VERSION },
+    });
+    expect(isPlainModernRequest(edge!, message as never)).toBe(true);
+  });
+
+  it('leaves a request whose headers disagree with its body to the SDK handler (a refusal with its HTTP status)', () => {
+    const edge = modernEdgeOf(headersOf({ 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call' }), message);
+    expect(edge?.route).toMatchObject({ kind: 'reject', httpStatus: 400 });
+    expect(isPlainModernRequest(edge!, message as never)).toBe(false);
+  });
+
+  it('treats a request without _meta and without the 2026-07-28 header as 2025 era', () => {
+    expect(modernEdgeOf(headersOf({}), { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(
+      modernEdgeOf(headersOf({ 'mcp-protocol-version': '2025-11-25' }), { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    ).toBeUndefined();
+  });
+});
+
+describe("the SDK's handler (createMcpHandler), for what the long-lived servers do not answer", () => {
+  it('passes the authInfo given to fetch() to the server factory', async () => {
+    let seen = '';
+    const handler = createMcpHandler(
+      (ctx: McpRequestContext) => {
+        seen = whoOf(ctx);
+        return bareServer();
+      },
+      { legacy: 'reject' },
+    );
+    const body = { jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: META } };
+    const request = new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN_VERSION,
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify(body),
+    });
+    const response = await handler.fetch(request, { authInfo: authFor('via-handler'), parsedBody: body });
+    expect(response.status).toBe(200);
+    expect(seen).toBe('via-handler');
+    expect(JSON.parse(await response.text())).toMatchObject({ id: 9, result: { tools: [{ name: 'via-handler' }] } });
+  });
+});

@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { Link, useParams } from 'wouter';
+import { useMutation, useQuery } from '../api';
+import { CopyBlock } from '../components/CopyBlock';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { graphql } from '../gql';
+import type { DeploymentInstallQuery } from '../gql/graphql';
+
+/**
+ * A deployment's install page: every agent client's one-step form (a deeplink button with its web
+ * fallback, commands to copy, or numbered steps with a file), OAuth first. A key for this
+ * deployment is made here, on request, and filled into every form that needs one (docs/install.md).
+ */
+
+const InstallQuery = graphql(`
+  query DeploymentInstall($deploymentId: String!) {
+    deploymentInstall(deploymentId: $deploymentId) {
+      deploymentId
+      name
+      endpoint
+      allowAnonymous
+      apiKeyIncluded
+      keyBoundEndpoint
+      clients {
+        client
+        title
+        note
+        forms {
+          auth
+          kind
+          label
+          url
+          webUrl
+          commands
+          steps
+          file {
+            path
+            content
+          }
+          usesApiKey
+        }
+      }
+    }
+  }
+`);
+
+const MakeKey = graphql(`
+  mutation CreateDeploymentInstallKey($deploymentId: String!) {
+    createDeploymentInstallKey(deploymentId: $deploymentId) {
+      apiKey {
+        keyId
+        name
+        prefix
+        secret
+      }
+      install {
+        deploymentId
+        name
+        endpoint
+        allowAnonymous
+        apiKeyIncluded
+        keyBoundEndpoint
+        clients {
+          client
+          title
+          note
+          forms {
+            auth
+            kind
+            label
+            url
+            webUrl
+            commands
+            steps
+            file {
+              path
+              content
+            }
+            usesApiKey
+          }
+        }
+      }
+    }
+  }
+`);
+
+type Install = DeploymentInstallQuery['deploymentInstall'];
+type Form = Install['clients'][number]['forms'][number];
+
+const AUTH_LABEL: Record<string, string> = { oauth: 'Sign in (OAuth)', api_key: 'API key', none: 'No sign-in' };
+
+function FormView({ form, clientId, index, keyReady }: { form: Form; clientId: string; index: number; keyReady: boolean }) {
+  const needsKey = form.usesApiKey && !keyReady;
+  const id = `${clientId}-${index}`;
+  return (
+    <div className="install-form">
+      <p id={`${id}-label`}>
+        <span className={`badge badge-${form.auth}`}>{AUTH_LABEL[form.auth] ?? form.auth}</span> {form.label}
+      </p>
+      {needsKey ? (
+        <p className="hint">Make a key above to fill it in here.</p>
+      ) : (
+        <>
+          {form.url && (
+            <p className="install-links">
+              <a className="button" href={form.url}>
+                Open in the app
+              </a>
+              {form.webUrl && (
+                <a href={form.webUrl} target="_blank" rel="noreferrer">
+                  Open the web page instead
+                </a>
+              )}
+            </p>
+          )}
+          {form.steps.length > 0 && (
+            <ol>
+              {form.steps.map((s) => (
+                <li key={s}>{s}</li>
+              ))}
+            </ol>
+          )}
+          {form.commands.length > 0 && <CopyBlock label={`command (${form.label})`} text={form.commands.join('\n')} />}
+          {form.file && <CopyBlock label={`${form.file.path} content`} text={form.file.content} />}
+        </>
+      )}
+    </div>
+  );
+}
+
+export default function DeploymentInstall() {
+  const { id } = useParams<{ id: string }>();
+  const { data, error, reload } = useQuery(InstallQuery, { deploymentId: id });
+  const makeKey = useMutation(MakeKey);
+  const [made, setMade] = useState<{ install: Install; secret: string; name: string } | null>(null);
+
+  if (error && !data) return <ErrorNotice error={error} onRetry={reload} />;
+  if (!data) return <p aria-live="polite">Loading…</p>;
+  const install = made?.install ?? data.deploymentInstall;
+  const needsKeyAnywhere = install.clients.some((c) => c.forms.some((f) => f.usesApiKey));
+
+  return (
+    // Long URLs and commands break anywhere rather than widen a phone's screen.
+    <div style={{ overflowWrap: 'anywhere' }}>
+      <p>
+        <Link href={`/deployments/${install.deploymentId}`}>← {install.name}</Link>
+      </p>
+      <h1>Install {install.name}</h1>
+      <p className="lead">
+        {install.allowAnonymous
+          ? 'This deployment allows anonymous use: every client connects without signing in.'
+          : 'Each client signs in with your account (OAuth) first; an API key is offered where a client needs a header.'}
+      </p>
+      <CopyBlock label="endpoint URL" text={install.endpoint} />
+      {needsKeyAnywhere && (
+        <section aria-labelledby="key">
+          <h2 id="key">API key for this deployment</h2>
+          {made ? (
+            <>
+              <p role="status">
+                Made the key “{made.name}”. It is shown once and is filled into the forms below; it opens this deployment&apos;s tool
+                endpoint only. Revoke it under <Link href="/account">Account</Link>.
+              </p>
+              <CopyBlock label="API key" text={made.secret} />
+            </>
+          ) : (
+            <>
+              <p>Some clients below need a key. Make one for this deployment only (you can revoke it any time under Account).</p>
+              <Button
+                isDisabled={makeKey.pending}
+                onPress={async () => {
+                  const result = await makeKey.run({ deploymentId: install.deploymentId });
+                  if (result) {
+                    const { apiKey, install: filled } = result.createDeploymentInstallKey;
+                    setMade({ install: filled, secret: apiKey.secret, name: apiKey.name });
+                  }
+                }}
+              >
+                Make an API key for {install.name}
+              </Button>
+              {makeKey.error && <ErrorNotice error={makeKey.error} />}
+            </>
+          )}
+        </section>
+      )}
+      {install.clients.map((client) => (
+        <section key={client.client} aria-labelledby={`client-${client.client}`} className="install-client">
+          <h2 id={`client-${client.client}`}>{client.title}</h2>
+          {client.note && <p className="hint">{client.note}</p>}
+          {client.forms.map((form, index) => (
+            <FormView key={`${form.label}-${index}`} form={form} clientId={client.client} index={index} keyReady={install.apiKeyIncluded} />
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}
