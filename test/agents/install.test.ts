@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { startEgressProxy, type EgressProxy } from './proxy.js';
@@ -90,4 +93,70 @@ describe('installing a deployment served under a public https name', { timeout: 
     const list = await home.run('claude', ['mcp', 'list']);
     expect(list.output).toMatch(/workflows: .* - ✘ Failed to connect/);
   });
+
+  it('Claude Code: `claude plugin marketplace add <the catalog URL>`, `claude plugin install … --json -y`: the skills are on disk and the plugin’s server shows ✔ Connected', async () => {
+    home = new AgentHome({ proxy: proxy.url, caFile: certificates.caFile });
+    const install = await installData();
+    expect(install.claudeMarketplaceUrl).toMatch(
+      new RegExp(`^https://${NAME.replace('.', '\\.')}/v1/install/${deployment.deploymentId}/wfk_\\w+/marketplace\\.json$`),
+    );
+    const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
+    expect(added.code, added.output).toBe(0);
+    const installed = await home.run('claude', [
+      'plugin',
+      'install',
+      install.claudePlugin,
+      '--json',
+      '-y',
+      '--config',
+      `api_key=${install.secret}`,
+    ]);
+    expect(installed.code, installed.output).toBe(0);
+    // Each workflow of the deployment is a skill of the plugin, on disk.
+    const skills = filesNamed(join(home.home, '.claude'), 'SKILL.md');
+    expect(skills.length, JSON.stringify(skills)).toBe(deployment.workflowNames.length);
+    for (const name of deployment.workflowNames) expect(skills.some((file) => readFileSync(file, 'utf8').includes(name))).toBe(true);
+    const list = await home.run('claude', ['mcp', 'list']);
+    expect(list.output).toMatch(new RegExp(`${deployment.endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(HTTP\\) - ✔ Connected`));
+  });
+
+  it('skills: `skills add <the install origin> -y` (the pinned CLI `npx skills` runs) installs the deployment’s skills, each file the bytes its digest names', async () => {
+    home = new AgentHome({ proxy: proxy.url, caFile: certificates.caFile });
+    const install = await installData();
+    const index = await (
+      await service.t.app.fetch(new Request(install.skillsIndexUrl.replace(`https://${NAME}`, 'http://127.0.0.1')))
+    ).json();
+    const added = await home.run('skills', ['add', install.skillsSource, '-y'], { timeoutMs: 120_000 });
+    expect(added.code, added.output).toBe(0);
+    const landed = filesNamed(home.work, 'SKILL.md').concat(filesNamed(home.home, 'SKILL.md'));
+    expect(index.skills.length).toBe(deployment.workflowNames.length);
+    for (const skill of index.skills as { name: string; digest: string }[]) {
+      const file = landed.find((path) => path.split('/').at(-2) === skill.name);
+      expect(file, `${skill.name} among ${landed.map((path) => relative(home.root, path)).join(', ')}`).toBeDefined();
+      expect(`sha256:${createHash('sha256').update(readFileSync(file!)).digest('hex')}`).toBe(skill.digest);
+    }
+  });
 });
+
+/** The deployment's install data with a new key filled in, as the install page makes it. */
+async function installData() {
+  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, {
+    token: deployment.token,
+  });
+  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
+  const data = res.body.data;
+  return { ...data.install, secret: data.apiKey.secret as string } as {
+    claudeMarketplaceUrl: string;
+    claudePlugin: string;
+    skillsSource: string;
+    skillsIndexUrl: string;
+    secret: string;
+  };
+}
+
+/** Every file called `name` under `dir`. */
+function filesNamed(dir: string, name: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name === name)
+    .map((entry) => join(entry.parentPath, entry.name));
+}

@@ -21,7 +21,13 @@ export async function startAgentService(
 ): Promise<AgentService> {
   const port = await freePort();
   const t = await startTestApp({
-    env: { PUBLIC_BASE_URL: options.publicBaseUrl?.(port) ?? `http://127.0.0.1:${port}/v1`, ...options.env },
+    env: {
+      PUBLIC_BASE_URL: options.publicBaseUrl?.(port) ?? `http://127.0.0.1:${port}/v1`,
+      // The service reaches nothing beyond loopback either: known IDE clients (Claude Code) sign in
+      // with the pinned copies of their client ID metadata documents.
+      OAUTH_CLIENT_METADATA_FETCH: 'off',
+      ...options.env,
+    },
     dashboardDir: options.dashboardDir ?? null,
   });
   const server: Server = createNodeServer((request, connection) => t.app.handle(request, connection));
