@@ -278,19 +278,22 @@ describe('OAuth for MCP clients', () => {
       }
     });
 
-    it('reusing a rotated refresh token revokes the whole family', async () => {
+    it('reusing a rotated refresh token after its successor was used revokes the whole family', async () => {
       const issued = await tokensFor(endpointOf(depA).href);
       const refresh = (rt: string) =>
         tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: rt, client_id: issued.clientId });
       const rotated = await refresh(issued.refresh_token);
       expect(rotated.status).toBe(200);
       expect(rotated.body.refresh_token).not.toBe(issued.refresh_token);
+      // The successor is used, so the first token can no longer be a retry of a lost answer.
+      const next = await refresh(rotated.body.refresh_token);
+      expect(next.status).toBe(200);
       const reuse = await refresh(issued.refresh_token);
       expect(reuse.status).toBe(400);
       expect(reuse.body).toMatchObject({ error: 'invalid_grant' });
-      // The family is gone: the newer refresh token and the access tokens no longer work.
-      expect((await refresh(rotated.body.refresh_token)).status).toBe(400);
-      expect((await rpc(depA, rotated.body.access_token)).status).toBe(401);
+      // The family is gone: the newest refresh token and the access tokens no longer work.
+      expect((await refresh(next.body.refresh_token)).status).toBe(400);
+      expect((await rpc(depA, next.body.access_token)).status).toBe(401);
     });
 
     it('registration with a javascript: or a non-loopback http redirect URI is refused', async () => {

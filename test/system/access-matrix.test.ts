@@ -110,6 +110,8 @@ const MATRIX: Row[] = [
   { route: 'POST /deployments/:deploymentId/activate', owner: 200, other: 404, anonymous: 401 },
   { route: 'POST /deployments/:deploymentId/deactivate', owner: 200, other: 404, anonymous: 401 },
   { route: 'GET /deployments/:deploymentId/usage', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /deployments/:deploymentId/install', owner: 200, other: 404, anonymous: 401 },
+  { route: 'POST /deployments/:deploymentId/install/key', body: () => ({}), owner: 201, other: 404, anonymous: 401 },
   // The tool endpoint of a private deployment (allowAnonymous false): JSON-RPC errors carry data.code.
   { route: 'POST /mcp/:deploymentId', body: () => INITIALIZE, owner: 200, other: '404 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
   // GraphQL answers field errors with HTTP 200; a missing or bad token is refused before execution.
