@@ -153,6 +153,7 @@ describe('the lint rule: a service does not import a face', () => {
       'oauth/authorization-server.ts',
       'oauth/browser-errors.ts',
       'oauth/cookies.ts',
+      'oauth/device-flow.ts',
       'oauth/interaction.ts',
       'oauth/pages.ts',
       'oauth/sign-in.ts',
