@@ -297,7 +297,8 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
       await route.fulfill({ contentType: 'text/plain', body: 'You can return to your IDE.' });
     });
     await page.goto(oauth.authorizationUrl!.href);
-    await page.getByText('Connect Zed?').waitFor();
+    await page.getByRole('heading', { name: 'Connect an application?' }).waitFor();
+    await page.locator('q', { hasText: 'Zed' }).waitFor();
     await checkPage(page, 'oauth-consent', 'consent page of an application');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('You can return to your IDE.').waitFor();

@@ -327,7 +327,9 @@ function ReviewForm({ workflowId, own, onDone }: { workflowId: string; own: OwnR
         const done = own
           ? await edit.run({ workflowId, reviewId: own.reviewId, rating: Number(rating), text })
           : await write.run({ workflowId, rating: Number(rating), text });
-        if (done) onDone(own ? 'Your review was updated.' : 'Your review was published.');
+        if (!done) return;
+        setEditing(false);
+        onDone(own ? 'Your review was updated.' : 'Your review was published.');
       }}
     >
       <h3>{own ? 'Edit your review' : 'Write a review'}</h3>
