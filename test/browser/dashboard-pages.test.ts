@@ -189,7 +189,13 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page.getByText('In your library (subscribed).').waitFor();
     await page.goto(`${service.origin}/library`);
-    await page.getByRole('heading', { name: 'Release notes' }).waitFor();
+    // On failure, say what the page showed instead (an error notice, an empty library, a sign-in page).
+    await page
+      .getByRole('heading', { name: 'Release notes' })
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nthe page at ${page.url()} showed:\n${await page.locator('body').innerText()}`);
+      });
     await checkPage(page, 'library', 'library');
     await page.getByRole('button', { name: 'Unsubscribe: Release notes' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Unsubscribe' }).click();
