@@ -30,6 +30,7 @@ import type { ReadRows } from '../src/db/statement.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
+import { SEARCH_TIERS, searchTierPage } from '../src/marketplace/sql.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { BUNDLES_OF_DEPLOYMENTS, deploymentsOfOwner, ENDPOINT_TARGET, USAGE_SINCE } from '../src/deployments/sql.js';
 import { createSessionCodec } from '../src/mcp/session.js';
@@ -159,27 +160,6 @@ async function authenticate(req: IncomingMessage): Promise<Viewer> {
 /** The service's own statement for a page of an owner's workflows without manifests (src/workflows/sql.ts). */
 const WORKFLOWS_OF_OWNER = workflowSummariesOfOwner(false, false);
 
-// One statement: rank the matches by id and keys, then join the page's rows and owners.
-const SEARCH = `
-      SELECT 
-  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
-  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
-  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at, page.score, page.popularity
-      FROM (
-        SELECT s.id, s.score, s.popularity FROM (
-          SELECT w.id,
-                 round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
-                 (w.subscribers_count + 2 * w.forks_count) AS popularity
-          FROM workflows w CROSS JOIN to_tsquery('simple', $1) AS q(query)
-          WHERE w.visibility = 'public' AND w.search_document @@ q.query 
-        ) s
-        
-        ORDER BY s.score DESC, s.popularity DESC, s.id DESC
-        LIMIT $2
-      ) page
-      JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
-      ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
-
 /** The service's own statements for the deployment page (src/deployments/rows.ts). */
 const DEPLOYMENTS_OF_OWNER = deploymentsOfOwner(false, false);
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +256,7 @@ async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
 interface SearchRow extends Omit<WorkflowRow, 'published_at'> {
   owner_display_name: string | null;
   published_at: Date;
-  score: number;
+  tier: number;
   popularity: number;
 }
 
@@ -288,8 +268,14 @@ async function search(url: URL): Promise<string> {
     throw new HttpError(400, 'VALIDATION_ERROR', (error as Error).message);
   }
   const limit = limitOf(url);
-  const { rows } = await pool.query<SearchRow>(SEARCH, [terms.tsquery, limit + 1]);
-  const { kept, pagination } = page(rows, limit, `search:${terms.digest}`, (r) => [r.score, r.popularity, r.id]);
+  // The service's statements (src/marketplace/sql.ts): the relevance tiers in turn until the page is full.
+  const rows: SearchRow[] = [];
+  for (const tier of SEARCH_TIERS) {
+    const statement = searchTierPage({ tier, tsquery: terms.tsquery, category: null, after: null, count: limit + 1 - rows.length });
+    rows.push(...(await pool.query<SearchRow>(statement.text, statement.values)).rows);
+    if (rows.length > limit) break;
+  }
+  const { kept, pagination } = page(rows, limit, `search:${terms.digest}`, (r) => [r.tier, r.popularity, r.id]);
   const data = kept.map((w) => ({
     workflowId: w.id,
     name: w.name,

@@ -4,7 +4,16 @@ import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValu
 import type { ServiceDeps } from '../service-deps.js';
 import { WORKFLOW_LIMITS } from '../workflows/input.js';
 import { parseSearchText } from './query.js';
-import { BROWSE_ORDERS, browsePage, featuredItems, searchPage, type BrowseOrder, type ItemRow, type KeyRow } from './sql.js';
+import {
+  BROWSE_ORDERS,
+  browsePage,
+  featuredItems,
+  SEARCH_TIERS,
+  searchTierPage,
+  type BrowseOrder,
+  type ItemRow,
+  type KeyRow,
+} from './sql.js';
 
 /**
  * The marketplace: every user's public workflows, browsed by a sort order, searched by text, or
@@ -194,24 +203,35 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
   }
 
   /**
-   * Full-text search over the generated search document, best match first. Relevance is ts_rank
-   * in millionths (an exact integer for the cursor); equal relevance falls back to popularity,
-   * then the id. The document is a generated column, so a workflow made public, private or
-   * deleted is found or gone by the very next search.
+   * Full-text search, best match first: the relevance tiers of SEARCH_TIERS (name, then name, tags
+   * and category, then the whole document), each in popularity order, then the id. A page reads the
+   * tiers from the cursor's one down until it has its rows, one statement a tier. The documents are
+   * generated columns, so a workflow made public, private or deleted is found or gone by the very
+   * next search.
    */
   async function search(input: SearchInput): Promise<Page<MarketplaceItem>> {
     const terms = parseSearchText(input.q);
     const limit = pageLimit(input.limit);
     const kind = `search:${terms.digest}`;
-    let after: { score: number; popularity: number; id: string } | null = null;
+    let from: { tier: number; popularity: number; id: string } | null = null;
     if (input.cursor) {
-      const [score, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']) as [number, number, string];
-      after = { score, popularity, id };
+      const [tier, popularity, id] = readCursor(input.cursor, kind, ['number', 'number', 'string']) as [number, number, string];
+      if (!SEARCH_TIERS.some((t) => t.tier === tier)) throw badCursor();
+      from = { tier, popularity, id };
     }
-    const rows = await prisma.$queryRaw<(ItemRow & { score: number; popularity: number })[]>(
-      searchPage({ tsquery: terms.tsquery, category: wantedCategory(input.category), after, count: limit + 1 }),
-    );
-    return pageOf(rows, limit, kind, (r) => [r.score, r.popularity, r.id]);
+    const category = wantedCategory(input.category);
+    const rows: (ItemRow & { tier: number; popularity: number })[] = [];
+    for (const tier of SEARCH_TIERS) {
+      if (from && tier.tier > from.tier) continue;
+      const after = from && tier.tier === from.tier ? { popularity: from.popularity, id: from.id } : null;
+      rows.push(
+        ...(await prisma.$queryRaw<(ItemRow & { tier: number; popularity: number })[]>(
+          searchTierPage({ tier, tsquery: terms.tsquery, category, after, count: limit + 1 - rows.length }),
+        )),
+      );
+      if (rows.length > limit) break;
+    }
+    return pageOf(rows, limit, kind, (r) => [r.tier, r.popularity, r.id]);
   }
 
   /**

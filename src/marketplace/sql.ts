@@ -91,35 +91,45 @@ export const browsePage = (input: { order: BrowseOrder; category: string | null;
   LIMIT ${input.count}`;
 
 /**
- * A page of the public workflows matching `tsquery`, best match first: relevance (ts_rank in
- * millionths), then popularity, then the id, in `category` and after the cursor's keys as in
- * browsePage. Every match is ranked by id and keys only; the item columns are read for the page's
- * rows alone.
+ * The relevance tiers of search, best first: the whole query matches the name; it matches the name,
+ * tags and category; it matches the whole document (name, tags, category, description, the
+ * manifest's intent and step names). Each tier's document is a generated column with its own GIN
+ * index (migration marketplace_search_tiers); a tier's rows are those of its document that no
+ * better tier holds, so every match is in exactly one tier.
  */
-export const searchPage = (input: {
+export const SEARCH_TIERS = [
+  { tier: 3, document: Prisma.sql`w.search_name`, better: null },
+  { tier: 2, document: Prisma.sql`w.search_label`, better: Prisma.sql`w.search_name` },
+  { tier: 1, document: Prisma.sql`w.search_document`, better: Prisma.sql`w.search_label` },
+] as const;
+
+export type SearchTier = (typeof SEARCH_TIERS)[number];
+
+/**
+ * A page of one tier's public matches of `tsquery`, most popular first, then the id: the order of
+ * the popular sort, served by its partial index (the key expression is POPULARITY, character for
+ * character). A common word walks that index and stops after `count` rows; a rare one reads its
+ * matches from the tier's GIN index and sorts them. The planner picks by the tier's estimated
+ * matches. `after` resumes within the tier; null starts it.
+ */
+export const searchTierPage = (input: {
+  tier: SearchTier;
   tsquery: string;
   category: string | null;
-  after: { score: number; popularity: number; id: string } | null;
+  after: { popularity: number; id: string } | null;
   count: number;
 }) => {
-  const after = input.after ?? { score: null, popularity: null, id: null };
+  const after = input.after ?? { popularity: null, id: null };
+  const { tier } = input;
   return Prisma.sql`
-  SELECT ${ITEM_COLUMNS}, page.score, page.popularity
-  FROM (
-    SELECT s.id, s.score, s.popularity FROM (
-      SELECT w.id,
-             round(ts_rank(w.search_document, q.query)::float8 * 1000000)::int AS score,
-             ${POPULARITY} AS popularity
-      FROM workflows w CROSS JOIN to_tsquery('simple', ${input.tsquery}) AS q(query)
-      WHERE w.visibility = 'public' AND w.search_document @@ q.query
-        AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
-    ) s
-    WHERE (${after.id}::text IS NULL OR (s.score, s.popularity, s.id) < (${after.score}::int, ${after.popularity}::int, ${after.id}::text))
-    ORDER BY s.score DESC, s.popularity DESC, s.id DESC
-    LIMIT ${input.count}
-  ) page
-  JOIN workflows w ON w.id = page.id JOIN users u ON u.id = w.owner_id
-  ORDER BY page.score DESC, page.popularity DESC, page.id DESC`;
+  SELECT ${ITEM_COLUMNS}, ${tier.tier}::int AS tier, ${POPULARITY} AS popularity
+  FROM workflows w JOIN users u ON u.id = w.owner_id CROSS JOIN to_tsquery('simple', ${input.tsquery}) AS q(query)
+  WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
+    ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
+    AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
+    AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
+  ORDER BY ${POPULARITY} DESC, w.id DESC
+  LIMIT ${input.count}`;
 };
 
 /**

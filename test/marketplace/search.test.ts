@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSearchText } from '../../src/marketplace/query.js';
 import { encodeCursor } from '../../src/pagination.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
@@ -88,6 +89,37 @@ describe('marketplace search', () => {
     });
     expect(idsOf(await search('kumquat'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
     expect(idsOf(await search('kumq', '&category=relevance'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
+  });
+
+  it('orders each relevance tier by popularity (subscribers + 2 × forks), and pages across the tiers without gaps or repeats', async () => {
+    const make = async (name: string, tags: string[], description: string, subscribers: number, forks: number) => {
+      const w = await createWorkflow(t, owner, { name, description, category: 'tiers', tags, visibility: 'public' });
+      await t.database.db.prisma.workflow.update({
+        where: { id: w.workflowId },
+        data: { subscribersCount: subscribers, forksCount: forks },
+      });
+      return w.workflowId;
+    };
+    // Name tier, then tags, then the rest of the document; within each, popularity then the id.
+    const nameQuiet = await make('Lychee builder', [], 'plain', 0, 0);
+    const namePopular = await make('Lychee runner', [], 'plain', 4, 0);
+    const tagForked = await make('Tagged one', ['lychee'], 'plain', 1, 2);
+    const tagQuiet = await make('Tagged two', ['lychees'], 'plain', 0, 0);
+    const restPopular = await make('Described one', [], 'About lychee trees', 30, 5);
+    const restQuiet = await make('Described two', [], 'More lychee notes', 0, 0);
+    const expected = [namePopular, nameQuiet, tagForked, tagQuiet, restPopular, restQuiet];
+    expect(idsOf(await search('lychee', '&category=tiers'))).toEqual(expected);
+    // Every page size crosses the tiers at a different row.
+    for (const limit of [1, 2, 3, 4, 5])
+      expect(await readAllPages(t, viewer, `/v1/marketplace/search?q=lychee&category=tiers&limit=${limit}`), `limit ${limit}`).toEqual(
+        expected,
+      );
+    // Two words: a tier holds a workflow when the whole query matches its document.
+    expect(idsOf(await search('lychee runner', '&category=tiers'))).toEqual([namePopular]);
+    expect(idsOf(await search('tagged lychee', '&category=tiers'))).toEqual([tagForked, tagQuiet]);
+    // A cursor naming a tier that does not exist is refused.
+    const forged = encodeCursor(`search:${parseSearchText('lychee').digest}`, [9, 0, 'x']);
+    expect((await search('lychee', `&cursor=${forged}`)).status).toBe(400);
   });
 
   it('finds a workflow made public by the very next search, and loses it when made private or deleted', async () => {
