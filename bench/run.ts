@@ -329,7 +329,7 @@ interface Target {
   met: boolean | null;
 }
 
-function targets(results: ScenarioResult[], idleRssMb: number | null): Target[] {
+function targets(results: ScenarioResult[], idleRssMb: number | null, idleAfterRssMb: number | null): Target[] {
   const byName = new Map(results.map((r) => [r.name, r]));
   const out: Target[] = [];
   const get = byName.get('workflow-get');
@@ -344,6 +344,11 @@ function targets(results: ScenarioResult[], idleRssMb: number | null): Target[] 
   const call = byName.get('mcp-tools-call');
   if (call) out.push({ target: 'MCP tools/call p99 < 15 ms', value: `${fmt(call.service.p99)} ms`, met: call.service.p99 < 15 });
   out.push({ target: 'idle resident memory < 200 MB', value: `${fmt(idleRssMb)} MB`, met: idleRssMb === null ? null : idleRssMb < 200 });
+  out.push({
+    target: 'resident memory 60 s after the load within 60 MB of idle',
+    value: `${fmt(idleAfterRssMb)} MB (idle ${fmt(idleRssMb)} MB)`,
+    met: idleRssMb === null || idleAfterRssMb === null ? null : idleAfterRssMb - idleRssMb <= 60,
+  });
   out.push({ target: 'dashboard query ≤ 5 SQL statements', value: 'see test/graphql/dashboard-statements.test.ts', met: null });
   return out;
 }
@@ -503,8 +508,13 @@ async function compareRun(options: Options): Promise<number> {
       );
     }
   }
-  await new Promise((r) => setTimeout(r, 3000));
-  const idleAfterRssMb = rssMb(service.pid);
+  // Resident memory after the load: every 10 s for 60 s (the memory goal reads the last one).
+  const settleRssMb: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    await new Promise((r) => setTimeout(r, 10_000));
+    settleRssMb.push(rssMb(service.pid) ?? Number.NaN);
+  }
+  const idleAfterRssMb = settleRssMb.at(-1) ?? null;
   await cleanUp();
 
   const finished = new Date();
@@ -528,10 +538,11 @@ async function compareRun(options: Options): Promise<number> {
       serviceIdleRssMb: idleRssMb,
       servicePeakRssMb: peakRssMb || null,
       serviceIdleAfterLoadRssMb: idleAfterRssMb,
+      serviceRssEvery10sAfterLoadMb: settleRssMb,
       baselinePeakRssMb: Math.max(...results.map((r) => r.baseline.peakRssMb ?? 0)) || null,
     },
     scenarios: results,
-    targets: targets(results, idleRssMb),
+    targets: targets(results, idleRssMb, idleAfterRssMb),
   };
   const file = writeResults(`${stamp(started)}.json`, document);
   writeResults('latest.json', document);
@@ -541,7 +552,7 @@ async function compareRun(options: Options): Promise<number> {
     table(results),
     '',
     ...(options.beforeDir ? [`before: the build of commit ${info.beforeCommit}; the service: ${info.serviceCommit ?? info.commit}`] : []),
-    `service resident memory: ${fmt(idleRssMb)} MB idle, ${fmt(peakRssMb || null)} MB at most under load, ${fmt(idleAfterRssMb)} MB idle afterwards`,
+    `service resident memory: ${fmt(idleRssMb)} MB idle, ${fmt(peakRssMb || null)} MB at most under load, ${fmt(idleAfterRssMb)} MB 60 s afterwards (${settleRssMb.map((v) => fmt(v)).join(', ')} MB every 10 s)`,
     `${options.connections} connections, ${options.duration} s per run after ${options.warmup} s of warm-up${options.rounds > 1 ? `, median of ${options.rounds} rounds` : ''}; load average ${info.loadAverageAtStart.join(' ')} at start, ${document.machine.loadAverageAtEnd.join(' ')} at the end`,
     '',
     ...document.targets.map((t) => `${t.met === null ? '  ·' : t.met ? '  ✓' : '  ✗'} ${t.target}: ${t.value}`),
