@@ -19,7 +19,16 @@ import { CliError } from './output.js';
  * themselves come from src/install/clients.ts, the module the service's install page uses.
  */
 
-export const AGENT_CLIENTS = ['claude-code', 'cursor', 'vscode', 'vscode-insiders', 'windsurf', 'gemini-cli', 'codex', 'claude-desktop'] as const;
+export const AGENT_CLIENTS = [
+  'claude-code',
+  'cursor',
+  'vscode',
+  'vscode-insiders',
+  'windsurf',
+  'gemini-cli',
+  'codex',
+  'claude-desktop',
+] as const;
 export type AgentClientId = (typeof AGENT_CLIENTS)[number];
 
 /** How the entry carries the credential: the API key, or none (OAuth in the client, or an anonymous deployment). */

@@ -12,14 +12,14 @@ import { probe } from './probe.js';
  * MCP handshake with the official SDK client), and has no header-versus-OAuth conflict.
  */
 
-export interface Problem {
+interface Problem {
   code: string;
   message: string;
   /** What to do about it. */
   fix: string;
 }
 
-export interface ServerReport {
+interface ServerReport {
   name: string;
   url: string;
   deploymentId: string;
@@ -30,7 +30,7 @@ export interface ServerReport {
   problems: Problem[];
 }
 
-export interface ClientReport {
+interface ClientReport {
   client: string;
   title: string;
   path: string;
@@ -46,10 +46,10 @@ function claudeStoredSignIns(): Set<string> {
   const names = new Set<string>();
   if (!existsSync(path)) return names;
   try {
-    const stored = (JSON.parse(readFileSync(path, 'utf8')) as { mcpOAuth?: Record<string, { accessToken?: string; refreshToken?: string }> })
-      .mcpOAuth;
-    for (const [key, value] of Object.entries(stored ?? {}))
-      if (value?.accessToken || value?.refreshToken) names.add(key.split('|')[0]!);
+    const stored = (
+      JSON.parse(readFileSync(path, 'utf8')) as { mcpOAuth?: Record<string, { accessToken?: string; refreshToken?: string }> }
+    ).mcpOAuth;
+    for (const [key, value] of Object.entries(stored ?? {})) if (value?.accessToken || value?.refreshToken) names.add(key.split('|')[0]!);
   } catch {
     // An unreadable credential file is Claude Code's business: no conflict can be told from it.
   }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { serverNameOf, type InstallTarget } from '../../src/install/clients.js';
 import { agentClient, deploymentOfUrl, isFound, parseClients, urlOfEntry, type AgentClient, type EntryCredential } from './agents.js';
@@ -34,10 +35,10 @@ export interface ClientResult {
   problem?: { code: string; message: string; fix: string };
 }
 
-export const KEY_SHOWN = '<API_KEY>';
+const KEY_SHOWN = '<API_KEY>';
 
 /** The install target made from the install data: the base URL is the endpoint's, without `/mcp/<id>`. */
-export function targetOf(info: DeploymentInstallData, apiKey: string | null): InstallTarget {
+function targetOf(info: DeploymentInstallData, apiKey: string | null): InstallTarget {
   return {
     deploymentId: info.deploymentId,
     name: info.name,
@@ -50,7 +51,7 @@ export function targetOf(info: DeploymentInstallData, apiKey: string | null): In
 }
 
 /** The keys already configured for this deployment: a Bearer header, or the key in a key-bound URL. */
-export function keysInEntry(entry: unknown, deploymentId: string): string[] {
+function keysInEntry(entry: unknown, deploymentId: string): string[] {
   const keys: string[] = [];
   const url = deploymentOfUrl(urlOfEntry(entry));
   if (!url || url.deploymentId !== deploymentId) return keys;
@@ -100,7 +101,7 @@ function writeOne(
   file: ConfigFile,
   target: InstallTarget,
   credential: EntryCredential,
-): { text: string; entry: unknown } | { problem: NonNullable<ClientResult['problem']> } {
+): { text: string; entry: unknown; same: boolean } | { problem: NonNullable<ClientResult['problem']> } {
   const name = serverNameOf(target);
   if (file.parseError)
     return {
@@ -133,8 +134,10 @@ function writeOne(
   if (client.format === 'toml') {
     const table = client.table!(target, credential);
     const text = mergeToml(file, name, table);
+    let same: boolean;
     try {
       parseToml(text);
+      same = isDeepStrictEqual(existing, (parseToml(table).mcp_servers as Record<string, unknown>)[name]);
     } catch (error) {
       return {
         problem: {
@@ -144,10 +147,10 @@ function writeOne(
         },
       };
     }
-    return { text, entry: table };
+    return { text, entry: table, same };
   }
   const entry = client.entry!(target, credential);
-  return { text: mergeJson(file, container, name, entry), entry };
+  return { text: mergeJson(file, container, name, entry), entry, same: isDeepStrictEqual(existing, entry) };
 }
 
 export async function install(options: {
@@ -192,7 +195,8 @@ export async function install(options: {
       results.push({ client: client.id, title: client.title, path: file.path, action: 'failed', problem: made.problem });
       continue;
     }
-    const action = !file.exists ? 'create' : made.text === file.text ? 'unchanged' : 'update';
+    // Unchanged: the entry already says the same (the file is not rewritten, whatever its layout).
+    const action = !file.exists ? 'create' : made.same || made.text === file.text ? 'unchanged' : 'update';
     if (!options.dryRun && action !== 'unchanged') writeConfig(file.path, made.text);
     results.push({ client: client.id, title: client.title, path: file.path, action, entry: masked(made.entry, key?.secret ?? null) });
   }

@@ -344,8 +344,14 @@ program
   .command('install')
   .description("write a deployment's server into each agent client's own configuration file")
   .argument('<deploymentId>', 'the deployment (wfctl deployments list)')
-  .requiredOption('--client <name>', `all (every client found on this machine), or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`)
-  .option('--api-key <key>', 'write this API key (default: WFCTL_INSTALL_KEY, else the key already configured if still accepted, else a new one)')
+  .requiredOption(
+    '--client <name>',
+    `all (every client found on this machine), or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`,
+  )
+  .option(
+    '--api-key <key>',
+    'write this API key (default: WFCTL_INSTALL_KEY, else the key already configured if still accepted, else a new one)',
+  )
   .option('--oauth', 'write no key: each client signs in with OAuth on first use')
   .option('--dry-run', 'show what would be written (the key as <API_KEY>); write nothing and create no key')
   .addHelpText(
@@ -365,7 +371,11 @@ Files (merged: other servers and settings are kept; an unchanged file is not rew
     action(
       async (deploymentId: string, options: { client: string; apiKey?: string; oauth?: boolean; dryRun?: boolean }, command: Command) => {
         if (options.oauth && options.apiKey)
-          throw new CliError('USAGE', '--oauth and --api-key exclude each other', 'Pass one of them, or neither (a key is then made once).');
+          throw new CliError(
+            'USAGE',
+            '--oauth and --api-key exclude each other',
+            'Pass one of them, or neither (a key is then made once).',
+          );
         const result = await install({
           api: api(command),
           deploymentId,
@@ -385,7 +395,9 @@ Files (merged: other servers and settings are kept; an unchanged file is not rew
 
 program
   .command('doctor')
-  .description("check each agent client's configuration: the file, the server entry, the connection, the credential, header-versus-OAuth conflicts")
+  .description(
+    "check each agent client's configuration: the file, the server entry, the connection, the credential, header-versus-OAuth conflicts",
+  )
   .argument('[deploymentId]', 'the deployment that must be installed (default: any of the service found in the files)')
   .option('--client <name>', `all, or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`, 'all')
   .addHelpText('after', '\nExits 9 when a problem is found; each problem says what to do.')

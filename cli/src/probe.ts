@@ -49,7 +49,8 @@ export async function probe(url: string, headers: Record<string, string>): Promi
     const info = client.getServerVersion();
     return { ok: true, serverName: info?.name ?? null };
   } catch (error) {
-    const message = error instanceof Error ? (error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message) : String(error);
+    const message =
+      error instanceof Error ? (error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message) : String(error);
     return { ok: false, status, oauthOffered, message: refusal || message };
   } finally {
     await client.close().catch(() => {});

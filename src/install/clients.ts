@@ -334,9 +334,7 @@ function claudeCode(target: InstallTarget): ClientInstall {
         auth: 'api_key',
         kind: 'command',
         label: 'The same as JSON (claude mcp add-json)',
-        commands: [
-          `claude mcp add-json ${shellQuote(name)} ${shellQuote(JSON.stringify(claudeCodeEntry(target, true)))}`,
-        ],
+        commands: [`claude mcp add-json ${shellQuote(name)} ${shellQuote(JSON.stringify(claudeCodeEntry(target, true)))}`],
         usesApiKey: true,
       }),
       form({
