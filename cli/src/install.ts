@@ -71,7 +71,18 @@ async function chooseKey(
   files: Map<AgentClient, ConfigFile | null>,
   options: { apiKey?: string; dryRun: boolean; out: Output },
 ): Promise<{ secret: string | null; source: 'option' | 'reused' | 'created' | 'new'; keyId?: string; prefix?: string }> {
-  if (options.apiKey) return { secret: options.apiKey.trim(), source: 'option' };
+  if (options.apiKey) {
+    const given = options.apiKey.trim();
+    options.out.progress('Checking the API key given…');
+    const answer = await probe(info.endpoint, { Authorization: `Bearer ${given}` });
+    if (!answer.ok && (answer.status === 401 || answer.status === 403))
+      throw new CliError(
+        answer.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+        `the API key given is refused by the deployment's endpoint (${answer.status}): ${answer.message}`,
+        'Pass a key of this deployment (scope mcp or api), or leave --api-key and WFCTL_INSTALL_KEY out and one is created.',
+      );
+    return { secret: given, source: 'option' };
+  }
   const found = new Set<string>();
   for (const [client, file] of files) {
     if (!file?.data) continue;

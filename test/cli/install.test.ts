@@ -141,6 +141,23 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
     const real = await wfctl('install', deployment.deploymentId, '--client', 'vscode,claude-desktop', '--json');
     expect(real.code, real.stdout).toBe(0);
     expect(JSON.parse(readFileSync(vscodeFile, 'utf8')).servers[SERVER]).toMatchObject({ type: 'http', url: deployment.endpoint });
+    // --oauth: no key; the client signs in itself.
+    const oauth = await wfctl('install', deployment.deploymentId, '--client', 'cursor', '--oauth', '--dry-run', '--json');
+    expect(oauth.code, oauth.stdout).toBe(0);
+    expect(oauth.json).toMatchObject({ auth: 'oauth', apiKey: null });
+    expect(oauth.json.clients[0]).toMatchObject({ action: 'update', entry: { url: deployment.endpoint } });
+    // A key given that the endpoint refuses is not written anywhere.
+    const wrongKey = await wfctl(
+      'install',
+      deployment.deploymentId,
+      '--client',
+      'vscode',
+      '--api-key',
+      'wfk_notarealkey000000000000000000000000',
+      '--json',
+    );
+    expect(wrongKey.code).toBe(3);
+    expect(wrongKey.json.error).toMatchObject({ code: 'UNAUTHORIZED' });
     const desktop = real.json.clients.find((c: any) => c.client === 'claude-desktop');
     expect(desktop).toMatchObject({ action: 'manual', path: null });
     expect(desktop.steps.join('\n')).toContain(deployment.endpoint);
