@@ -23,8 +23,8 @@ interface ServerReport {
   name: string;
   url: string;
   deploymentId: string;
-  /** api_key (a header or the key-bound URL), env (a variable holds it), client (the client holds it), oauth (no credential configured). */
-  credential: 'api_key' | 'env' | 'client' | 'oauth';
+  /** api_key (a header or the key-bound URL), env (a variable holds it), client (the client holds it), none (the client signs in with OAuth, or the deployment is anonymous). */
+  credential: 'api_key' | 'env' | 'client' | 'none';
   connected: boolean;
   notes: string[];
   problems: Problem[];
@@ -80,7 +80,7 @@ async function checkServer(
     name,
     url: target.key ? url.split(target.key).join('<API_KEY>') : url,
     deploymentId: target.deploymentId,
-    credential: target.keyBound ? 'api_key' : 'oauth',
+    credential: target.keyBound ? 'api_key' : 'none',
     connected: false,
     notes: [],
     problems: [],

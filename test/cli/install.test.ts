@@ -261,6 +261,35 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
     }
   });
 
+  it('an anonymous deployment is installed without a key, and doctor connects without one', async () => {
+    const existing = await service.t.call('GET', `/v1/deployments/${deployment.deploymentId}`, { token: deployment.token });
+    const created = await service.t.call('POST', '/v1/deployments', {
+      token: deployment.token,
+      body: { name: 'Open tools', workflowIds: existing.body.data.workflows.map((w: any) => w.workflowId), allowAnonymous: true },
+    });
+    expect(created.status, created.text).toBe(201);
+    const openId = created.body.data.deploymentId;
+    const bare = tempHome();
+    try {
+      const result = await runCli(['install', openId, '--client', 'cursor,gemini-cli', '--json'], {
+        env: { ...bare.env, WFCTL_SERVICE: service.origin, WFCTL_API_KEY: apiKey },
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.json).toMatchObject({ auth: 'none', apiKey: null, serverName: 'open-tools' });
+      expect(JSON.parse(readFileSync(join(bare.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
+        mcpServers: { 'open-tools': { url: created.body.data.mcpEndpoint } },
+      });
+      const checked = await runCli(['doctor', openId, '--json'], { env: { ...bare.env, PATH: '/usr/bin:/bin' } });
+      expect(checked.code, checked.stdout).toBe(0);
+      expect(checked.json.clients.map((c: any) => [c.client, c.servers[0].connected, c.servers[0].credential])).toEqual([
+        ['cursor', true, 'none'],
+        ['gemini-cli', true, 'none'],
+      ]);
+    } finally {
+      bare.remove();
+    }
+  });
+
   it('bad inputs: unknown client, unknown deployment, another user’s deployment, no credential, a taken server name', async () => {
     const unknownClient = await wfctl('install', deployment.deploymentId, '--client', 'emacs', '--json');
     expect(unknownClient.code).toBe(2);
