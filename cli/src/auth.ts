@@ -121,7 +121,8 @@ export async function browserLogin(service: string, out: Output, openBrowser: bo
   let onCallback!: (url: URL) => void;
   const called = new Promise<URL>((resolve) => (onCallback = resolve));
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1`);
+    // The redirect URI with its port: the token request names it again, and must name it exactly.
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     if (url.pathname !== '/callback') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

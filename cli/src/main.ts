@@ -2,7 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { Api, currentCredential } from './api.js';
 import { browserLogin, deviceLogin, revoke } from './auth.js';
 import { credentialStore } from './credentials.js';
+import { AGENT_CLIENTS } from './agents.js';
 import { deploy, DEPLOY_FILE } from './deploy.js';
+import { doctor, printDoctor } from './doctor.js';
+import { install, installFailure, printInstall } from './install.js';
 import { checkDir, diff, ensureDir, pull, push, STATE_FILE, validate } from './manifests.js';
 import { CliError, createOutput, EXIT, reportError, type Output } from './output.js';
 import { serviceOrigin } from './settings.js';
@@ -334,6 +337,75 @@ program
         options.name ? { name: options.name } : {},
       );
       out.result(fork, () => out.line(`forked into ${fork.workflowId} (${fork.name}); wfctl pull writes it as a file`));
+    }),
+  );
+
+program
+  .command('install')
+  .description("write a deployment's server into each agent client's own configuration file")
+  .argument('<deploymentId>', 'the deployment (wfctl deployments list)')
+  .requiredOption(
+    '--client <name>',
+    `all (every client found on this machine), or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`,
+  )
+  .option(
+    '--api-key <key>',
+    'write this API key (default: WFCTL_INSTALL_KEY, else the key already configured if still accepted, else a new one)',
+  )
+  .option('--oauth', 'write no key: each client signs in with OAuth on first use')
+  .option('--dry-run', 'show what would be written (the key as <API_KEY>); write nothing and create no key')
+  .addHelpText(
+    'after',
+    `
+Files (merged: other servers and settings are kept; an unchanged file is not rewritten):
+  claude-code      ~/.claude.json (mcpServers, user scope)
+  cursor           ~/.cursor/mcp.json (the key-bound URL: Cursor drops a header when OAuth is offered)
+  vscode           ~/.config/Code/User/mcp.json (servers; macOS ~/Library/Application Support/Code/User)
+  vscode-insiders  ~/.config/Code - Insiders/User/mcp.json
+  windsurf         ~/.codeium/windsurf/mcp_config.json
+  gemini-cli       ~/.gemini/settings.json
+  codex            ~/.codex/config.toml ([mcp_servers.<name>], the key-bound URL)
+  claude-desktop   no file: the steps to add it as a custom connector are printed`,
+  )
+  .action(
+    action(
+      async (deploymentId: string, options: { client: string; apiKey?: string; oauth?: boolean; dryRun?: boolean }, command: Command) => {
+        if (options.oauth && options.apiKey)
+          throw new CliError(
+            'USAGE',
+            '--oauth and --api-key exclude each other',
+            'Pass one of them, or neither (a key is then made once).',
+          );
+        const result = await install({
+          api: api(command),
+          deploymentId,
+          clients: options.client,
+          apiKey: options.oauth ? undefined : (options.apiKey ?? (process.env.WFCTL_INSTALL_KEY || undefined)),
+          oauth: !!options.oauth,
+          dryRun: !!options.dryRun,
+          out,
+        });
+        const failure = installFailure(result);
+        if (failure && json) throw failure;
+        out.result(result, () => printInstall(result, out));
+        if (failure) throw failure;
+      },
+    ),
+  );
+
+program
+  .command('doctor')
+  .description(
+    "check each agent client's configuration: the file, the server entry, the connection, the credential, header-versus-OAuth conflicts",
+  )
+  .argument('[deploymentId]', 'the deployment that must be installed (default: any of the service found in the files)')
+  .option('--client <name>', `all, or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`, 'all')
+  .addHelpText('after', '\nExits 9 when a problem is found; each problem says what to do.')
+  .action(
+    action(async (deploymentId: string | undefined, options: { client: string }) => {
+      const result = await doctor({ deploymentId, clients: options.client, out });
+      out.result(result, () => printDoctor(result, out));
+      if (!result.ok) process.exitCode = EXIT.DOCTOR;
     }),
   );
 

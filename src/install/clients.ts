@@ -161,14 +161,19 @@ export function cursorDeeplink(name: string, entry: Record<string, unknown>): { 
   };
 }
 
+/** Cursor's `mcpServers` entry (~/.cursor/mcp.json): with a key, the key-bound URL (Cursor drops a header when OAuth is offered). */
+export function cursorEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
+  return { url: withKey ? keyBoundEndpointOf(target) : target.endpoint };
+}
+
 function cursor(target: InstallTarget): ClientInstall {
   const name = serverNameOf(target);
   const forms: InstallForm[] = [];
-  const plain = cursorDeeplink(name, { url: target.endpoint });
+  const plain = cursorDeeplink(name, cursorEntry(target, false));
   forms.push(form({ auth: plainAuth(target), kind: 'deeplink', label: plainLabel(target, 'Add to Cursor'), ...plain }));
   if (!target.allowAnonymous) {
     // Cursor drops a configured header when the server offers OAuth: the key goes in the path instead.
-    const keyed = cursorDeeplink(name, { url: keyBoundEndpointOf(target) });
+    const keyed = cursorDeeplink(name, cursorEntry(target, true));
     forms.push(
       form({ auth: 'api_key', kind: 'deeplink', label: 'Add to Cursor with an API key (key-bound URL)', ...keyed, usesApiKey: true }),
     );
@@ -198,6 +203,11 @@ export function vscodeServer(target: InstallTarget, withKey: boolean): Record<st
     ];
   }
   return server;
+}
+
+/** A server of VS Code's user `mcp.json` (under `servers`): with a key, the key itself in the header (the file is the user's own). */
+export function vscodeFileEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
+  return withKey ? { type: 'http', url: target.endpoint, headers: bearer(target) } : { type: 'http', url: target.endpoint };
 }
 
 export function vscodeDeeplink(server: Record<string, unknown>, insiders: boolean): { url: string; webUrl: string } {
@@ -290,6 +300,11 @@ function goose(target: InstallTarget): ClientInstall {
 
 // --- Claude Code ----------------------------------------------------------------------------------
 
+/** Claude Code's server entry: `claude mcp add-json`, and `mcpServers` of ~/.claude.json (user scope). */
+export function claudeCodeEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
+  return withKey ? { type: 'http', url: target.endpoint, headers: bearer(target) } : { type: 'http', url: target.endpoint };
+}
+
 function claudeCode(target: InstallTarget): ClientInstall {
   const name = serverNameOf(target);
   const forms: InstallForm[] = [];
@@ -319,9 +334,7 @@ function claudeCode(target: InstallTarget): ClientInstall {
         auth: 'api_key',
         kind: 'command',
         label: 'The same as JSON (claude mcp add-json)',
-        commands: [
-          `claude mcp add-json ${shellQuote(name)} ${shellQuote(JSON.stringify({ type: 'http', url: target.endpoint, headers: bearer(target) }))}`,
-        ],
+        commands: [`claude mcp add-json ${shellQuote(name)} ${shellQuote(JSON.stringify(claudeCodeEntry(target, true)))}`],
         usesApiKey: true,
       }),
       form({
@@ -454,9 +467,18 @@ function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 
-export function codexConfigToml(target: InstallTarget): string {
-  const lines = [`[mcp_servers.${serverNameOf(target)}]`, `url = ${tomlString(target.endpoint)}`];
-  if (!target.allowAnonymous) lines.push(`bearer_token_env_var = ${tomlString(keyEnvVarOf(target))}`);
+/**
+ * Codex's `[mcp_servers.<name>]` table. The credential: `env`, the key read from the environment
+ * variable keyEnvVarOf names (the default for a private deployment); `key-bound`, the key-bound URL
+ * (nothing to set in the environment); `none`, the endpoint alone (anonymous, or `codex mcp login`).
+ */
+export function codexConfigToml(
+  target: InstallTarget,
+  credential: 'env' | 'key-bound' | 'none' = target.allowAnonymous ? 'none' : 'env',
+): string {
+  const url = credential === 'key-bound' ? keyBoundEndpointOf(target) : target.endpoint;
+  const lines = [`[mcp_servers.${serverNameOf(target)}]`, `url = ${tomlString(url)}`];
+  if (credential === 'env') lines.push(`bearer_token_env_var = ${tomlString(keyEnvVarOf(target))}`);
   return `${lines.join('\n')}\n`;
 }
 

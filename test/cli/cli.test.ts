@@ -81,6 +81,39 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
     expect(rest.status).toBe(200);
   });
 
+  it('signs in through the browser with a loopback redirect: the printed address opened in Chromium, sign-in, Allow', async () => {
+    const other = tempHome();
+    const otherEnv = { ...other.env, WFCTL_SERVICE: service.origin };
+    try {
+      const login = startCli(['login', '--no-browser', '--json'], otherEnv);
+      const [, url] = await waitFor(login.stderr, /Sign in in your browser: (\S+)/, 90_000);
+      const authorize = new URL(url!);
+      expect(authorize.searchParams.get('client_id')).toBe('wfctl');
+      expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+
+      const context = await chromium.browser.newContext();
+      const page = await context.newPage();
+      await page.goto(url!);
+      await page.getByLabel('E-mail address').fill('loopback-user@example.com', { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Allow' }).click({ timeout: 30_000 });
+      // The command line's own loopback page answers the redirect.
+      await page.getByRole('heading', { name: 'The command line is signed in' }).waitFor({ timeout: 30_000 });
+      expect(page.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+      await context.close();
+
+      const result = await login.result;
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.json).toMatchObject({ email: 'loopback-user@example.com', credentialStore: 'file' });
+      const me = await runCli(['whoami', '--json'], { env: otherEnv });
+      expect(me.code).toBe(0);
+      expect(me.json).toMatchObject({ email: 'loopback-user@example.com', credential: 'oauth' });
+    } finally {
+      other.remove();
+    }
+  });
+
   it('a wrong user code is refused on the service page with what to do', async () => {
     const context = await chromium.browser.newContext();
     const page = await context.newPage();
