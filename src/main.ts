@@ -3,6 +3,7 @@ import './v8-flags.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createNodeServer } from './http/node.js';
+import { startIdleCollection } from './idle-collection.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -31,6 +32,14 @@ try {
 }
 
 const server = createNodeServer((request, connection) => app.handle(request, connection));
+// Memory taken by a burst of load is given back once the service is idle (src/idle-collection.ts).
+const idleCollection = startIdleCollection({
+  onCollect: (before, after, ms) =>
+    log.debug(
+      { heapUsedBeforeMb: Math.round(before / 2 ** 20), heapUsedAfterMb: Math.round(after / 2 ** 20), ms: Math.round(ms) },
+      'idle: memory collected',
+    ),
+});
 server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -61,6 +70,7 @@ async function shutdown(signal: string): Promise<void> {
     server.closeAllConnections();
   }, 10_000);
   force.unref();
+  idleCollection.stop();
   server.closeIdleConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await app.close();

@@ -155,6 +155,12 @@ export function createMetricsRegistry(): MetricsRegistry {
       out.push('# HELP nodejs_heap_used_bytes V8 heap in use.');
       out.push('# TYPE nodejs_heap_used_bytes gauge');
       out.push(`nodejs_heap_used_bytes ${memory.heapUsed}`);
+      out.push('# HELP nodejs_heap_total_bytes V8 heap reserved (used and free).');
+      out.push('# TYPE nodejs_heap_total_bytes gauge');
+      out.push(`nodejs_heap_total_bytes ${memory.heapTotal}`);
+      out.push('# HELP nodejs_external_memory_bytes Memory of C++ objects bound to JavaScript objects (buffers included).');
+      out.push('# TYPE nodejs_external_memory_bytes gauge');
+      out.push(`nodejs_external_memory_bytes ${memory.external}`);
       out.push('# HELP process_start_time_seconds Start time of the process since the Unix epoch.');
       out.push('# TYPE process_start_time_seconds gauge');
       out.push(`process_start_time_seconds ${num(Math.round(startedAt))}`);
