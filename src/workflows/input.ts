@@ -4,6 +4,9 @@ import type { WorkflowManifest } from '../manifest/types.js';
 import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
 import { characterCount, checkLength, cleanName, NAME_MAX, TEXT_LIMITS } from '../text.js';
 
+/** Where a manifest error's message starts its list of allowed actions, values or properties (src/manifest/schema-errors.ts). */
+const ALLOWED_LIST = /; allowed (?:actions|values|properties): /;
+
 /** Limits on a workflow's own fields, in characters (src/text.ts; beyond the name the specification leaves them open: docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
   name: NAME_MAX,
@@ -88,9 +91,15 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   if (result.valid) manifest = result.manifest;
   else {
     manifestErrors = result.errors;
+    // The summary names the first problem without the list of allowed values its message may end
+    // with (32 actions, for an unknown one): that list is given once, in details.manifestErrors.
+    const first = result.errors[0]!.message;
+    const headline = first.split(ALLOWED_LIST)[0]!;
     problems.push({
       field: 'manifest',
-      message: `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${result.errors[0]!.message}`,
+      message:
+        `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${headline}` +
+        (headline === first ? '' : ' (the allowed ones are listed in details.manifestErrors)'),
     });
   }
 
