@@ -17,7 +17,8 @@ import { freePort, startProcess, stopProcess } from '../helpers/process.js';
  * it (`node dist/src/main.js`), on PGlite, or on PostgreSQL when DATABASE_URL is set.
  */
 
-const INVALID_MANIFEST = `manifest_version: "1.0"
+const INVALID_MANIFEST = `# Runs every night; kept as written, with the flow lists below
+manifest_version: "1.0"
 name: Nightly dependency upgrade
 intent: Upgrade dependencies, run the tests, open a pull request
 steps:
@@ -191,6 +192,9 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
   it('records a new version when the manifest changes (after a dropped connection, retried without losing the text) and shows the difference', async () => {
     const page = alice.page;
     await page.goto(workflowUrl);
+    // The editor shows the YAML as it was written: the comment and the flow lists are still there.
+    await page.getByLabel('Manifest (YAML or JSON)').getByText('# Runs every night').waitFor();
+    expect((await page.getByLabel('Manifest (YAML or JSON)').innerText()).trimEnd()).toBe(FIXED_MANIFEST.trimEnd());
     await page
       .getByLabel('Manifest (YAML or JSON)')
       .fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
