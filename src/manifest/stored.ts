@@ -10,6 +10,25 @@ export interface StoredManifest {
   manifest: unknown;
   /** Null in rows written before the text was kept. */
   manifestText?: string | null;
+  /** The YAML text as sent, when the manifest was sent as YAML (docs/manifest.md, "As written"). */
+  manifestYaml?: string | null;
+}
+
+/** At most this many bytes (UTF-8) of YAML text are kept, as for the JSON text (docs/manifest.md, "Limits"). */
+export const MANIFEST_YAML_MAX_BYTES = 262_144;
+
+/**
+ * The YAML text to keep for a manifest sent as `input`: the string itself when it is YAML, null
+ * for a manifest sent as JSON data or as a JSON text (whose text is kept as JSON).
+ */
+export function yamlTextOf(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  try {
+    JSON.parse(input);
+    return null;
+  } catch {
+    return input;
+  }
 }
 
 /** The JSON text kept for a validated manifest: the user's key order, compact. */

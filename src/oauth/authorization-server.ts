@@ -246,6 +246,7 @@ export async function createAuthorizationServer(deps: {
     deps.log.error({ err: error }, 'unexpected error in the authorization server'),
   );
   const interactions = createInteractions({ provider, config, browser: deps.browser, store });
+  deps.browser.describeReturnWith(interactions.describeReturn);
   const callback = provider.callback();
 
   async function dispatch(incoming: Incoming, req: IncomingMessage, res: ServerResponse): Promise<void> {

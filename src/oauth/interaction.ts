@@ -46,7 +46,34 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
     await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
 
+  /** How the pages name the client of an authorization's parameters, and the host it returns to. */
+  async function clientShown(params: Record<string, unknown>): Promise<{ shown: ClientShown; redirectHost: string }> {
+    const clientId = String(params.client_id);
+    const client = await provider.Client.find(clientId);
+    const redirectUri = String(params.redirect_uri ?? '');
+    const parsed = URL.parse(redirectUri);
+    const redirectHost = parsed ? parsed.host || `${parsed.protocol}//` : redirectUri;
+    const documentHost = /^https:\/\//.test(clientId) ? URL.parse(clientId)?.host : undefined;
+    const shown: ClientShown = {
+      name: (client?.clientName ?? documentHost ?? redirectHost).slice(0, 80),
+      source: documentHost ? 'document' : 'registered',
+      host: documentHost ?? redirectHost,
+    };
+    return { shown, redirectHost };
+  }
+
   return {
+    /**
+     * The client of the authorization whose page `returnTo` is, for the sign-in page shown before
+     * it; null for any other path, or an authorization unknown or expired.
+     */
+    async describeReturn(returnTo: string): Promise<ClientShown | null> {
+      const match = /^\/oauth\/interaction\/([^/?#]+)$/.exec(returnTo);
+      if (!match) return null;
+      const interaction = await provider.Interaction.find(match[1]!);
+      if (!interaction?.params.client_id) return null;
+      return (await clientShown(interaction.params)).shown;
+    },
     async handle(req: IncomingMessage, res: ServerResponse, incoming: Incoming): Promise<void> {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const match = /^\/oauth\/interaction\/([^/]+)(?:\/(confirm|deny))?$/.exec(path);
@@ -99,17 +126,8 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
         }
         const name = await deps.store.deploymentNameFor(deploymentId, viewer.userId);
         if (name === null) return send(res, deploymentNotFound(deploymentId));
-        const clientId = String(details.params.client_id);
-        const client = await provider.Client.find(clientId);
         const redirectUri = String(details.params.redirect_uri ?? '');
-        const parsed = URL.parse(redirectUri);
-        const redirectHost = parsed ? parsed.host || `${parsed.protocol}//` : redirectUri;
-        const documentHost = /^https:\/\//.test(clientId) ? URL.parse(clientId)?.host : undefined;
-        const shown: ClientShown = {
-          name: (client?.clientName ?? documentHost ?? clientId).slice(0, 80),
-          source: documentHost ? 'document' : 'registered',
-          host: documentHost ?? redirectHost,
-        };
+        const { shown, redirectHost } = await clientShown(details.params);
         const scopes = String(details.params.scope ?? '').split(' ');
         return send(
           res,

@@ -15,7 +15,12 @@ p{margin:.5rem 0 1rem;color:#3d4550}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 input{width:100%;box-sizing:border-box;font:inherit;padding:.55rem .7rem;border:1px solid #6b7480;border-radius:6px}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
+button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:2px solid #1d4ed8;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
+.choices{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
+.choices form{flex:1 1 8rem}
+.choices button{width:100%;margin:0;min-height:2.75rem}
+button.secondary{background:#fff;color:#1b1f24;border-color:#6b7480}
+.asking{padding:.6rem .8rem;border-left:4px solid #1d4ed8;background:#eef2fb;color:#1b1f24}
 .error{color:#a4161a;font-weight:600}
 .note{font-size:.9rem;color:#4b5563}
 code{overflow-wrap:anywhere}
@@ -60,13 +65,33 @@ export function page(title: string, body: string, status: number, formAction: st
   });
 }
 
+/**
+ * The line of a sign-in page that names the application asking, when the sign-in is the first step
+ * of an authorization: its name as a quoted value (the application chose it) and who vouches for it.
+ */
+function askingLine(client: ClientShown | null | undefined): string {
+  if (!client) return '';
+  const vouch =
+    client.source === 'document'
+      ? `name published by <code>${escape(client.host)}</code>`
+      : `returns to <code>${escape(client.host)}</code>`;
+  return `<p class="asking">Sign in to continue connecting the application <q><bdi>${escape(client.name)}</bdi></q> (${vouch}) to one of your deployments. You are asked to allow or deny it next.</p>`;
+}
+
 /** The development sign-in page: an e-mail address, no password (no identity provider configured). */
-export function devSignInPage(options: { returnTo: string; email?: string; error?: string; signedOut?: boolean }): TextReply {
+export function devSignInPage(options: {
+  returnTo: string;
+  email?: string;
+  error?: string;
+  signedOut?: boolean;
+  /** The application asking, when this sign-in is the first step of an authorization. */
+  asking?: ClientShown | null;
+}): TextReply {
   const error = options.error ? `<p class="error" id="email-error" role="alert">${escape(options.error)}</p>` : '';
   const signedOut = options.signedOut ? '<p role="status">You are signed out.</p>' : '';
   return page(
     'Sign in',
-    `<h1>Sign in</h1>${signedOut}
+    `<h1>Sign in</h1>${signedOut}${askingLine(options.asking)}
 <p>Development sign-in: no identity provider is configured, so any e-mail address signs you in. This page does not exist in production.</p>
 <form method="post" action="/sign-in/dev">
 <input type="hidden" name="return" value="${escape(options.returnTo)}">
@@ -137,8 +162,10 @@ export function consentPage(options: {
 <p class="client">An application calling itself <q><bdi>${escape(client.name)}</bdi></q> asks to use the tools of your deployment <strong>${escape(options.deploymentName)}</strong> as ${escape(options.email ?? 'you')}.</p>
 <p class="note">${vouch} It will return to <code>${escape(options.redirectHost)}</code>.</p>
 <p class="note">It gets access to this one tool endpoint (<code>${escape(options.endpoint)}</code>) only, not to the rest of your account.${accountId} The connection lasts 30 days from its last use; you can disconnect it at any time under connected applications.</p>
+<div class="choices">
 <form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
-<form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
+<form method="post" action="${escape(options.action)}/deny"><button type="submit" class="secondary">Deny</button></form>
+</div>`,
     200,
     formActionSource(options.redirectUri),
   );

@@ -10,7 +10,7 @@ import type { Reply } from '../http/text-response.js';
 import type { Services } from '../services.js';
 import { readCookie, setCookie } from './cookies.js';
 import { createOidcRelyingParty, type OidcRelyingParty } from './oidc.js';
-import { devSignInPage, signInProblemPage, signInUnavailablePage } from './pages.js';
+import { devSignInPage, signInProblemPage, signInUnavailablePage, type ClientShown } from './pages.js';
 import { hashSecret, SESSION_IDLE_MS, type OAuthStore } from '../oauth-store/index.js';
 
 /**
@@ -41,6 +41,12 @@ export interface BrowserSignIn {
   assertSameOrigin(request: Incoming): void;
   /** Where to send a browser to sign in and come back to `returnPath` (a path on this service). */
   signInPath(returnPath: string): string;
+  /**
+   * Gives the sign-in page a way to name the application asking when the sign-in is the first step
+   * of an authorization (the return path is that authorization's page): set by the authorization
+   * server, which alone can look the application up.
+   */
+  describeReturnWith(describe: (returnTo: string) => Promise<ClientShown | null>): void;
   /** Answers the sign-in routes; null for any other path. */
   handle(request: Incoming, url: URL): Promise<Reply | null>;
 }
@@ -84,6 +90,7 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
     config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
   const devSignIn = !rp && !config.oidc.issuer && config.devAuth && !config.production;
   const idleSeconds = SESSION_IDLE_MS / 1000;
+  let describeReturn: (returnTo: string) => Promise<ClientShown | null> = () => Promise.resolve(null);
 
   function sessionCookieFor(secret: string): string {
     return setCookie(sessionCookie, secret, { secure, maxAge: idleSeconds });
@@ -167,9 +174,14 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
     const form = new URLSearchParams(await readBodyText(request, 16 * 1024));
     const returnTo = safeReturnPath(form.get('return'));
     const email = (form.get('email') ?? '').trim();
-    if (!email) return devSignInPage({ returnTo, email, error: 'Enter your e-mail address.' });
+    if (!email) return devSignInPage({ returnTo, email, error: 'Enter your e-mail address.', asking: await describeReturn(returnTo) });
     if (email.length > 254 || !EMAIL.test(email))
-      return devSignInPage({ returnTo, email, error: 'Enter an e-mail address such as name@example.com.' });
+      return devSignInPage({
+        returnTo,
+        email,
+        error: 'Enter an e-mail address such as name@example.com.',
+        asking: await describeReturn(returnTo),
+      });
     // The same account `npm run token -- --email` signs in as.
     return signedIn({ issuer: DEV_ISSUER, subject: `dev|${email.toLowerCase()}`, email, name: null }, returnTo);
   }
@@ -183,6 +195,9 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
       return readCookie(request.headers, sessionCookie) !== null;
     },
     assertSameOrigin,
+    describeReturnWith(describe) {
+      describeReturn = describe;
+    },
     signInPath(returnPath) {
       return `${SIGN_IN_PATH}?return=${encodeURIComponent(safeReturnPath(returnPath))}`;
     },
@@ -192,7 +207,8 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
         const returnTo = safeReturnPath(url.searchParams.get('return'));
         if (await lookUp(request)) return redirect(returnTo);
         if (rp) return beginProviderSignIn(returnTo);
-        if (devSignIn) return devSignInPage({ returnTo, signedOut: url.searchParams.has('signed_out') });
+        if (devSignIn)
+          return devSignInPage({ returnTo, signedOut: url.searchParams.has('signed_out'), asking: await describeReturn(returnTo) });
         return signInUnavailablePage();
       }
       if (path === DEV_SIGN_IN_PATH && request.method === 'POST') return devSignInSubmit(request);

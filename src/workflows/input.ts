@@ -1,8 +1,11 @@
 import { validationError, type FieldProblem } from '../errors.js';
 import { parseManifestInput, validateManifest } from '../manifest/validate.js';
 import type { WorkflowManifest } from '../manifest/types.js';
-import { writtenManifest, type StoredManifest } from '../manifest/stored.js';
+import { MANIFEST_YAML_MAX_BYTES, writtenManifest, yamlTextOf, type StoredManifest } from '../manifest/stored.js';
 import { characterCount, checkLength, cleanName, NAME_MAX, TEXT_LIMITS } from '../text.js';
+
+/** Where a manifest error's message starts its list of allowed actions, values or properties (src/manifest/schema-errors.ts). */
+const ALLOWED_LIST = /; allowed (?:actions|values|properties): /;
 
 /** Limits on a workflow's own fields, in characters (src/text.ts; beyond the name the specification leaves them open: docs/decisions.md). */
 export const WORKFLOW_LIMITS = {
@@ -32,6 +35,8 @@ export interface CleanWorkflowInput {
   name: string;
   description: string;
   manifest: WorkflowManifest;
+  /** The YAML text as sent, when the manifest was sent as YAML; null otherwise. */
+  manifestYaml: string | null;
   visibility: Visibility;
   category: string;
   tags: string[];
@@ -56,7 +61,8 @@ export function mergeWorkflowUpdate(
   return {
     name: input.name ?? current.name,
     description: keep(input.description, current.description, ''),
-    manifest: input.manifest === undefined ? writtenManifest(current) : input.manifest,
+    // Left out: the manifest as it was sent, its YAML text when it came as YAML (kept as written).
+    manifest: input.manifest === undefined ? (current.manifestYaml ?? writtenManifest(current)) : input.manifest,
     visibility: input.visibility ?? current.visibility,
     category: keep(input.category, current.category, ''),
     tags: keep(input.tags, current.tags, []),
@@ -85,17 +91,39 @@ export function cleanWorkflowInput(input: WorkflowInput): CleanWorkflowInput {
   let manifestErrors: unknown[] = [];
   const parsed = parseManifestInput(input.manifest);
   const result = validateManifest(parsed);
-  if (result.valid) manifest = result.manifest;
-  else {
+  const manifestYaml = yamlTextOf(input.manifest);
+  if (result.valid) {
+    manifest = result.manifest;
+    if (manifestYaml !== null && Buffer.byteLength(manifestYaml) > MANIFEST_YAML_MAX_BYTES)
+      problems.push({
+        field: 'manifest',
+        message: `the manifest is ${Buffer.byteLength(manifestYaml)} bytes of YAML; at most ${MANIFEST_YAML_MAX_BYTES} are kept`,
+      });
+  } else {
     manifestErrors = result.errors;
+    // The summary names the first problem without the list of allowed values its message may end
+    // with (32 actions, for an unknown one): that list is given once, in details.manifestErrors.
+    const first = result.errors[0]!.message;
+    const headline = first.split(ALLOWED_LIST)[0]!;
     problems.push({
       field: 'manifest',
-      message: `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${result.errors[0]!.message}`,
+      message:
+        `the manifest is not valid (${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}): ${headline}` +
+        (headline === first ? '' : ' (the allowed ones are listed in details.manifestErrors)'),
     });
   }
 
   if (problems.length || !manifest) {
     throw validationError(problems, manifestErrors.length ? { manifestErrors } : {});
   }
-  return { name, description, manifest, visibility: input.visibility ?? 'private', category, tags, allowForks: input.allowForks ?? true };
+  return {
+    name,
+    description,
+    manifest,
+    manifestYaml,
+    visibility: input.visibility ?? 'private',
+    category,
+    tags,
+    allowForks: input.allowForks ?? true,
+  };
 }

@@ -22,7 +22,7 @@ import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwn
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
 
 /** The columns a page of summaries leaves out (Prisma's `omit`): the manifest, kept twice. */
-export const WITHOUT_MANIFEST = { manifest: true, manifestText: true } as const satisfies Prisma.WorkflowOmit;
+export const WITHOUT_MANIFEST = { manifest: true, manifestText: true, manifestYaml: true } as const satisfies Prisma.WorkflowOmit;
 
 export interface ListWorkflowsInput {
   limit?: number | null;
@@ -141,6 +141,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           allowForks: clean.allowForks,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
           manifestText: manifestTextOf(clean.manifest),
+          manifestYaml: clean.manifestYaml,
           publishedAt: clean.visibility === 'public' ? now : null,
           createdAt: now,
         },
@@ -172,6 +173,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           allowForks: clean.allowForks,
           manifest: clean.manifest as unknown as Prisma.InputJsonValue,
           manifestText: text,
+          manifestYaml: clean.manifestYaml,
           updatedAt: now,
           ...(version ? { currentVersion: version } : {}),
           ...(becomesPublic ? { publishedAt: now } : {}),
@@ -186,12 +188,17 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             version,
             manifest: clean.manifest as unknown as Prisma.InputJsonValue,
             manifestText: text,
+            manifestYaml: clean.manifestYaml,
             createdAt: now,
           },
         });
-      } else if (text !== current.manifestText) {
-        // The same content written in another key order: the current version shows it as written now.
-        await tx.workflowVersion.updateMany({ where: { workflowId, version: current.currentVersion }, data: { manifestText: text } });
+      } else if (text !== current.manifestText || clean.manifestYaml !== (current.manifestYaml ?? null)) {
+        // The same content written in another key order, or other YAML (comments, layout): the
+        // current version shows it as written now.
+        await tx.workflowVersion.updateMany({
+          where: { workflowId, version: current.currentVersion },
+          data: { manifestText: text, manifestYaml: clean.manifestYaml },
+        });
       }
       // Library entries that follow the source move to its current version; the others stay. While
       // the workflow is private only the owner's entry follows: subscribers keep their entries
@@ -255,6 +262,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             allowForks: true,
             manifest: original.manifest as Prisma.InputJsonValue,
             manifestText: original.manifestText,
+            manifestYaml: original.manifestYaml,
             forkedFromWorkflowId: original.id,
             forkedFromUserId: original.ownerId,
             forkedFromVersion: original.currentVersion,
@@ -332,6 +340,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
 
   async function exportWorkflowManifest(viewer: Viewer, workflowId: string, format: Exclude<ExportFormat, 'skill'>) {
     const workflow = await findReadable(viewer, workflowId);
+    // YAML sent as YAML comes back as it was written: comments, flow lists and all.
+    if (format === 'yaml' && typeof workflow.manifestYaml === 'string')
+      return { body: workflow.manifestYaml, contentType: 'application/yaml' };
     return renderManifest(writtenManifest(workflow), format);
   }
 
@@ -402,10 +413,10 @@ async function insertNewWorkflow(
   },
   sourceUserId: string,
 ): Promise<void> {
-  const { id, ownerId, manifest, manifestText, createdAt } = row;
+  const { id, ownerId, manifest, manifestText, manifestYaml, createdAt } = row;
   await tx.workflow.create({ data: { ...row, currentVersion: INITIAL_VERSION, updatedAt: createdAt } });
   await tx.workflowVersion.create({
-    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, createdAt },
+    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, manifestYaml, createdAt },
   });
   await addLibraryEntry(tx, {
     userId: ownerId,

@@ -16,7 +16,8 @@ const SUMMARY_COLUMNS = `id, owner_id AS "ownerId", name, description, visibilit
   subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",
   published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 const WORKFLOW_COLUMNS = `${SUMMARY_COLUMNS},
-  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText"`;
+  CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
+  manifest_yaml AS "manifestYaml"`;
 
 /** One workflow by id ($1). */
 export const WORKFLOW_BY_ID: Statement = { name: 'workflow_by_id', text: `SELECT ${WORKFLOW_COLUMNS} FROM workflows WHERE id = $1` };

@@ -7,7 +7,8 @@ import { createMcpKey, revokeKey, seedDeployment, startAgentService, type AgentD
  * The real agent CLIs from npm (agent-clients/) connect to a deployment with an API key, as
  * docs/api-keys.md and docs/mcp.md tell a user to: each in a home of its own, with no way out but
  * loopback (the egress proxy refuses anything else, and each test checks that nothing was tried).
- * Each then sees the key refused once it is revoked.
+ * Each then sees the key refused once it is revoked. Gemini CLI and Codex run the very commands the
+ * install data gives (what the install page shows), pasted into a shell as they are.
  */
 
 let service: AgentService;
@@ -54,42 +55,38 @@ describe('real agent CLIs connect with an API key', { timeout: 180_000 }, () => 
     expect(refused.output).toMatch(/workflows: .* - ✘ Failed to connect .*HTTP 401.*unknown or revoked API key/);
   });
 
-  it('Gemini CLI: `gemini mcp add -t http -H …`, then `gemini mcp list` shows Connected in a trusted folder, and Disconnected once the key is revoked', async () => {
+  it('Gemini CLI: the install data’s `gemini mcp add -t http -H …` pasted as given, then `gemini mcp list` shows Connected in a trusted folder, and Disconnected once the key is revoked', async () => {
     home = new AgentHome({ proxy: proxy.url });
-    const key = await createMcpKey(service.t, deployment.token, deployment.deploymentId, 'Gemini CLI');
+    const install = await keyInstall('gemini-cli');
+    expect(install.commands).toHaveLength(1);
+    expect(install.commands[0]).toMatch(/^gemini mcp add -t http -H /);
     const env = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const add = await home.run(
-      'gemini',
-      ['mcp', 'add', '-t', 'http', '-H', `Authorization: Bearer ${key.secret}`, 'workflows', deployment.endpoint],
-      {
-        env,
-      },
-    );
+    const add = await home.runPasted(install.commands, { env });
     expect(add.code, add.output).toBe(0);
 
     const list = await home.run('gemini', ['mcp', 'list'], { env });
-    expect(list.output).toMatch(new RegExp(`✓ workflows: ${literal(deployment.endpoint)} \\(http\\) - Connected`));
+    expect(list.output).toMatch(new RegExp(`✓ ${literal(install.serverName)}: ${literal(install.endpoint)} \\(http\\) - Connected`));
 
-    await revokeKey(service.t, deployment.token, key.keyId);
+    await revokeKey(service.t, deployment.token, install.keyId);
     const refused = await home.run('gemini', ['mcp', 'list'], { env });
-    expect(refused.output).toMatch(new RegExp(`✗ workflows: ${literal(deployment.endpoint)} \\(http\\) - Disconnected`));
+    expect(refused.output).toMatch(new RegExp(`✗ ${literal(install.serverName)}: ${literal(install.endpoint)} \\(http\\) - Disconnected`));
   });
 
-  it('Codex: `codex mcp add … --bearer-token-env-var`, then its app-server connects and lists the deployment’s tools, and fails once the key is revoked', async () => {
+  it('Codex: the install data’s `export …` and `codex mcp add … --bearer-token-env-var` pasted as given, then its app-server connects and lists the deployment’s tools, and fails once the key is revoked', async () => {
     home = new AgentHome({ proxy: proxy.url });
-    const key = await createMcpKey(service.t, deployment.token, deployment.deploymentId, 'Codex');
-    // Codex takes no header: it reads the key from the variable named, at each start.
-    const env = { WORKFLOWS_API_KEY: key.secret };
-    const add = await home.run(
-      'codex',
-      ['mcp', 'add', 'workflows', '--url', deployment.endpoint, '--bearer-token-env-var', 'WORKFLOWS_API_KEY'],
-      { env },
-    );
+    const install = await keyInstall('codex');
+    // Codex takes no header: it reads the key from the variable the first line exports, at each start.
+    const exported = /^export ([A-Z0-9_]+)=/.exec(install.commands[0] ?? '');
+    expect(exported, install.commands.join('\n')).not.toBeNull();
+    expect(install.commands[1]).toContain(`--bearer-token-env-var ${exported![1]}`);
+    const add = await home.runPasted(install.commands);
     expect(add.code, add.output).toBe(0);
+    // The shell Codex later starts from has the variable, as the user's does after the export.
+    const env = { [exported![1]!]: install.secret };
 
     const [status] = await home.codexMcpServerStatus({ env });
     expect(status).toMatchObject({
-      name: 'workflows',
+      name: install.serverName,
       authStatus: 'bearerToken',
       toolsError: null,
       serverInfo: { name: 'workflow-service', title: 'Everything' },
@@ -98,9 +95,37 @@ describe('real agent CLIs connect with an API key', { timeout: 180_000 }, () => 
     const titles = Object.values(status!.tools).map((tool) => tool.title);
     for (const workflow of deployment.workflowNames) expect(titles.filter((title) => title?.startsWith(`${workflow}: `)).length).toBe(4);
 
-    await revokeKey(service.t, deployment.token, key.keyId);
+    await revokeKey(service.t, deployment.token, install.keyId);
     const [refused] = await home.codexMcpServerStatus({ env });
-    expect(refused).toMatchObject({ name: 'workflows', serverInfo: null, tools: {} });
+    expect(refused).toMatchObject({ name: install.serverName, serverInfo: null, tools: {} });
     expect(refused!.toolsError).toMatch(/Auth required/);
   });
 });
+
+/**
+ * What the install page gives `client` for an API key: the commands of its key form in the install
+ * data (`POST /v1/deployments/:id/install/key`, which makes a key for the deployment and fills it in).
+ */
+async function keyInstall(client: 'gemini-cli' | 'codex') {
+  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, { token: deployment.token });
+  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
+  const { install, apiKey } = res.body.data as {
+    install: {
+      serverName: string;
+      endpoint: string;
+      clients: { client: string; forms: { auth: string; kind: string; commands: string[] }[] }[];
+    };
+    apiKey: { keyId: string; secret: string };
+  };
+  const form = install.clients.find((c) => c.client === client)?.forms.find((f) => f.auth === 'api_key' && f.kind === 'command');
+  if (!form) throw new Error(`the install data has no API-key command for ${client}`);
+  // The key is in the commands, as the user copies them.
+  expect(form.commands.join('\n')).toContain(apiKey.secret);
+  return {
+    commands: form.commands,
+    serverName: install.serverName,
+    endpoint: install.endpoint,
+    keyId: apiKey.keyId,
+    secret: apiKey.secret,
+  };
+}

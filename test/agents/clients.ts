@@ -227,6 +227,21 @@ export class AgentHome {
   }
 
   /**
+   * Runs commands as a person pastes them into a POSIX shell (`sh -ec`, one line each, stopping at
+   * the first that fails), with agent-clients/' CLIs first on PATH: for the commands the install
+   * data gives, taken as they are.
+   */
+  runPasted(lines: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunResult> {
+    const child = spawn('/bin/sh', ['-ec', lines.join('\n')], {
+      cwd: this.work,
+      env: this.environment(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return this.collect(child, options.timeoutMs ?? 60_000, undefined, lines.join('; '));
+  }
+
+  /**
    * Runs a command line of agent-clients/' CLIs under a pseudo-terminal (`script -qfc "…" /dev/null`),
    * as a person at a terminal runs it: for the commands that refuse to run without one.
    */

@@ -99,7 +99,7 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
       expect(await problems.innerText()).toContain('/steps/2/depends_on/0');
       expect(await page.locator('.cm-lintRange-error').allInnerTexts()).toEqual(['drafts']);
       await page.getByText('Fix the 1 problem in the manifest first.').waitFor();
-      await checkPage(page, 'workflow-editor-errors', 'workflow editor with errors');
+      await checkPage(page, 'pages-workflow-editor-errors', 'workflow editor with errors');
 
       // 100 edits in two minutes, each after a pause longer than the old check's 300 ms: every one
       // checked in the page, none sent to the service.
@@ -121,7 +121,7 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
       // The owner's editor links to the listing and its reviews.
       await page.getByRole('link', { name: 'Its marketplace listing' }).waitFor();
       expect(await page.getByRole('link', { name: 'Its reviews' }).getAttribute('href')).toBe(`/marketplace/${workflowId}#reviews`);
-      await checkPage(page, 'workflow-edit', 'workflow page');
+      await checkPage(page, 'pages-workflow-edit', 'workflow page');
     },
   );
 
@@ -164,7 +164,7 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
       .getByText(/Dave Okafor ·/)
       .waitFor();
     expect(await page.content()).not.toContain('dave@example.com</li>');
-    await checkPage(page, 'marketplace-workflow', 'marketplace workflow page');
+    await checkPage(page, 'pages-marketplace-workflow', 'marketplace workflow page');
 
     await page.getByRole('button', { name: 'Edit your review' }).click();
     await page.getByText('2 ★').click();
@@ -196,7 +196,7 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
       .catch(async (error: Error) => {
         throw new Error(`${error.message}\nthe page at ${page.url()} showed:\n${await page.locator('body').innerText()}`);
       });
-    await checkPage(page, 'library', 'library');
+    await checkPage(page, 'pages-library', 'library');
     await page.getByRole('button', { name: 'Unsubscribe: Release notes' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByText('“Release notes” left your library.').waitFor();

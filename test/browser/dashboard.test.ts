@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
-import { buildService, checkPage, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
+import { buildService, checkPage, DESKTOP, launchChromium, PHONE, startService, type RunningProcess } from './service.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /**
@@ -17,7 +17,8 @@ import { freePort, startProcess, stopProcess } from '../helpers/process.js';
  * it (`node dist/src/main.js`), on PGlite, or on PostgreSQL when DATABASE_URL is set.
  */
 
-const INVALID_MANIFEST = `manifest_version: "1.0"
+const INVALID_MANIFEST = `# Runs every night; kept as written, with the flow lists below
+manifest_version: "1.0"
 name: Nightly dependency upgrade
 intent: Upgrade dependencies, run the tests, open a pull request
 steps:
@@ -162,6 +163,9 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
   it('records a new version when the manifest changes (after a dropped connection, retried without losing the text) and shows the difference', async () => {
     const page = alice.page;
     await page.goto(workflowUrl);
+    // The editor shows the YAML as it was written: the comment and the flow lists are still there.
+    await page.getByLabel('Manifest (YAML or JSON)').getByText('# Runs every night').waitFor();
+    expect((await page.getByLabel('Manifest (YAML or JSON)').innerText()).trimEnd()).toBe(FIXED_MANIFEST.trimEnd());
     await page
       .getByLabel('Manifest (YAML or JSON)')
       .fill(FIXED_MANIFEST.replace('name: Review the upgrade', 'name: Review the upgrade carefully'));
@@ -299,6 +303,65 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
         }),
       });
     expect((await toolCall(accessToken)).status).toBe(200);
+
+    // Another application, in a browser not signed in yet: the sign-in page says which application
+    // asks (its own name, shown as text), and the consent page after it offers Allow as the primary
+    // choice with Deny beside it, distinct at both widths.
+    const oddName = 'Cline <b>&</b> "co"';
+    const other = new MemoryOAuthProvider({ client_name: oddName });
+    await expect(
+      new Client({ name: 'cline', version: '1.0.0' }).connect(
+        new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: other }),
+      ),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const fresh = await chromium.browser.newContext({ viewport: DESKTOP });
+    let denied: URL | null = null;
+    await fresh.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
+      denied = new URL(route.request().url());
+      await route.fulfill({ contentType: 'text/plain', body: 'Connection refused by the user.' });
+    });
+    const signInPage = await fresh.newPage();
+    await signInPage.goto(other.authorizationUrl!.href);
+    await signInPage.waitForURL(/\/sign-in\?return=%2Foauth%2Finteraction%2F/);
+    const asking = signInPage.locator('p.asking');
+    expect(await asking.locator('q').innerText()).toBe(oddName);
+    expect(await asking.locator('b').count()).toBe(0);
+    expect(await asking.innerText()).toContain('returns to localhost:53682');
+    await checkPage(signInPage, 'sign-in-authorization', 'sign-in page of an authorization');
+    // A sign-in that is not part of an authorization names no application.
+    const plain = await fresh.newPage();
+    await plain.goto(`${service.origin}/sign-in?return=%2Faccount`);
+    await plain.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await plain.locator('p.asking').count()).toBe(0);
+    await plain.close();
+    await signInPage.getByLabel('E-mail address').fill('bob@example.com');
+    await signInPage.getByRole('button', { name: 'Sign in' }).click();
+    await signInPage.getByRole('heading', { name: 'Connect an application?' }).waitFor();
+    expect(await signInPage.locator('p.client q').innerText()).toBe(oddName);
+    const allow = signInPage.getByRole('button', { name: 'Allow' });
+    const deny = signInPage.getByRole('button', { name: 'Deny' });
+    const look = (button: typeof allow) =>
+      button.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return `${style.backgroundColor} ${style.color}`;
+      });
+    for (const viewport of [DESKTOP, PHONE]) {
+      await signInPage.setViewportSize(viewport);
+      const [a, d] = [(await allow.boundingBox())!, (await deny.boundingBox())!];
+      // Side by side, Allow first, each a full-size target.
+      expect(Math.abs(a.y - d.y), `Allow and Deny on one row at ${viewport.width} px`).toBeLessThanOrEqual(1);
+      expect(a.x + a.width).toBeLessThanOrEqual(d.x);
+      expect(Math.min(a.height, d.height)).toBeGreaterThanOrEqual(40);
+      expect(d.x + d.width).toBeLessThanOrEqual(viewport.width);
+      // Allow is the filled primary button, Deny the outlined secondary one.
+      expect(await look(allow)).not.toBe(await look(deny));
+      expect(await deny.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 255, 255)');
+    }
+    await signInPage.setViewportSize(DESKTOP);
+    await deny.click();
+    await signInPage.getByText('Connection refused by the user.').waitFor();
+    expect((denied as URL | null)?.searchParams.get('error')).toBe('access_denied');
+    await fresh.close();
     await page.goBack();
     await page.goBack();
     await page.getByRole('heading', { name: 'Morning upkeep', level: 1 }).waitFor();

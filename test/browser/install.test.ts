@@ -1,20 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
+import { buildService, checkPage, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
 
 /**
  * A deployment's install page in Debian's Chromium, against the built service: every client's
  * form, OAuth first, a key made on the page for this deployment and filled into the forms (the
- * Cursor deeplink decoded, the key-bound catalog fetched with it), and axe-core with no serious or
- * critical violation at 1280 and 390 px wide.
+ * Cursor deeplink decoded, the key-bound catalog fetched with it), and the checks of every page
+ * (checkPage): axe-core with no serious or critical violation, and every action inside the screen,
+ * at 1280 and 390 px wide.
  */
-
-const PHONE = { width: 390, height: 844 };
-const SCREENSHOTS = '.test-results/screenshots';
 
 let database: TestDatabase | null = null;
 let service: RunningProcess;
@@ -48,21 +43,6 @@ async function graphql(page: Page, query: string, variables: Record<string, unkn
     },
     { query, variables },
   );
-}
-
-async function axeAt(page: Page, size: { width: number; height: number }, label: string): Promise<void> {
-  await page.setViewportSize(size);
-  await page.waitForTimeout(150);
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    `${label} at ${size.width} px`,
-  ).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${label}: wider than ${size.width} px`).toBeLessThanOrEqual(1);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${label.replace(/\W+/g, '-')}-${size.width}.png`), fullPage: true });
 }
 
 describe('the install page in a browser', { timeout: 180_000 }, () => {
@@ -123,9 +103,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     const oauthLink = await cursor.getByRole('link', { name: 'Open in the app' }).first().getAttribute('href');
     expect(JSON.parse(Buffer.from(new URL(oauthLink!).searchParams.get('config')!, 'base64').toString())).toEqual({ url: endpoint });
     await page.waitForLoadState('networkidle');
-    await axeAt(page, DESKTOP, 'install page');
-    await axeAt(page, PHONE, 'install page');
-    await page.setViewportSize(DESKTOP);
+    await checkPage(page, 'install', 'install page');
 
     // A key made on the page, named for the deployment, filled into the forms that need one.
     await page.getByRole('button', { name: 'Make an API key for Code Review' }).click();
@@ -140,8 +118,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     const catalog = await fetch(`${service.origin}/v1/install/${deploymentId}/${key}/marketplace.json`);
     expect(catalog.status).toBe(200);
     expect((await catalog.json()).plugins).toHaveLength(1);
-    await axeAt(page, DESKTOP, 'install page with a key');
-    await axeAt(page, PHONE, 'install page with a key');
+    await checkPage(page, 'install-key', 'install page with a key');
     await context.close();
   });
 });

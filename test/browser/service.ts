@@ -81,7 +81,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
 }
 
 export const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 390, height: 844 };
+export const PHONE = { width: 390, height: 844 };
 
 /**
  * Checks the page as a person would meet it: axe-core finds no serious or critical violation, it

@@ -87,6 +87,106 @@ describe('manifests as written', () => {
     expect(Object.keys(created.body.data.manifest)).toEqual(['steps', 'intent', 'name', 'manifest_version']);
   });
 
+  /** YAML as a person writes it: comments, a flow list, quoting and blank lines no writer would reproduce. */
+  const WRITTEN_YAML = `# Nightly upkeep, kept as written
+manifest_version: '1.0'   # quoted with single quotes
+name: Upkeep as written
+intent: >-
+  Plan, then code
+steps:
+  - { id: plan, name: Plan it, action: planning_agent }
+
+  - id: code
+    name: Code it
+    action: code_agent
+    depends_on: [plan]   # a flow list stays a flow list
+`;
+
+  const yamlOf = async (id: string, token: string) => {
+    const rest = await t.call('GET', `/v1/workflows/${id}/manifest?format=yaml`, { token });
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get('content-type')).toMatch(/^application\/yaml/);
+    const gql = await t.graphql(
+      'query($id: String!) { workflowManifest(workflowId: $id, format: "yaml") { contentType body } }',
+      { id },
+      token,
+    );
+    expect(gql.body.errors).toBeUndefined();
+    // The same text through both faces.
+    expect(gql.body.data.workflowManifest.body).toBe(rest.text);
+    return rest.text;
+  };
+
+  it('keeps YAML text as written (comments, flow lists, quoting) and returns it through REST and GraphQL', async () => {
+    const created = await t.call('POST', '/v1/workflows', {
+      token: owner,
+      body: { name: 'Written YAML', manifest: WRITTEN_YAML, visibility: 'public' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.data.workflowId;
+    // The data is the manifest read from the YAML.
+    expect(created.body.data.manifest).toEqual(parseYaml(WRITTEN_YAML));
+    expect(await yamlOf(id, owner)).toBe(WRITTEN_YAML);
+    // Anyone who may read it sees the same text.
+    expect(await yamlOf(id, other)).toBe(WRITTEN_YAML);
+    // JSON stays JSON written from the data.
+    const json = await t.call('GET', `/v1/workflows/${id}/manifest?format=json`, { token: owner });
+    expect(JSON.parse(json.text)).toEqual(parseYaml(WRITTEN_YAML));
+
+    // An update of another field keeps the text.
+    const renamed = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { description: 'Now described' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await yamlOf(id, owner)).toBe(WRITTEN_YAML);
+
+    // Only comments changed (through GraphQL): no new version, and the new text is shown.
+    const recommented = WRITTEN_YAML.replace('# Nightly upkeep, kept as written', '# Nightly upkeep, comment edited');
+    const gqlUpdate = await t.graphql(
+      'mutation($id: String!, $m: JSON!) { updateWorkflow(workflowId: $id, manifest: $m) { currentVersion } }',
+      { id, m: recommented },
+      owner,
+    );
+    expect(gqlUpdate.body.errors).toBeUndefined();
+    expect(gqlUpdate.body.data.updateWorkflow.currentVersion).toBe('1.0.0');
+    expect(await yamlOf(id, owner)).toBe(recommented);
+
+    // A fork starts from the text as written.
+    const fork = await t.call('POST', `/v1/workflows/${id}/fork`, { token: other, body: {} });
+    expect(fork.status, fork.text).toBe(201);
+    expect(await yamlOf(fork.body.data.workflowId, other)).toBe(recommented);
+
+    // A changed manifest in YAML makes a version and is kept as written too.
+    const changed = recommented.replace('Plan, then code', 'Plan, then code, then rest');
+    const put = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { manifest: changed } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.data.currentVersion).not.toBe('1.0.0');
+    expect(await yamlOf(id, owner)).toBe(changed);
+
+    // Sent as JSON, the manifest has no YAML text: format=yaml writes YAML from the data, without the old comments.
+    const asJson = parseYaml(changed);
+    const putJson = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { manifest: asJson } });
+    expect(putJson.status, putJson.text).toBe(200);
+    const generated = await yamlOf(id, owner);
+    expect(generated).not.toContain('#');
+    expect(generated).toContain('depends_on:\n      - plan');
+    expect(parseYaml(generated)).toEqual(asJson);
+  });
+
+  it('refuses YAML text larger than the kept size, and takes a JSON text sent as a string as JSON', async () => {
+    const padded = `${WRITTEN_YAML}${`# ${'x'.repeat(1000)}\n`.repeat(263)}`;
+    const refused = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'Too long', manifest: padded } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.fields).toEqual([
+      { field: 'manifest', message: expect.stringMatching(/bytes of YAML; at most 262144 are kept$/) },
+    ]);
+
+    const jsonText = JSON.stringify(parseYaml(WRITTEN_YAML));
+    const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'JSON text', manifest: jsonText } });
+    expect(created.status, created.text).toBe(201);
+    const yaml = await yamlOf(created.body.data.workflowId, owner);
+    expect(yaml).not.toBe(jsonText);
+    expect(parseYaml(yaml)).toEqual(JSON.parse(jsonText));
+  });
+
   it("a new key order alone records no version, and every answer (the tool endpoint's cache included) shows the new order", async () => {
     const manifest = unusualManifest('Reordered later');
     const created = await t.call('POST', '/v1/workflows', { token: owner, body: { name: 'Reordered', manifest } });

@@ -15,6 +15,7 @@ const H = 46;
 const GAP_X = 16;
 const GAP_Y = 34;
 
+/** Cut to `max` characters, so a bold name of a node keeps clear of its border (the full names are listed below the graph). */
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
@@ -76,10 +77,10 @@ export function StepGraph({ steps }: { steps: GraphStep[] }) {
             <g key={s.id} transform={`translate(${p.x},${p.y})`}>
               <rect width={W} height={H} rx="8" fill="#eef2ff" stroke="#1d4ed8" />
               <text x={W / 2} y={19} textAnchor="middle" fontSize="12" fontWeight="600" fill="#1b1f24">
-                {clip(s.name ?? s.id, 24)}
+                {clip(s.name ?? s.id, 22)}
               </text>
               <text x={W / 2} y={36} textAnchor="middle" fontSize="11" fill="#374151">
-                {clip(s.id, 28)}
+                {clip(s.id, 25)}
               </text>
             </g>
           );

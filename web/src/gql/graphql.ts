@@ -311,7 +311,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, manifest: unknown } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -937,7 +937,9 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     visibility
     allowForks
     currentVersion
-    manifest
+  }
+  manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
+    body
   }
 }
     `) as unknown as TypedDocumentString<EditWorkflowQuery, EditWorkflowQueryVariables>;

@@ -1,7 +1,6 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Form, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'wouter';
-import { manifestAsYaml } from '../components/manifest-text';
 import { request, useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NotFound } from '../components/NotFound';
@@ -26,7 +25,9 @@ const WorkflowQuery = graphql(`
       visibility
       allowForks
       currentVersion
-      manifest
+    }
+    manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
+      body
     }
   }
 `);
@@ -122,7 +123,8 @@ export default function WorkflowEditor() {
     setCategory(w.category);
     setTags(w.tags.join(', '));
     setVisibility(w.visibility);
-    setManifest(manifestAsYaml(w.manifest));
+    // The YAML as the owner wrote it (comments and layout kept), or written from the manifest when it was sent as JSON.
+    setManifest(existing.data?.manifestYaml.body ?? STARTER);
   }, [existing.data]);
 
   const saveError = create.error ?? update.error;
