@@ -219,7 +219,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
 
     // One press creates a key for this deployment and fills the setup with it.
     await page.getByRole('button', { name: 'Set up an IDE' }).click();
-    await page.getByText('API key “Claude Code – Morning upkeep” created').waitFor();
+    await page.getByText('API key “IDE setup: Morning upkeep” created').waitFor();
     await page.getByText(/It is shown only now/).waitFor();
     await checkPage(page, 'deployment-ide-setup', 'deployment page with a key just created');
     await page.getByRole('button', { name: 'Copy Claude Code setup' }).click();
@@ -369,7 +369,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     // The Account page lists the key (for this deployment, by its prefix), creates another and revokes the first.
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: /^Plan:/ }).waitFor();
-    const keyRow = page.getByRole('row', { name: /Claude Code – Morning upkeep/ });
+    const keyRow = page.getByRole('row', { name: /IDE setup: Morning upkeep/ });
     await keyRow.waitFor();
     const cells = keyRow.getByRole('cell');
     expect(await cells.nth(0).innerText()).toBe('mcp');
@@ -390,11 +390,11 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     expect(await appRow.getByRole('cell').nth(1).innerText()).toMatch(/\d{4}$/);
     await checkPage(page, 'account', 'account page');
 
-    await keyRow.getByRole('button', { name: 'Revoke Claude Code – Morning upkeep' }).click();
+    await keyRow.getByRole('button', { name: 'Revoke IDE setup: Morning upkeep' }).click();
     const revokeDialog = page.getByRole('alertdialog');
     await revokeDialog.getByText('Every IDE or script using this key is refused').waitFor();
     await revokeDialog.getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByText('Key “Claude Code – Morning upkeep” revoked.').waitFor();
+    await page.getByText('Key “IDE setup: Morning upkeep” revoked.').waitFor();
     await keyRow.waitFor({ state: 'detached' });
     // The revoked key no longer opens the endpoint.
     const refused = new Client({ name: 'claude-code', version: '2.0.0' });

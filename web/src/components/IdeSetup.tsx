@@ -38,7 +38,8 @@ export function IdeSetup({
   const [key, setKey] = useState<{ name: string; secret: string } | null>(null);
   const create = useMutation(CreateKey);
   const needsKey = !anonymous && !key;
-  const keyName = `${String(ide)} – ${name}`.slice(0, 100);
+  // Named for the deployment, not the tab: the key serves every IDE (limit in code points, as the server counts).
+  const keyName = Array.from(`IDE setup: ${name}`).slice(0, 100).join('').trimEnd();
 
   return (
     <>
