@@ -35,7 +35,7 @@ interface Options {
   collect?: () => void;
 }
 
-export const IDLE_COLLECTION_DEFAULTS = { intervalMs: 10_000, busyShare: 0.1, idleShare: 0.01 } as const;
+const IDLE_COLLECTION_DEFAULTS = { intervalMs: 10_000, busyShare: 0.1, idleShare: 0.01 } as const;
 
 /** V8's full collection, obtained without exposing `gc` to the service's own context. */
 export function fullCollector(): () => void {
