@@ -29,7 +29,7 @@ import { dropBenchDatabase, prepareBenchDatabase, type BenchSize, type PreparedD
 export const ROOT = resolve(import.meta.dirname, '..');
 
 /** The project's pinned Node (the `node` dev dependency), as the issue asks; this one otherwise. */
-export function nodeBinary(): string {
+function nodeBinary(): string {
   const pinned = resolve(ROOT, 'node_modules/.bin/node');
   return existsSync(pinned) ? pinned : process.execPath;
 }
