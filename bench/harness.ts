@@ -2,15 +2,20 @@
  * The moving parts shared by `npm run bench` and its profiling mode: child processes for the
  * service and the baseline, readiness, resident memory, load runs and answer comparison.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadOrCreateDevIssuerKey } from '../src/auth/dev-issuer.js';
 import {
   initializeBody,
+  loadWorkload,
   MCP_CLIENTS,
   mcpHeaders,
   toolsListBody,
@@ -19,11 +24,12 @@ import {
   type Scenario,
   type Workload,
 } from './scenarios.js';
+import { dropBenchDatabase, prepareBenchDatabase, type BenchSize, type PreparedDatabase } from './seed.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
 /** The project's pinned Node (the `node` dev dependency), as the issue asks; this one otherwise. */
-export function nodeBinary(): string {
+function nodeBinary(): string {
   const pinned = resolve(ROOT, 'node_modules/.bin/node');
   return existsSync(pinned) ? pinned : process.execPath;
 }
@@ -45,6 +51,110 @@ export function buildService(): void {
       `the service did not build (tsc -p tsconfig.build.json exited with ${result.status ?? result.signal}); fix the build or pass --no-build to use the existing dist/`,
     );
   log(`built the service in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A figure for the printed tables and lines: fixed digits, a dash for none. */
+export const fmt = (n: number | null | undefined, digits = 1) =>
+  n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits);
+
+/** A time for a results file's name: ISO 8601 without colons or fractions. */
+export const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
+
+/** Writes `document` as bench/results/<name>; returns the file's path. */
+export function writeResults(name: string, document: unknown): string {
+  const dir = resolve(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function gitDescription(dir = ROOT): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: dir, encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown';
+  return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (with uncommitted changes)' : ''}`;
+}
+
+/** What a results file records of the machine, the versions and the commit(s) measured. */
+export async function machine(adminUrl: string, options: { serviceDir?: string | null; beforeDir?: string | null } = {}) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  const { rows } = await client.query<{ version: string }>('SELECT version()');
+  await client.end();
+  const node = spawnSync(nodeBinary(), ['--version'], { encoding: 'utf8' }).stdout.trim();
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    loadAverageAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
+    node,
+    postgres: rows[0]!.version.split(' on ')[0],
+    commit: gitDescription(),
+    ...(options.serviceDir ? { serviceCommit: gitDescription(options.serviceDir) } : {}),
+    ...(options.beforeDir ? { beforeCommit: gitDescription(options.beforeDir) } : {}),
+  };
+}
+
+/** The service's environment: nothing of the caller's but PATH and HOME (startChild adds PORT). */
+export function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    // Counts requests and sends the headers, never refuses: the limiter's cost is measured, the
+    // plans' limits (at most 1,000 requests a minute per user) do not cap the load.
+    RATE_LIMIT_MODE: 'report',
+    LOG_LEVEL: 'warn',
+    MCP_SESSION_SECRET: sessionSecret,
+  };
+}
+
+export interface BenchData {
+  db: PreparedDatabase;
+  dataDir: string;
+  sessionSecret: string;
+  workload: Workload;
+}
+
+/**
+ * The bench database (seeded, or reused with `keep`), a temporary DATA_DIR with the development
+ * issuer's key, and every seeded user's token. `onCleanUp` receives what must be undone at the
+ * end, in the order it should run after everything started later (the database dropped unless
+ * `keep`, the directory removed).
+ */
+export async function prepareBenchData(
+  settings: { adminUrl: string; dbName: string; size: BenchSize; keep: boolean; mcpDeployments: number },
+  onCleanUp: (undo: () => Promise<void>) => void,
+): Promise<BenchData> {
+  log(
+    `preparing ${settings.dbName} on ${new URL(settings.adminUrl).host} (${settings.size.users} users, ${settings.size.workflows} public workflows, ${settings.size.deployments} deployments)…`,
+  );
+  const db = await prepareBenchDatabase(settings.adminUrl, settings.dbName, settings.size, { reuse: settings.keep, log });
+  if (!settings.keep) onCleanUp(() => dropBenchDatabase(settings.adminUrl, settings.dbName));
+  log(
+    `database ready in ${db.seconds.toFixed(1)} s: ${db.counts.users} users, ${db.counts.workflows} workflows, ${db.counts.versions} versions, ${db.counts.libraryEntries} library entries, ${db.counts.deployments} deployments`,
+  );
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'wf-bench-'));
+  onCleanUp(async () => rmSync(dataDir, { recursive: true, force: true }));
+  // The key exists before either server starts, so both trust the tokens signed here.
+  await loadOrCreateDevIssuerKey(dataDir);
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  let workload: Workload;
+  try {
+    workload = await loadWorkload(client, dataDir, { mcpDeployments: settings.mcpDeployments });
+  } finally {
+    await client.end();
+  }
+  log(`signed ${workload.users.length} users' tokens; ${workload.deployers.length} users have deployments`);
+  return { db, dataDir, sessionSecret: randomBytes(32).toString('hex'), workload };
 }
 
 export async function freePort(): Promise<number> {

@@ -10,36 +10,38 @@
  * one baseline. With --profile it instead records CPU profiles of the service under chosen
  * scenarios and summarises them.
  */
-import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { loadOrCreateDevIssuerKey } from '../src/auth/dev-issuer.js';
 import { formatSummary, readProfile, summarise, type ProfileSummary } from './cpuprofile.js';
 import {
   buildService,
   compareAnswers,
+  fmt,
   freePort,
   loadFailures,
   log,
-  nodeBinary,
+  machine,
   openMcpSessions,
+  prepareBenchData,
   ROOT,
   rssMb,
   runLoad,
+  serviceEnv,
+  stamp,
   startChild,
   statementCounter,
   statementsPerRequest,
   stopChild,
   stopLoad,
+  writeResults,
+  type BenchData,
   type Child,
   type LoadResult,
 } from './harness.js';
-import { buildScenarios, loadWorkload, SCENARIO_NAMES, type Scenario, type Workload } from './scenarios.js';
-import { DEFAULT_SIZE, dropBenchDatabase, prepareBenchDatabase, type BenchSize, type PreparedDatabase } from './seed.js';
+import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
+import { DEFAULT_SIZE, type BenchSize } from './seed.js';
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -175,19 +177,6 @@ async function cleanUp(): Promise<void> {
   while (cleanups.length) await cleanups.pop()!().catch((error: unknown) => log(`clean-up: ${(error as Error).message}`));
 }
 
-function serviceEnv(databaseUrl: string, dataDir: string, sessionSecret: string): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    // Counts requests and sends the headers, never refuses: the limiter's cost is measured, the
-    // plans' limits (at most 1,000 requests a minute per user) do not cap the load.
-    RATE_LIMIT_MODE: 'report',
-    LOG_LEVEL: 'warn',
-    MCP_SESSION_SECRET: sessionSecret,
-  };
-}
-
 async function startService(
   env: Record<string, string>,
   options: { countStatements: boolean; nodeArgs?: string[]; dir?: string | null; name?: string },
@@ -221,30 +210,13 @@ function selectScenarios(all: Scenario[], only: string[] | null, fallback?: stri
   return wanted ? all.filter((s) => wanted.includes(s.name)) : all;
 }
 
-function gitDescription(dir = ROOT): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' });
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: dir, encoding: 'utf8' });
-  if (head.status !== 0) return 'unknown';
-  return `${head.stdout.trim()}${dirty.stdout.trim() ? ' (with uncommitted changes)' : ''}`;
-}
-
-async function machine(adminUrl: string, options: Options) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  const { rows } = await client.query<{ version: string }>('SELECT version()');
-  await client.end();
-  const node = spawnSync(nodeBinary(), ['--version'], { encoding: 'utf8' }).stdout.trim();
-  return {
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGb: Math.round(totalmem() / 2 ** 30),
-    loadAverageAtStart: loadavg().map((n) => Math.round(n * 100) / 100),
-    node,
-    postgres: rows[0]!.version.split(' on ')[0],
-    commit: gitDescription(),
-    ...(options.serviceDir ? { serviceCommit: gitDescription(options.serviceDir) } : {}),
-    ...(options.beforeDir ? { beforeCommit: gitDescription(options.beforeDir) } : {}),
-  };
+async function prepare(options: Options): Promise<BenchData> {
+  if (options.serviceDir && !existsSync(join(options.serviceDir, 'dist/src/main.js')))
+    throw new Error(`--service-dir ${options.serviceDir}: no dist/src/main.js there (build that checkout first)`);
+  if (options.beforeDir && !existsSync(join(options.beforeDir, 'dist/src/main.js')))
+    throw new Error(`--before-dir ${options.beforeDir}: no dist/src/main.js there (build that checkout first)`);
+  if (options.build && !options.serviceDir) buildService();
+  return prepareBenchData(options, (undo) => cleanups.unshift(undo));
 }
 
 interface ScenarioResult {
@@ -270,8 +242,6 @@ interface ScenarioResult {
    */
   before?: { service: LoadResult; ratio: number; roundRatios: number[]; statements: number | null; answerDifferences: string[] };
 }
-
-const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
 
 function table(results: ScenarioResult[]): string {
   const head = [
@@ -351,52 +321,6 @@ function targets(results: ScenarioResult[], idleRssMb: number | null, idleAfterR
   });
   out.push({ target: 'dashboard query ≤ 5 SQL statements', value: 'see test/graphql/dashboard-statements.test.ts', met: null });
   return out;
-}
-
-function writeResults(name: string, document: unknown): string {
-  const dir = resolve(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const text = `${JSON.stringify(document, null, 2)}\n`;
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-}
-
-const stamp = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/:/g, '-')
-    .replace(/\.\d+Z$/, 'Z');
-
-async function prepare(options: Options): Promise<{ db: PreparedDatabase; dataDir: string; sessionSecret: string; workload: Workload }> {
-  if (options.serviceDir && !existsSync(join(options.serviceDir, 'dist/src/main.js')))
-    throw new Error(`--service-dir ${options.serviceDir}: no dist/src/main.js there (build that checkout first)`);
-  if (options.beforeDir && !existsSync(join(options.beforeDir, 'dist/src/main.js')))
-    throw new Error(`--before-dir ${options.beforeDir}: no dist/src/main.js there (build that checkout first)`);
-  if (options.build && !options.serviceDir) buildService();
-  log(
-    `preparing ${options.dbName} on ${new URL(options.adminUrl).host} (${options.size.users} users, ${options.size.workflows} public workflows, ${options.size.deployments} deployments)…`,
-  );
-  const db = await prepareBenchDatabase(options.adminUrl, options.dbName, options.size, { reuse: options.keep, log });
-  if (!options.keep) cleanups.unshift(() => dropBenchDatabase(options.adminUrl, options.dbName));
-  log(
-    `database ready in ${db.seconds.toFixed(1)} s: ${db.counts.users} users, ${db.counts.workflows} workflows, ${db.counts.versions} versions, ${db.counts.libraryEntries} library entries, ${db.counts.deployments} deployments`,
-  );
-
-  const dataDir = mkdtempSync(join(tmpdir(), 'wf-bench-'));
-  cleanups.unshift(async () => rmSync(dataDir, { recursive: true, force: true }));
-  // The key exists before either server starts, so both trust the tokens signed here.
-  await loadOrCreateDevIssuerKey(dataDir);
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  let workload: Workload;
-  try {
-    workload = await loadWorkload(client, dataDir, { mcpDeployments: options.mcpDeployments });
-  } finally {
-    await client.end();
-  }
-  log(`signed ${workload.users.length} users' tokens; ${workload.deployers.length} users have deployments`);
-  return { db, dataDir, sessionSecret: randomBytes(32).toString('hex'), workload };
 }
 
 async function compareRun(options: Options): Promise<number> {
