@@ -1,5 +1,6 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
+import { adapterSet } from '../manifest/adapters.js';
 import { AdapterRef } from '../manifest/graphql.js';
 import type { Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
@@ -10,7 +11,6 @@ import {
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_WORKFLOW_SELECT,
   USAGE_PERIODS,
-  type DeploymentDto,
   type DeploymentUsageSummary,
   type DeploymentWorkflowRow,
   type UsageReport,
@@ -73,24 +73,24 @@ const UsageSummaryRef = builder.objectRef<DeploymentUsageSummary>('DeploymentUsa
   }),
 });
 
-export const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').implement({
+export const DeploymentRef = builder.prismaObject('Deployment', {
   description: 'A bundle of workflows behind one MCP tool endpoint (spec 2.4).',
   fields: (t) => ({
-    deploymentId: t.exposeString('deploymentId'),
+    deploymentId: t.string({ resolve: (d) => d.id }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d) => d.workflows }),
-    enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => d.enabledAdapters }),
-    status: t.field({ type: StatusRef, resolve: (d) => d.status }),
+    workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d, _args, ctx) => ctx.loaders.deploymentBundle.load(d.id) }),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => adapterSet(d.enabledAdapters) }),
+    status: t.expose('status', { type: StatusRef }),
     allowAnonymous: t.exposeBoolean('allowAnonymous'),
-    mcpEndpoint: t.exposeString('mcpEndpoint'),
-    usage: t.field({ type: UsageSummaryRef, resolve: (d) => d.usage }),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
+    mcpEndpoint: t.string({ resolve: (d, _args, ctx) => ctx.services.deployments.endpointOf(d.id) }),
+    usage: t.field({ type: UsageSummaryRef, resolve: (d, _args, ctx) => ctx.loaders.deploymentUsage.load(d) }),
+    createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
   }),
 });
 
-const DeploymentPageRef = pageRef<DeploymentDto>('DeploymentPage', DeploymentRef);
+const DeploymentPageRef = pageRef('DeploymentPage', DeploymentRef);
 
 const ConnectionsRef = builder.objectRef<UsageReport['connections']>('DeploymentConnections').implement({
   fields: (t) => ({
