@@ -2,7 +2,7 @@ import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { adapterSet } from '../manifest/adapters.js';
 import { AdapterRef } from '../manifest/graphql.js';
-import type { Adapter } from '../manifest/types.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
 import { deploymentWorkflowStats, type DeploymentWorkflowStats } from '../workflows/stats.js';
 import { workflowFields } from '../workflows/graphql.js';
@@ -101,11 +101,8 @@ const ConnectionsRef = builder.objectRef<UsageReport['connections']>('Deployment
 });
 
 const ByAdapterRef = builder.objectRef<UsageReport['byAdapter']>('DeploymentConnectionsByAdapter').implement({
-  fields: (t) => ({
-    adapter_one: t.exposeInt('adapter_one'),
-    adapter_two: t.exposeInt('adapter_two'),
-    adapter_three: t.exposeInt('adapter_three'),
-  }),
+  description: 'Connections in the period per adapter: one field per adapter.',
+  fields: (t) => Object.fromEntries(ADAPTERS.map((a) => [a, t.exposeInt(a)])),
 });
 
 const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentDayCount').implement({

@@ -7,7 +7,7 @@ import type { Viewer } from '../auth/viewer.js';
 import type { ApiKeyView, createApiKeyService } from '../api-keys/service.js';
 import type { createDeploymentService, EndpointTarget } from '../deployments/service.js';
 import { AppError } from '../errors.js';
-import type { Adapter } from '../manifest/types.js';
+import { ADAPTERS, DEFAULT_ADAPTER, type Adapter } from '../manifest/adapter-list.js';
 import type { Deployment } from '@prisma/client';
 import type { EndpointWorkflow } from '../deployments/types.js';
 import type { ServiceDeps } from '../service-deps.js';
@@ -37,7 +37,7 @@ export interface CatalogEntry {
 }
 
 /** Skills read as instructions: the adapter written for a reading agent, else the first one the deployment enables. */
-const SKILL_ADAPTERS: Adapter[] = ['adapter_three', 'adapter_one', 'adapter_two'];
+const SKILL_ADAPTERS: Adapter[] = [DEFAULT_ADAPTER, ...ADAPTERS.filter((a) => a !== DEFAULT_ADAPTER)];
 
 function refusedKey(): AppError {
   // 403, not 401: a 401 would send an MCP client looking for OAuth, which the key-bound addresses never offer.
