@@ -74,6 +74,11 @@ const CLIENT_OF_ADAPTER: Record<Adapter, { client: string; toolsPerWorkflow: num
 /** The adapter each client name gets, and how many tools one workflow gives it: every adapter. */
 export const CLIENT_ADAPTERS = ADAPTERS.map((adapter) => ({ adapter, ...CLIENT_OF_ADAPTER[adapter] }));
 
+/** A usage report's `byAdapter`: the given counts, and 0 for every other adapter of the list. */
+export function countsByAdapter(counts: Partial<Record<Adapter, number>>): Record<Adapter, number> {
+  return Object.fromEntries(ADAPTERS.map((a) => [a, counts[a] ?? 0])) as Record<Adapter, number>;
+}
+
 export interface EndpointOwner {
   token: string;
   userId: string;

@@ -51,7 +51,7 @@ describe('the library', () => {
     expect((await t.call('POST', '/v1/library/wf_nope', { token: other, body: {} })).status).toBe(404);
     expect((await t.call('POST', `/v1/library/${priv.workflowId}`, { token: owner, body: {} })).status).toBe(409);
     const pub = await createWorkflow(t, owner, { visibility: 'public' });
-    const bad = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { enabledAdapters: ['adapter_four'] } });
+    const bad = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { enabledAdapters: ['adapter_nine'] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('enabledAdapters[0] must be one of adapter_one, adapter_two, adapter_three');
     const notArray = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { autoUpdate: 'yes' } });

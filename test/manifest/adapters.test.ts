@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
@@ -52,7 +53,7 @@ describe('the Adapter enum and the one adapter check', () => {
     for (const res of [library, deployment]) {
       expect(res.status).toBe(400);
       expect(res.body.error.details.fields).toEqual([
-        { field: 'enabledAdapters[1]', message: 'enabledAdapters[1] must be one of adapter_one, adapter_two, adapter_three' },
+        { field: 'enabledAdapters[1]', message: `enabledAdapters[1] must be one of ${ADAPTERS.join(', ')}` },
       ]);
     }
   });
