@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, libraryEntry, libraryOf, sampleManifest } from '../helpers/workflows.js';
 import { userIdOf } from '../helpers/seed.js';
@@ -30,7 +31,7 @@ describe('the library', () => {
       sourceType: 'subscribed',
       sourceUserId: ownerId,
       isActive: true,
-      enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'],
+      enabledAdapters: [...ADAPTERS],
       workflowName: 'Subscribable',
       workflowVersion: '1.0.0',
       autoUpdate: true,
@@ -53,7 +54,7 @@ describe('the library', () => {
     const pub = await createWorkflow(t, owner, { visibility: 'public' });
     const bad = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { enabledAdapters: ['adapter_nine'] } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toBe('enabledAdapters[0] must be one of adapter_one, adapter_two, adapter_three');
+    expect(bad.body.error.message).toBe(`enabledAdapters[0] must be one of ${ADAPTERS.join(', ')}`);
     const notArray = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { autoUpdate: 'yes' } });
     expect(notArray.status).toBe(400);
     expect((await libraryOf(t, other)).some((e) => e.workflowId === pub.workflowId)).toBe(false);
