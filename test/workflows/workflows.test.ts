@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
@@ -59,7 +60,7 @@ describe('workflows', () => {
         workflowVersion: '1.0.0',
         autoUpdate: true,
       });
-      expect(entry.enabledAdapters).toEqual(['adapter_one', 'adapter_two', 'adapter_three']);
+      expect(entry.enabledAdapters).toEqual([...ADAPTERS]);
     });
 
     it('accepts the manifest as a YAML string', async () => {
