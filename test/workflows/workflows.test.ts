@@ -273,9 +273,7 @@ describe('workflows', () => {
 
       const badAdapter = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill&adapter=adapter_nine`, { token: alice });
       expect(badAdapter.status).toBe(400);
-      expect(badAdapter.body.error.message).toBe(
-        "adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'; got 'adapter_nine'",
-      );
+      expect(badAdapter.body.error.message).toBe(`adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got 'adapter_nine'`);
       const adapterWithYaml = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=yaml&adapter=adapter_one`, {
         token: alice,
       });
