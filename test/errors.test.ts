@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { describe, expect } from 'vitest';
+import { serviceTest } from './helpers/service-test.js';
 import { sampleManifest } from './helpers/workflows.js';
 
 /**
@@ -8,17 +8,7 @@ import { sampleManifest } from './helpers/workflows.js';
  * assembled one way (the messages joined, each input named in details.fields).
  */
 describe('one error module, seen through REST and GraphQL', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers(['errors@example.com']);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('a database refusal (a NUL character in text) is the same 400 in REST and GraphQL', async () => {
+  serviceTest('a database refusal (a NUL character in text) is the same 400 in REST and GraphQL', async ({ service: t, alice: token }) => {
     const rest = await t.call('POST', '/v1/workflows', { token, body: { name: 'nul\u0000name', manifest: sampleManifest() } });
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { reason: 'nul_character', fields: [] } });
@@ -33,13 +23,13 @@ describe('one error module, seen through REST and GraphQL', () => {
     });
   });
 
-  it('a GraphQL refusal made before the operation runs has the one body shape', async () => {
+  serviceTest('a GraphQL refusal made before the operation runs has the one body shape', async ({ service: t }) => {
     const res = await t.call('POST', '/graphql', { body: { query: '{ me { userId } }' } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNAUTHORIZED', details: {} } }] });
   });
 
-  it('several offending inputs make one 400: the messages joined, each input named', async () => {
+  serviceTest('several offending inputs make one 400: the messages joined, each input named', async ({ service: t, alice: token }) => {
     const res = await t.call('POST', '/v1/workflows', {
       token,
       body: { name: ' ', category: 'c'.repeat(51), manifest: sampleManifest() },

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from './helpers/app.js';
+import { describe, expect } from 'vitest';
+import { serviceTest } from './helpers/service-test.js';
 import { createWorkflow, sampleManifest } from './helpers/workflows.js';
 
 /**
@@ -7,8 +7,6 @@ import { createWorkflow, sampleManifest } from './helpers/workflows.js';
  * 100 emoji (200 UTF-16 units) are accepted, 101 refused with the same message everywhere.
  */
 describe('the 100-character name rule, through REST', () => {
-  let t: TestApp;
-  let token: string;
   const emoji = (n: number) => '🚀'.repeat(n);
   const refused = (res: { status: number; body: any }) => {
     expect(res.status).toBe(400);
@@ -16,14 +14,7 @@ describe('the 100-character name rule, through REST', () => {
     expect(res.body.error.details.fields).toEqual([{ field: 'name', message: 'name must be at most 100 characters (got 101)' }]);
   };
 
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers(['names@example.com']);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('workflows: create, update and fork', async () => {
+  serviceTest('workflows: create, update and fork', async ({ service: t, alice: token }) => {
     const created = await t.call('POST', '/v1/workflows', { token, body: { name: emoji(100), manifest: sampleManifest() } });
     expect(created.status).toBe(201);
     expect(created.body.data.name).toBe(emoji(100));
@@ -39,15 +30,18 @@ describe('the 100-character name rule, through REST', () => {
     expect(fork.body.data.name).toBe(emoji(100));
   });
 
-  it('a fork of a 100-emoji workflow is named with its first 100 characters, no emoji split', async () => {
-    const original = await createWorkflow(t, token, { name: emoji(100), visibility: 'public' });
-    const forker = await t.token('names-forker-2@example.com');
-    const fork = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: forker, body: {} });
-    expect(fork.status).toBe(201);
-    expect(fork.body.data.name).toBe(emoji(100));
-  });
+  serviceTest(
+    'a fork of a 100-emoji workflow is named with its first 100 characters, no emoji split',
+    async ({ service: t, alice: token }) => {
+      const original = await createWorkflow(t, token, { name: emoji(100), visibility: 'public' });
+      const forker = await t.token('names-forker-2@example.com');
+      const fork = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: forker, body: {} });
+      expect(fork.status).toBe(201);
+      expect(fork.body.data.name).toBe(emoji(100));
+    },
+  );
 
-  it('deployments: create and update', async () => {
+  serviceTest('deployments: create and update', async ({ service: t, alice: token }) => {
     const wf = await createWorkflow(t, token, { name: 'Bundled' });
     const created = await t.call('POST', '/v1/deployments', { token, body: { name: emoji(100), workflowIds: [wf.workflowId] } });
     expect(created.status).toBe(201);
@@ -56,7 +50,7 @@ describe('the 100-character name rule, through REST', () => {
     refused(await t.call('PUT', `/v1/deployments/${created.body.data.deploymentId}`, { token, body: { name: emoji(101) } }));
   });
 
-  it('API keys', async () => {
+  serviceTest('API keys', async ({ service: t, alice: token }) => {
     const created = await t.call('POST', '/v1/api-keys', { token, body: { name: emoji(100) } });
     expect(created.status).toBe(201);
     expect(created.body.data.name).toBe(emoji(100));

@@ -14,7 +14,7 @@ interface Entry {
  * Recency is tracked to this granularity. Moving an entry on every hit would store the hit's new
  * key string and churn the Map's table on every request; the strings and tables, kept for about
  * the time between two requests of one token, outlived young-generation collections and filled
- * the old generation (measured: most of what the service promoted per collection under load).
+ * the old generation (docs/performance.md, "Garbage collection").
  */
 const TOUCH_INTERVAL_MS = 1000;
 

@@ -14,8 +14,8 @@ const SPACE = 32;
  * A `timestamptz` as PostgreSQL writes it for a UTC session (`2026-11-24 23:39:26.123456+00`), read
  * by position; any other form (another offset, a BC year, `infinity`, a five-digit year) goes to
  * the driver's parser. The same Date as the driver's parser for every input (test/db/timestamps.test.ts),
- * in about 60% of its time: every row the service reads with its own statements has two or three
- * of them, sixty on a page of workflows (docs/decisions.md, "Performance").
+ * in less time: every row the service reads with its own statements has two or three of them,
+ * sixty on a page of workflows (docs/decisions.md, "Performance").
  */
 export function parseTimestamptz(text: string): Date | number | null {
   const n = text.length;

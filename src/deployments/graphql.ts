@@ -1,7 +1,8 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
+import { adapterSet } from '../manifest/adapters.js';
 import { AdapterRef } from '../manifest/graphql.js';
-import type { Adapter } from '../manifest/types.js';
+import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
 import { deploymentWorkflowStats, type DeploymentWorkflowStats } from '../workflows/stats.js';
 import { workflowFields } from '../workflows/graphql.js';
@@ -10,7 +11,6 @@ import {
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_WORKFLOW_SELECT,
   USAGE_PERIODS,
-  type DeploymentDto,
   type DeploymentUsageSummary,
   type DeploymentWorkflowRow,
   type UsageReport,
@@ -73,24 +73,24 @@ const UsageSummaryRef = builder.objectRef<DeploymentUsageSummary>('DeploymentUsa
   }),
 });
 
-export const DeploymentRef = builder.objectRef<DeploymentDto>('Deployment').implement({
+export const DeploymentRef = builder.prismaObject('Deployment', {
   description: 'A bundle of workflows behind one MCP tool endpoint (spec 2.4).',
   fields: (t) => ({
-    deploymentId: t.exposeString('deploymentId'),
+    deploymentId: t.string({ resolve: (d) => d.id }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d) => d.workflows }),
-    enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => d.enabledAdapters }),
-    status: t.field({ type: StatusRef, resolve: (d) => d.status }),
+    workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d, _args, ctx) => ctx.loaders.deploymentBundle.load(d.id) }),
+    enabledAdapters: t.field({ type: [AdapterRef], resolve: (d) => adapterSet(d.enabledAdapters) }),
+    status: t.expose('status', { type: StatusRef }),
     allowAnonymous: t.exposeBoolean('allowAnonymous'),
-    mcpEndpoint: t.exposeString('mcpEndpoint'),
-    usage: t.field({ type: UsageSummaryRef, resolve: (d) => d.usage }),
-    createdAt: t.exposeString('createdAt'),
-    updatedAt: t.exposeString('updatedAt'),
+    mcpEndpoint: t.string({ resolve: (d, _args, ctx) => ctx.services.deployments.endpointOf(d.id) }),
+    usage: t.field({ type: UsageSummaryRef, resolve: (d, _args, ctx) => ctx.loaders.deploymentUsage.load(d) }),
+    createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
   }),
 });
 
-const DeploymentPageRef = pageRef<DeploymentDto>('DeploymentPage', DeploymentRef);
+const DeploymentPageRef = pageRef('DeploymentPage', DeploymentRef);
 
 const ConnectionsRef = builder.objectRef<UsageReport['connections']>('DeploymentConnections').implement({
   fields: (t) => ({
@@ -101,11 +101,8 @@ const ConnectionsRef = builder.objectRef<UsageReport['connections']>('Deployment
 });
 
 const ByAdapterRef = builder.objectRef<UsageReport['byAdapter']>('DeploymentConnectionsByAdapter').implement({
-  fields: (t) => ({
-    adapter_one: t.exposeInt('adapter_one'),
-    adapter_two: t.exposeInt('adapter_two'),
-    adapter_three: t.exposeInt('adapter_three'),
-  }),
+  description: 'Connections in the period per adapter: one field per adapter.',
+  fields: (t) => Object.fromEntries(ADAPTERS.map((a) => [a, t.exposeInt(a)])),
 });
 
 const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentDayCount').implement({

@@ -15,13 +15,13 @@ import {
   type EndpointWorkflow,
   WORKFLOWS_MAX,
   type CreateDeploymentInput,
-  type DeploymentDto,
   type DeploymentStatus,
   type DeploymentUsageSummary,
   type ListDeploymentsInput,
   type UpdateDeploymentInput,
   type UsagePeriod,
   type UsageReport,
+  type UsageSubject,
 } from './types.js';
 import { deploymentsOfOwner, ENDPOINT_TARGET } from './sql.js';
 import { createUsageStore, type ConnectionCaller } from './usage.js';
@@ -44,8 +44,6 @@ export interface EndpointTarget {
   /** Bundled workflows the owner may use, with their library settings (filter per adapter). */
   bundle: BundledWorkflow[];
 }
-
-type DeploymentRow = Deployment & { bundle: BundledWorkflow[] };
 
 function checkName(raw: string): string {
   const problems: FieldProblem[] = [];
@@ -107,35 +105,22 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     return [...workflowIds];
   }
 
-  function toDto(row: DeploymentRow, summary: DeploymentUsageSummary | undefined): DeploymentDto {
-    return {
-      deploymentId: row.id,
-      name: row.name,
-      description: row.description,
-      workflows: row.bundle,
-      enabledAdapters: adapterSet(row.enabledAdapters),
-      status: row.status,
-      allowAnonymous: row.allowAnonymous,
-      mcpEndpoint: endpointOf(row.id),
-      usage: summary ?? { connectionsThisMonth: 0, lastConnectedAt: row.lastConnectedAt?.toISOString() ?? null },
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    };
-  }
-
-  async function withUsage(rows: DeploymentRow[]): Promise<DeploymentDto[]> {
+  /**
+   * The usage summaries of deployments the viewer owns, in the order given: one statement for any
+   * number of them (the Deployment type's `usage` field, batched over a page).
+   */
+  async function usageSummaries(rows: readonly UsageSubject[]): Promise<DeploymentUsageSummary[]> {
     const summaries = await usage.summaries(rows, clock.now());
-    return rows.map((row) => toDto(row, summaries.get(row.id)));
+    return rows.map((row) => summaries.get(row.id)!);
   }
 
-  /** The owner's deployments with their bundles: one more statement for any number of them. */
-  async function withBundles(rows: Deployment[], ownerId: string): Promise<DeploymentRow[]> {
-    const bundles = await loadBundles(
-      db,
-      rows.map((r) => r.id),
-      ownerId,
-    );
-    return rows.map((row) => ({ ...row, bundle: bundles.get(row.id) ?? [] }));
+  /**
+   * The bundles of the viewer's deployments, in the order of the ids: one statement for any number
+   * of them (the Deployment type's `workflows` field, batched over a page).
+   */
+  async function bundlesOf(viewer: Viewer, deploymentIds: readonly string[]): Promise<BundledWorkflow[][]> {
+    const bundles = await loadBundles(db, [...deploymentIds], viewer.userId);
+    return deploymentIds.map((id) => bundles.get(id) ?? []);
   }
 
   async function findOwned(viewer: Viewer, deploymentId: string): Promise<Deployment> {
@@ -144,12 +129,11 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     return row;
   }
 
-  async function getDeployment(viewer: Viewer, deploymentId: string): Promise<DeploymentDto> {
-    const [dto] = await withUsage(await withBundles([await findOwned(viewer, deploymentId)], viewer.userId));
-    return dto!;
+  function getDeployment(viewer: Viewer, deploymentId: string): Promise<Deployment> {
+    return findOwned(viewer, deploymentId);
   }
 
-  async function listDeployments(viewer: Viewer, input: ListDeploymentsInput = {}): Promise<Page<DeploymentDto>> {
+  async function listDeployments(viewer: Viewer, input: ListDeploymentsInput = {}): Promise<Page<Deployment>> {
     const limit = pageLimit(input.limit);
     const values: unknown[] = [viewer.userId];
     if (input.status) values.push(input.status);
@@ -159,17 +143,16 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     }
     values.push(limit + 1);
     const rows = await db.read<Deployment>(deploymentsOfOwner(Boolean(input.status), Boolean(input.cursor)), values);
-    const page = toPage(
+    return toPage(
       rows,
       limit,
       CURSOR_KIND,
       (r) => [r.createdAt.getTime(), r.id],
       (r) => r,
     );
-    return { data: await withUsage(await withBundles(page.data, viewer.userId)), pagination: page.pagination };
   }
 
-  async function createDeployment(viewer: Viewer, input: CreateDeploymentInput): Promise<DeploymentDto> {
+  async function createDeployment(viewer: Viewer, input: CreateDeploymentInput): Promise<Deployment> {
     const name = checkName(input.name);
     const description = checkDescription(input.description) ?? null;
     const enabledAdapters =
@@ -193,11 +176,10 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
         },
       });
     });
-    const [created] = await withBundles([row], viewer.userId);
-    return toDto(created!, undefined);
+    return row;
   }
 
-  async function updateDeployment(viewer: Viewer, input: UpdateDeploymentInput): Promise<DeploymentDto> {
+  async function updateDeployment(viewer: Viewer, input: UpdateDeploymentInput): Promise<Deployment> {
     const current = await findOwned(viewer, input.deploymentId);
     if (input.name === null) throw notNull('name');
     if (input.workflowIds === null) throw notNull('workflowIds');
@@ -245,7 +227,7 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
   }
 
   /** Spec 3: active <-> inactive. Asking for the state a deployment is already in changes nothing. */
-  async function setStatus(viewer: Viewer, deploymentId: string, status: DeploymentStatus): Promise<DeploymentDto> {
+  async function setStatus(viewer: Viewer, deploymentId: string, status: DeploymentStatus): Promise<Deployment> {
     const current = await findOwned(viewer, deploymentId);
     if (current.status !== status) await mutateOwned(viewer, current.id, { status, updatedAt: clock.now() });
     return getDeployment(viewer, current.id);
@@ -320,6 +302,9 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
   return {
     listDeployments,
     getDeployment,
+    bundlesOf,
+    usageSummaries,
+    endpointOf,
     createDeployment,
     updateDeployment,
     setAdapter,

@@ -42,19 +42,10 @@ export interface DeploymentUsageSummary {
   lastConnectedAt: string | null;
 }
 
-export interface DeploymentDto {
-  deploymentId: string;
-  name: string;
-  description: string | null;
-  /** The bundled workflows the owner may use, in deployment order (spec 2.4 `workflows`). */
-  workflows: DeploymentWorkflowRow[];
-  enabledAdapters: Adapter[];
-  status: DeploymentStatus;
-  allowAnonymous: boolean;
-  mcpEndpoint: string;
-  usage: DeploymentUsageSummary;
-  createdAt: string;
-  updatedAt: string;
+/** What a deployment's usage summary is read from: its id and last connection (a Deployment row). */
+export interface UsageSubject {
+  id: string;
+  lastConnectedAt: Date | null;
 }
 
 export interface CreateDeploymentInput {

@@ -1,12 +1,10 @@
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
-import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { DateTimeResolver, JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
 import { AppError } from '../errors.js';
 import type { PageInfo } from '../pagination.js';
 import type { GraphQLContext } from './context.js';
@@ -21,12 +19,10 @@ export const builder = new SchemaBuilder<{
   AuthScopes: { authenticated: boolean };
   DefaultFieldNullability: false;
   Scalars: {
-    DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
-    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => ({ authenticated: ctx.viewer !== null }),
@@ -42,14 +38,9 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
   },
-  errors: {
-    defaultTypes: [],
-  },
 });
 
-builder.addScalarType('DateTime', DateTimeResolver);
 builder.addScalarType('JSON', JSONResolver);
-builder.addScalarType('JSONObject', JSONObjectResolver);
 
 builder.queryType({});
 builder.mutationType({});

@@ -27,9 +27,8 @@ export interface GraphQLContext {
  * Pothos plugins keep per-request caches in module-wide WeakMaps keyed by the context (or by its
  * `contextCacheSymbol` key). V8's young-generation collections do not clear entries of an old
  * WeakMap, so whatever such an entry reaches outlives them, is moved to the old generation and is
- * only freed by a full collection: measured under load, the scope cache of every request (with
- * the rows it checked) was most of what the service promoted, and full collections of tens of
- * milliseconds set the latency tail. The context therefore carries a small key of its own for
+ * only freed by a full collection: the scope cache of every request (with the rows it checked)
+ * would be promoted, and full collections set the latency tail (docs/performance.md). The context therefore carries a small key of its own for
  * those caches (so a retained entry does not reach the request's data), and `releaseContext`
  * removes the scope cache's entry once the execution is over.
  */

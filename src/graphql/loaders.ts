@@ -1,4 +1,6 @@
 import DataLoader from 'dataloader';
+import type { BundledWorkflow } from '../deployments/bundle.js';
+import type { DeploymentUsageSummary, UsageSubject } from '../deployments/types.js';
 import type { Page } from '../pagination.js';
 import type { Services } from '../services.js';
 import type { Viewer } from '../auth/viewer.js';
@@ -14,6 +16,8 @@ import type { Workflow, WorkflowVersion } from '../workflows/service.js';
 export class Loaders {
   private readable: DataLoader<string, Workflow | null> | undefined;
   private versionPages: Map<number | null, DataLoader<string, Page<WorkflowVersion>>> | undefined;
+  private bundles: DataLoader<string, BundledWorkflow[]> | undefined;
+  private usage: DataLoader<UsageSubject, DeploymentUsageSummary, string> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -35,5 +39,20 @@ export class Loaders {
   get readableWorkflow(): DataLoader<string, Workflow | null> {
     this.readable ??= new DataLoader<string, Workflow | null>((ids) => this.services.workflows.readableByIds(this.viewer, ids));
     return this.readable;
+  }
+
+  /** The bundled workflows of one of the viewer's deployments, batched over the deployments of a page. */
+  get deploymentBundle(): DataLoader<string, BundledWorkflow[]> {
+    // Only the viewer's own deployments are ever read, so a viewer is there whenever this runs.
+    this.bundles ??= new DataLoader<string, BundledWorkflow[]>((ids) => this.services.deployments.bundlesOf(this.viewer!, ids));
+    return this.bundles;
+  }
+
+  /** The usage summary of one of the viewer's deployments, batched over the deployments of a page. */
+  get deploymentUsage(): DataLoader<UsageSubject, DeploymentUsageSummary, string> {
+    this.usage ??= new DataLoader<UsageSubject, DeploymentUsageSummary, string>((rows) => this.services.deployments.usageSummaries(rows), {
+      cacheKeyFn: (row) => row.id,
+    });
+    return this.usage;
   }
 }

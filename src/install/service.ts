@@ -7,8 +7,9 @@ import type { Viewer } from '../auth/viewer.js';
 import type { ApiKeyView, createApiKeyService } from '../api-keys/service.js';
 import type { createDeploymentService, EndpointTarget } from '../deployments/service.js';
 import { AppError } from '../errors.js';
-import type { Adapter } from '../manifest/types.js';
-import type { DeploymentDto, EndpointWorkflow } from '../deployments/types.js';
+import { ADAPTERS, DEFAULT_ADAPTER, type Adapter } from '../manifest/adapter-list.js';
+import type { Deployment } from '@prisma/client';
+import type { EndpointWorkflow } from '../deployments/types.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { NAME_MAX } from '../text.js';
 import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
@@ -36,7 +37,7 @@ export interface CatalogEntry {
 }
 
 /** Skills read as instructions: the adapter written for a reading agent, else the first one the deployment enables. */
-const SKILL_ADAPTERS: Adapter[] = ['adapter_three', 'adapter_one', 'adapter_two'];
+const SKILL_ADAPTERS: Adapter[] = [DEFAULT_ADAPTER, ...ADAPTERS.filter((a) => a !== DEFAULT_ADAPTER)];
 
 function refusedKey(): AppError {
   // 403, not 401: a 401 would send an MCP client looking for OAuth, which the key-bound addresses never offer.
@@ -67,11 +68,11 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
 
   /** The install data of one of the viewer's deployments (another user's: NOT_FOUND). */
   async function getInstall(viewer: Viewer, deploymentId: string): Promise<DeploymentInstall> {
-    return deploymentInstallOf(targetOf(await peers.deployments.getDeployment(viewer, deploymentId)));
+    return installOf(await peers.deployments.getDeployment(viewer, deploymentId));
   }
 
-  function installOf(deployment: DeploymentDto): DeploymentInstall {
-    return deploymentInstallOf(targetOf(deployment));
+  function installOf(deployment: Deployment): DeploymentInstall {
+    return deploymentInstallOf(targetOf({ ...deployment, deploymentId: deployment.id }));
   }
 
   /**
@@ -81,8 +82,8 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
   async function createInstallKey(viewer: Viewer, deploymentId: string): Promise<InstallKeyResult> {
     const deployment = await peers.deployments.getDeployment(viewer, deploymentId);
     const name = Array.from(`Install: ${deployment.name}`).slice(0, NAME_MAX).join('').trimEnd();
-    const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.deploymentId] });
-    return { apiKey, install: deploymentInstallOf(targetOf(deployment, apiKey.secret)) };
+    const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.id] });
+    return { apiKey, install: deploymentInstallOf(targetOf({ ...deployment, deploymentId: deployment.id }, apiKey.secret)) };
   }
 
   /** The viewer of a key written in an address, or a refusal that never sends a client to OAuth. */
@@ -134,8 +135,8 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
     const { data } = await peers.deployments.listDeployments(viewer, { status: 'active', limit: 100 });
     const entries: CatalogEntry[] = [];
     for (const d of data) {
-      if (covered && !covered.has(d.deploymentId)) continue;
-      entries.push(entryOf(await peers.deployments.loadDeploymentForEndpoint(d.deploymentId, viewer), apiKey));
+      if (covered && !covered.has(d.id)) continue;
+      entries.push(entryOf(await peers.deployments.loadDeploymentForEndpoint(d.id, viewer), apiKey));
     }
     return entries;
   }

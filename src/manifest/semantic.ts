@@ -3,6 +3,7 @@
  * cycle, adapter settings keyed by real steps. The input may have failed the schema,
  * so every part is read defensively and skipped when it cannot be read.
  */
+import { STEP_MAPS } from './adapter-list.js';
 import { findCycle } from './graph.js';
 import type { ManifestError } from './types.js';
 import { isRecord, place, pointer, suggestion, where } from './messages.js';
@@ -111,11 +112,6 @@ function cycleErrors(steps: ReadableStep[]): ManifestError[] {
   }
   return errors;
 }
-
-const STEP_MAPS = [
-  ['adapter_one', 'tools_per_step'],
-  ['adapter_three', 'functions_per_step'],
-] as const;
 
 function stepReferenceErrors(input: Record<string, unknown>, ids: string[]): ManifestError[] {
   const known = new Set(ids);

@@ -5,8 +5,9 @@
 
 export const MANIFEST_VERSION = '1.0';
 
-export const ADAPTERS = ['adapter_one', 'adapter_two', 'adapter_three'] as const;
-export type Adapter = (typeof ADAPTERS)[number];
+import type { Adapter } from './adapter-list.js';
+
+export { ADAPTERS, type Adapter } from './adapter-list.js';
 
 export const STEP_ACTIONS = [
   'code_agent',
@@ -104,11 +105,14 @@ interface AdapterThreeConfig {
   };
 }
 
-export interface ManifestAdapters {
-  adapter_one?: AdapterOneConfig;
-  adapter_two?: AdapterTwoConfig;
-  adapter_three?: AdapterThreeConfig;
+/** The settings each adapter takes in a manifest; an adapter of the list missing here fails to compile. */
+interface AdapterSettings {
+  adapter_one: AdapterOneConfig;
+  adapter_two: AdapterTwoConfig;
+  adapter_three: AdapterThreeConfig;
 }
+
+export type ManifestAdapters = { [A in Adapter]?: AdapterSettings[A] };
 
 export interface WorkflowManifest {
   $schema?: string;

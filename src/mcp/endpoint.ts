@@ -8,7 +8,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { readBodyText } from '../http/body.js';
 import type { RequestScope } from '../http/scope.js';
 import type { Logger } from '../logger.js';
-import type { Adapter } from '../manifest/types.js';
+import { DEFAULT_ADAPTER, type Adapter } from '../manifest/adapter-list.js';
 import { CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { fetchHeadersOf } from '../http/incoming.js';
 import type { Services } from '../services.js';
@@ -140,7 +140,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       );
     }
     const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
-    const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : 'adapter_three');
+    const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : DEFAULT_ADAPTER);
     return {
       adapter,
       protocolVersion: MODERN_VERSION as ProtocolVersion,
@@ -172,7 +172,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       // 404 tells a Streamable HTTP client to start a new session with initialize.
       throw new RpcFailure(404, -32001, 'Session not found: this Mcp-Session-Id was not issued for this deployment; initialize again', id);
     }
-    const adapter: Adapter = fromQuery ?? claims?.adapter ?? 'adapter_three';
+    const adapter: Adapter = fromQuery ?? claims?.adapter ?? DEFAULT_ADAPTER;
     const protocolVersion: ProtocolVersion = (header as ProtocolVersion | null) ?? claims?.protocolVersion ?? DEFAULT_VERSION;
     return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
   }

@@ -1,7 +1,7 @@
 import { textResponse, type TextReply } from '../http/text-response.js';
 import { specTypeSchemas, type JSONRPCMessage, type StandardSchemaV1, type StandardSchemaV1Sync } from '@modelcontextprotocol/server';
 import { AppError, errorTable } from '../errors.js';
-import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import { ADAPTER_DEFINITIONS, ADAPTERS, DEFAULT_ADAPTER, type Adapter, type AdapterDefinition } from '../manifest/adapter-list.js';
 
 /**
  * The wire rules of the tool endpoint that sit in front of the SDK: protocol revisions, the
@@ -39,9 +39,8 @@ export function negotiateVersion(requested: string): LegacyVersion {
  */
 export function adapterForClient(clientName: string): Adapter {
   const key = clientName.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (key.startsWith('claudecode')) return 'adapter_one';
-  if (key.startsWith('cursor')) return 'adapter_two';
-  return 'adapter_three';
+  const definitions: Record<Adapter, AdapterDefinition> = ADAPTER_DEFINITIONS;
+  return ADAPTERS.find((a) => definitions[a].clientNames.some((prefix) => key.startsWith(prefix))) ?? DEFAULT_ADAPTER;
 }
 
 export const JSONRPC = {

@@ -19,8 +19,8 @@ import { routes } from './routes.js';
  * rules, as the parse and validation caches do for a repeated /graphql document; its cost is not
  * measured (see `ownOperation`). The strict input check runs before execution.
  *
- * Validating every operation at start instead left about 23 MB more resident at idle on Node.js
- * 24 (the young generation's pages its garbage touched; docs/performance.md, "Memory at idle");
+ * Validation waits for a route's first request rather than running for every route at start, whose
+ * garbage would stay resident at idle (docs/performance.md, "Memory at idle");
  * test/rest/operations.test.ts validates them all, so a route table mistake still fails CI.
  */
 export function createRestHandler(options: { schema: GraphQLSchema; pipeline: GraphQLPipeline; bodyLimitBytes: number }) {

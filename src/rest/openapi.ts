@@ -24,9 +24,7 @@ const SCALARS: Record<string, Schema> = {
   Int: { type: 'integer' },
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
-  DateTime: { type: 'string', format: 'date-time' },
   JSON: {},
-  JSONObject: { type: 'object' },
 };
 
 export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publicBaseUrl: string): Schema {

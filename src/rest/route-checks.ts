@@ -107,8 +107,6 @@ function describeType(type: GraphQLInputType): string {
       return 'a number';
     case 'Boolean':
       return 'a boolean (true or false)';
-    case 'JSONObject':
-      return 'an object';
     default:
       return isInputObjectType(named) ? 'an object' : 'a string';
   }
@@ -125,8 +123,6 @@ const SCALAR_CHECKS: Record<string, (v: unknown) => boolean> = {
   Int: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2_147_483_647,
   Float: (v) => typeof v === 'number' && Number.isFinite(v),
   Boolean: (v) => typeof v === 'boolean',
-  DateTime: (v) => typeof v === 'string',
-  JSONObject: isPlainObject,
 };
 
 /** Checks a JSON value against a GraphQL input type without any coercion. */

@@ -2,7 +2,7 @@ import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { PublicUserRef } from '../marketplace/graphql.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
-import type { ReviewQuery } from './service.js';
+import { REVIEW_ORDER, type ReviewQuery } from './service.js';
 
 const ReviewRef = builder.prismaObject('Review', {
   description: 'A review of a workflow by a user who forked it or subscribed to it (spec 2.9).',
@@ -32,7 +32,7 @@ builder.prismaObjectField(WorkflowRef, 'reviews', (t) =>
     description: 'Reviews of this workflow, newest first.',
     cursor: 'id',
     totalCount: true,
-    query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    query: () => ({ orderBy: REVIEW_ORDER }),
     extensions: graphqlOnly,
   }),
 );

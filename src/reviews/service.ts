@@ -1,6 +1,7 @@
 import type { Prisma, Review } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
@@ -17,6 +18,9 @@ import { TEXT_LIMITS } from '../text.js';
  */
 
 const REVIEW_LIMITS = { minRating: 1, maxRating: 5, minText: TEXT_LIMITS.reviewText.min, maxText: TEXT_LIMITS.reviewText.max } as const;
+
+/** Reviews newest first, by creation then id (the one keyset order, src/db/keyset.ts): the page and the connection alike. */
+export const REVIEW_ORDER = newestFirstOrderBy('createdAt');
 
 export type ReviewQuery = { include?: Prisma.ReviewInclude; select?: Prisma.ReviewSelect };
 
@@ -96,7 +100,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
     if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'createdAt');
     const rows = (await prisma.review.findMany({
       where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      orderBy: REVIEW_ORDER,
       take: limit + 1,
       ...query,
     })) as Review[];

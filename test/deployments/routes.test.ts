@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { countsByAdapter } from '../helpers/mcp.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, setVisibility, userIdOf } from '../helpers/seed.js';
 
 /** The deployment routes of spec 4.2 with the shapes of spec 2.4 and the states of spec 3. */
@@ -64,7 +66,7 @@ describe('deployment routes', () => {
       description: null,
       status: 'active',
       allowAnonymous: false,
-      enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'],
+      enabledAdapters: [...ADAPTERS],
       mcpEndpoint: `https://api.example.com/v1/mcp/${d.deploymentId}`,
       usage: { connectionsThisMonth: 0, lastConnectedAt: null },
     });
@@ -136,7 +138,7 @@ describe('deployment routes', () => {
 
   it('refuses an unknown adapter and unknown body fields', async () => {
     expect400(
-      await create({ name: 'x', workflowIds: [owned], enabledAdapters: ['adapter_four'] }),
+      await create({ name: 'x', workflowIds: [owned], enabledAdapters: ['adapter_nine'] }),
       /enabledAdapters\[0\] must be one of adapter_one, adapter_two, adapter_three/,
     );
     expect400(await create({ name: 'x', workflowIds: [owned], status: 'inactive' }), /status is not a field/);
@@ -263,7 +265,7 @@ describe('deployment routes', () => {
       expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { name: null } }), /name cannot be null/);
       expect400(await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { name: 'y'.repeat(101) } }), /at most 100/);
       expect400(
-        await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { enabledAdapters: ['adapter_four'] } }),
+        await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { enabledAdapters: ['adapter_nine'] } }),
         /must be one of/,
       );
       const after = await t.call('GET', `/v1/deployments/${id}`, { token: alice });
@@ -289,7 +291,7 @@ describe('deployment routes', () => {
       const on = await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_two', enabled: true } });
       expect(on.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_two', 'adapter_three']);
       expect400(
-        await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_four', enabled: true } }),
+        await t.call('POST', `/v1/deployments/${id}/adapters`, { token: alice, body: { adapter: 'adapter_nine', enabled: true } }),
         /adapter must be one of/,
       );
       expect400(
@@ -322,7 +324,7 @@ describe('deployment routes', () => {
         period: 'month',
         to: today,
         connections: { total: 0, limit: 250_000, remaining: 250_000 },
-        byAdapter: { adapter_one: 0, adapter_two: 0, adapter_three: 0 },
+        byAdapter: countsByAdapter({}),
       });
       expect(month.body.data.from).toBe(`${today.slice(0, 8)}01`);
       expect(month.body.data.byDay.at(-1)).toEqual({ date: today, count: 0 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKind } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
-import { initializeRequest } from '../helpers/mcp.js';
+import { countsByAdapter, initializeRequest } from '../helpers/mcp.js';
 
 /**
  * Connection counts are exact: after N connections, sequential or concurrent (on PostgreSQL
@@ -94,7 +94,7 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     }
     const usage = await usageOf(first);
     expect(usage.connections).toEqual({ total: 9, limit: 50_000, remaining: 50_000 - 9 });
-    expect(usage.byAdapter).toEqual({ adapter_one: 3, adapter_two: 3, adapter_three: 3 });
+    expect(usage.byAdapter).toEqual(countsByAdapter({ adapter_one: 3, adapter_two: 3, adapter_three: 3 }));
   });
 
   it('counts N concurrent connections on two deployments exactly, in both eras', async () => {

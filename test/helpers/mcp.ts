@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { App } from '../../src/app.js';
+import { ADAPTERS, type Adapter } from '../../src/manifest/adapter-list.js';
 import { startTestApp, type TestApp } from './app.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from './seed.js';
 
@@ -60,12 +61,23 @@ export async function connectClient(
   return client;
 }
 
-/** The adapter each client name gets, and how many tools one workflow gives it. */
-export const CLIENT_ADAPTERS = [
-  { client: 'claude-code', adapter: 'adapter_one', toolsPerWorkflow: 1 },
-  { client: 'Cursor', adapter: 'adapter_two', toolsPerWorkflow: 1 },
-  { client: 'generic-agent', adapter: 'adapter_three', toolsPerWorkflow: 5 },
-] as const;
+/**
+ * A client name that gets each adapter, and how many tools one workflow (seedManifest's, four
+ * steps) gives it. Keyed by the adapter list, so a new adapter without a row here fails to compile.
+ */
+const CLIENT_OF_ADAPTER: Record<Adapter, { client: string; toolsPerWorkflow: number }> = {
+  adapter_one: { client: 'claude-code', toolsPerWorkflow: 1 },
+  adapter_two: { client: 'Cursor', toolsPerWorkflow: 1 },
+  adapter_three: { client: 'generic-agent', toolsPerWorkflow: 5 },
+};
+
+/** The adapter each client name gets, and how many tools one workflow gives it: every adapter. */
+export const CLIENT_ADAPTERS = ADAPTERS.map((adapter) => ({ adapter, ...CLIENT_OF_ADAPTER[adapter] }));
+
+/** A usage report's `byAdapter`: the given counts, and 0 for every other adapter of the list. */
+export function countsByAdapter(counts: Partial<Record<Adapter, number>>): Record<Adapter, number> {
+  return Object.fromEntries(ADAPTERS.map((a) => [a, counts[a] ?? 0])) as Record<Adapter, number>;
+}
 
 export interface EndpointOwner {
   token: string;

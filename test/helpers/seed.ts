@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { sampleManifest } from './workflows.js';
 
 /**
@@ -68,7 +69,7 @@ export async function seedWorkflow(t: TestApp, ownerId: string, options: SeedWor
           userId: ownerId,
           sourceType: 'owned',
           sourceUserId: ownerId,
-          enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'],
+          enabledAdapters: [...ADAPTERS],
           workflowVersion: current.version,
         },
       },
@@ -94,7 +95,7 @@ export async function seedSubscription(
       sourceType: 'subscribed',
       sourceUserId: workflow.ownerId,
       isActive: options.isActive ?? true,
-      enabledAdapters: options.enabledAdapters ?? ['adapter_one', 'adapter_two', 'adapter_three'],
+      enabledAdapters: options.enabledAdapters ?? [...ADAPTERS],
       workflowVersion: options.version ?? workflow.currentVersion,
     },
   });

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { createWorkflow, libraryEntry, libraryOf, sampleManifest } from '../helpers/workflows.js';
 import { userIdOf } from '../helpers/seed.js';
 
 /** The library (spec 2.5, 3, 4.5): subscriptions, owned entries and what they follow. */
 describe('the library', () => {
-  let t: TestApp;
-  let owner: string;
-  let other: string;
-
-  beforeAll(async () => {
-    [t, owner, other] = await startTestAppWithUsers(['owner@example.com', 'other@example.com']);
-  });
-  afterAll(() => t?.close());
-
-  const get = (token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
+  const get = (t: TestApp, token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
   /** The subscriber count of spec 2.3's stats, as the owner reads it. */
-  const subscribersOf = async (id: string) => (await get(owner, id)).body.data.stats.subscribers;
+  const subscribersOf = async (t: TestApp, owner: string, id: string) => (await get(t, owner, id)).body.data.stats.subscribers;
 
-  it("subscribes to another user's public workflow with the spec 2.5 fields", async () => {
+  serviceTest("subscribes to another user's public workflow with the spec 2.5 fields", async ({ service: t, alice: owner, bob: other }) => {
     const w = await createWorkflow(t, owner, { name: 'Subscribable', visibility: 'public' });
     const [ownerId, otherId] = [await userIdOf(t, owner), await userIdOf(t, other)];
     const res = await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} });
@@ -30,7 +23,7 @@ describe('the library', () => {
       sourceType: 'subscribed',
       sourceUserId: ownerId,
       isActive: true,
-      enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'],
+      enabledAdapters: [...ADAPTERS],
       workflowName: 'Subscribable',
       workflowVersion: '1.0.0',
       autoUpdate: true,
@@ -39,27 +32,30 @@ describe('the library', () => {
       addedAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(await subscribersOf(w.workflowId)).toBe(1);
+    expect(await subscribersOf(t, owner, w.workflowId)).toBe(1);
     const again = await t.call('POST', `/v1/library/${w.workflowId}`, { token: other, body: {} });
     expect(again.status).toBe(409);
-    expect(await subscribersOf(w.workflowId)).toBe(1);
+    expect(await subscribersOf(t, owner, w.workflowId)).toBe(1);
   });
 
-  it('refuses private (404), unknown (404), own (409) workflows and bad adapters (400)', async () => {
-    const priv = await createWorkflow(t, owner);
-    expect((await t.call('POST', `/v1/library/${priv.workflowId}`, { token: other, body: {} })).status).toBe(404);
-    expect((await t.call('POST', '/v1/library/wf_nope', { token: other, body: {} })).status).toBe(404);
-    expect((await t.call('POST', `/v1/library/${priv.workflowId}`, { token: owner, body: {} })).status).toBe(409);
-    const pub = await createWorkflow(t, owner, { visibility: 'public' });
-    const bad = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { enabledAdapters: ['adapter_four'] } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toBe('enabledAdapters[0] must be one of adapter_one, adapter_two, adapter_three');
-    const notArray = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { autoUpdate: 'yes' } });
-    expect(notArray.status).toBe(400);
-    expect((await libraryOf(t, other)).some((e) => e.workflowId === pub.workflowId)).toBe(false);
-  });
+  serviceTest(
+    'refuses private (404), unknown (404), own (409) workflows and bad adapters (400)',
+    async ({ service: t, alice: owner, bob: other }) => {
+      const priv = await createWorkflow(t, owner);
+      expect((await t.call('POST', `/v1/library/${priv.workflowId}`, { token: other, body: {} })).status).toBe(404);
+      expect((await t.call('POST', '/v1/library/wf_nope', { token: other, body: {} })).status).toBe(404);
+      expect((await t.call('POST', `/v1/library/${priv.workflowId}`, { token: owner, body: {} })).status).toBe(409);
+      const pub = await createWorkflow(t, owner, { visibility: 'public' });
+      const bad = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { enabledAdapters: ['adapter_nine'] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe(`enabledAdapters[0] must be one of ${ADAPTERS.join(', ')}`);
+      const notArray = await t.call('POST', `/v1/library/${pub.workflowId}`, { token: other, body: { autoUpdate: 'yes' } });
+      expect(notArray.status).toBe(400);
+      expect((await libraryOf(t, other)).some((e) => e.workflowId === pub.workflowId)).toBe(false);
+    },
+  );
 
-  it('patches isActive and adapters, lists activeOnly, and removes entries', async () => {
+  serviceTest('patches isActive and adapters, lists activeOnly, and removes entries', async ({ service: t, alice: owner }) => {
     const w = await createWorkflow(t, owner, { visibility: 'public' });
     const u = await t.token('patcher@example.com');
     await t.call('POST', `/v1/library/${w.workflowId}`, { token: u, body: { enabledAdapters: ['adapter_one'], autoUpdate: false } });
@@ -82,12 +78,12 @@ describe('the library', () => {
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ workflowId: w.workflowId, deleted: true });
     expect((await t.call('GET', '/v1/library', { token: u })).body.data).toHaveLength(0);
-    expect(await subscribersOf(w.workflowId)).toBe(0);
+    expect(await subscribersOf(t, owner, w.workflowId)).toBe(0);
     expect((await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: u })).status).toBe(404);
     expect((await t.call('GET', '/v1/library?limit=0', { token: u })).status).toBe(400);
   });
 
-  it('follows new versions with autoUpdate true and stays put with false', async () => {
+  serviceTest('follows new versions with autoUpdate true and stays put with false', async ({ service: t, alice: owner }) => {
     const w = await createWorkflow(t, owner, { visibility: 'public' });
     const follower = await t.token('follower@example.com');
     const pinned = await t.token('pinned@example.com');
@@ -104,29 +100,32 @@ describe('the library', () => {
     expect(f.workflowName).toBe('v2');
   });
 
-  it("keeps other users' subscriptions, unavailable, while a workflow is private; they cannot read it", async () => {
-    const w = await createWorkflow(t, owner, { visibility: 'public' });
-    const sub = await t.token('subscriber@example.com');
-    await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });
-    await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
-      token: owner,
-      body: { name: 'Now private', manifest: sampleManifest(), visibility: 'private' },
-    });
-    expect(await libraryEntry(t, sub, w.workflowId)).toMatchObject({
-      available: false,
-      unavailableReason: expect.stringMatching(/private/),
-    });
-    expect((await get(sub, w.workflowId)).status).toBe(404);
-    expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: sub })).status).toBe(404);
-    const ownerView = await get(owner, w.workflowId);
-    expect(ownerView.body.data.stats.subscribers).toBe(1);
-    expect(await libraryEntry(t, owner, w.workflowId)).toMatchObject({
-      available: true,
-      unavailableReason: null,
-    });
-  });
+  serviceTest(
+    "keeps other users' subscriptions, unavailable, while a workflow is private; they cannot read it",
+    async ({ service: t, alice: owner }) => {
+      const w = await createWorkflow(t, owner, { visibility: 'public' });
+      const sub = await t.token('subscriber@example.com');
+      await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
+        token: owner,
+        body: { name: 'Now private', manifest: sampleManifest(), visibility: 'private' },
+      });
+      expect(await libraryEntry(t, sub, w.workflowId)).toMatchObject({
+        available: false,
+        unavailableReason: expect.stringMatching(/private/),
+      });
+      expect((await get(t, sub, w.workflowId)).status).toBe(404);
+      expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: sub })).status).toBe(404);
+      const ownerView = await get(t, owner, w.workflowId);
+      expect(ownerView.body.data.stats.subscribers).toBe(1);
+      expect(await libraryEntry(t, owner, w.workflowId)).toMatchObject({
+        available: true,
+        unavailableReason: null,
+      });
+    },
+  );
 
-  it("removes everyone's entries when a workflow is deleted", async () => {
+  serviceTest("removes everyone's entries when a workflow is deleted", async ({ service: t, alice: owner }) => {
     const w = await createWorkflow(t, owner, { visibility: 'public' });
     const sub = await t.token('sub2@example.com');
     await t.call('POST', `/v1/library/${w.workflowId}`, { token: sub, body: {} });
@@ -134,17 +133,17 @@ describe('the library', () => {
     expect((await libraryOf(t, sub)).some((e) => e.workflowId === w.workflowId)).toBe(false);
   });
 
-  it('re-adds an owned workflow whose entry was removed', async () => {
+  serviceTest('re-adds an owned workflow whose entry was removed', async ({ service: t, alice: owner }) => {
     const w = await createWorkflow(t, owner);
     await t.call('DELETE', `/v1/library/${w.workflowId}`, { token: owner });
-    expect((await get(owner, w.workflowId)).status).toBe(200);
+    expect((await get(t, owner, w.workflowId)).status).toBe(200);
     const back = await t.call('POST', `/v1/library/${w.workflowId}`, { token: owner, body: {} });
     expect(back.status).toBe(201);
     expect(back.body.data.sourceType).toBe('owned');
-    expect(await subscribersOf(w.workflowId)).toBe(0);
+    expect(await subscribersOf(t, owner, w.workflowId)).toBe(0);
   });
 
-  it('counts subscriptions on GET /users/me', async () => {
+  serviceTest('counts subscriptions on GET /users/me', async ({ service: t, alice: owner }) => {
     const u = await t.token('counter@example.com');
     const a = await createWorkflow(t, owner, { visibility: 'public' });
     const b = await createWorkflow(t, owner, { visibility: 'public' });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -7,40 +8,38 @@ import { createWorkflow } from '../helpers/workflows.js';
  * `Adapter` enum in GraphQL, refuse the same unknown value with the same message in REST, and
  * keep the same set (each adapter once, in the canonical order).
  */
+/** The service with alice's public workflow, which bob (the reader) adds and deploys. */
+const adaptersTest = serviceTest.extend<{ workflowId: string }>({
+  workflowId: [
+    async ({ service, alice }, use) => use((await createWorkflow(service, alice, { visibility: 'public' })).workflowId),
+    { scope: 'file' },
+  ],
+});
+
 describe('the Adapter enum and the one adapter check', () => {
-  let t: TestApp;
-  let owner: string;
-  let reader: string;
-  let workflowId: string;
-
-  beforeAll(async () => {
-    [t, owner, reader] = await startTestAppWithUsers(['adapters-owner@example.com', 'adapters-reader@example.com']);
-    workflowId = (await createWorkflow(t, owner, { visibility: 'public' })).workflowId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   const messy = ['adapter_three', 'adapter_one', 'adapter_three'];
 
-  it('REST: a library entry and a deployment store the same set from the same list', async () => {
-    const entry = await t.call('POST', `/v1/library/${workflowId}`, { token: reader, body: { enabledAdapters: messy } });
-    expect(entry.status).toBe(201);
-    expect(entry.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_three']);
-    const patched = await t.call('PATCH', `/v1/library/${workflowId}`, {
-      token: reader,
-      body: { enabledAdapters: ['adapter_two', 'adapter_one'] },
-    });
-    expect(patched.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_two']);
-    const deployment = await t.call('POST', '/v1/deployments', {
-      token: reader,
-      body: { name: 'adapters', workflowIds: [workflowId], enabledAdapters: messy },
-    });
-    expect(deployment.status).toBe(201);
-    expect(deployment.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_three']);
-  });
+  adaptersTest(
+    'REST: a library entry and a deployment store the same set from the same list',
+    async ({ service: t, bob: reader, workflowId }) => {
+      const entry = await t.call('POST', `/v1/library/${workflowId}`, { token: reader, body: { enabledAdapters: messy } });
+      expect(entry.status).toBe(201);
+      expect(entry.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_three']);
+      const patched = await t.call('PATCH', `/v1/library/${workflowId}`, {
+        token: reader,
+        body: { enabledAdapters: ['adapter_two', 'adapter_one'] },
+      });
+      expect(patched.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_two']);
+      const deployment = await t.call('POST', '/v1/deployments', {
+        token: reader,
+        body: { name: 'adapters', workflowIds: [workflowId], enabledAdapters: messy },
+      });
+      expect(deployment.status).toBe(201);
+      expect(deployment.body.data.enabledAdapters).toEqual(['adapter_one', 'adapter_three']);
+    },
+  );
 
-  it('REST: an unknown adapter is refused with the same answer on both', async () => {
+  adaptersTest('REST: an unknown adapter is refused with the same answer on both', async ({ service: t, bob: reader, workflowId }) => {
     const library = await t.call('PATCH', `/v1/library/${workflowId}`, {
       token: reader,
       body: { enabledAdapters: ['adapter_one', 'cursor'] },
@@ -52,12 +51,12 @@ describe('the Adapter enum and the one adapter check', () => {
     for (const res of [library, deployment]) {
       expect(res.status).toBe(400);
       expect(res.body.error.details.fields).toEqual([
-        { field: 'enabledAdapters[1]', message: 'enabledAdapters[1] must be one of adapter_one, adapter_two, adapter_three' },
+        { field: 'enabledAdapters[1]', message: `enabledAdapters[1] must be one of ${ADAPTERS.join(', ')}` },
       ]);
     }
   });
 
-  it('GraphQL: both take and return the Adapter enum', async () => {
+  adaptersTest('GraphQL: both take and return the Adapter enum', async ({ service: t, bob: reader, workflowId }) => {
     const res = await t.graphql(
       `mutation ($id: String!) {
         updateLibraryEntry(workflowId: $id, enabledAdapters: [adapter_two, adapter_two]) { enabledAdapters }

@@ -229,9 +229,9 @@ describe('validateManifest: unknown properties', () => {
   });
 
   it('in adapters and their config', () => {
-    const m = { ...minimalManifest(), adapters: { adapter_four: {}, adapter_two: { config: { autoapply: true } } } };
+    const m = { ...minimalManifest(), adapters: { adapter_nine: {}, adapter_two: { config: { autoapply: true } } } };
     expect(errorsOf(m)).toEqual([
-      ['/adapters/adapter_four', 'unknown_property'],
+      ['/adapters/adapter_nine', 'unknown_property'],
       ['/adapters/adapter_two/config/autoapply', 'unknown_property'],
     ]);
   });

@@ -1,58 +1,54 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { parseSearchText } from '../../src/marketplace/query.js';
 import { encodeCursor } from '../../src/pagination.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { readAllPages } from '../helpers/marketplace.js';
 
 /** GET /v1/marketplace/search: full-text search over public workflows (issue 4.2). */
 describe('marketplace search', () => {
-  let t: TestApp;
-  let owner: string;
-  let viewer: string;
-
-  beforeAll(async () => {
-    [t, owner, viewer] = await startTestAppWithUsers(['search-owner@example.com', 'search-viewer@example.com']);
-  });
-  afterAll(() => t?.close());
-
-  const search = (q: string, extra = '') => t.call('GET', `/v1/marketplace/search?q=${encodeURIComponent(q)}${extra}`, { token: viewer });
+  const search = (t: TestApp, viewer: string, q: string, extra = '') =>
+    t.call('GET', `/v1/marketplace/search?q=${encodeURIComponent(q)}${extra}`, { token: viewer });
   const idsOf = (res: { body: any }) => res.body.data.map((w: any) => w.workflowId);
 
-  it('finds by name, tags, category, description, intent and step names, with partly typed words', async () => {
-    const w = await createWorkflow(t, owner, {
-      name: 'Zephyrine deploy helper',
-      description: 'Moves quixotically through staging',
-      category: 'Xylocategory',
-      tags: ['wombatic', 'multi-word tag'],
-      visibility: 'public',
-      manifest: sampleManifest({
-        intent: 'Orchestrate the jabberwocky rollout',
-        steps: [{ id: 'one', name: 'Frobnicate the gizmo', action: 'code_agent' }],
-      }),
-    });
-    for (const q of [
-      'zephyrine',
-      'Zephyr',
-      'zeph deploy',
-      'wombat',
-      'xylocat',
-      'quixot',
-      'jabberwock',
-      'frobnic',
-      'gizmo',
-      'ZEPHYRINE HELPER',
-    ]) {
-      const res = await search(q);
-      expect(res.status, q).toBe(200);
-      expect(idsOf(res), q).toContain(w.workflowId);
-    }
-    // Every word must match (AND): a second word that matches nothing finds nothing.
-    expect(idsOf(await search('zephyrine nonexistentword'))).toEqual([]);
-    expect((await search('zephyrine')).text).not.toContain('search-owner@example.com');
-  });
+  serviceTest(
+    'finds by name, tags, category, description, intent and step names, with partly typed words',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const w = await createWorkflow(t, owner, {
+        name: 'Zephyrine deploy helper',
+        description: 'Moves quixotically through staging',
+        category: 'Xylocategory',
+        tags: ['wombatic', 'multi-word tag'],
+        visibility: 'public',
+        manifest: sampleManifest({
+          intent: 'Orchestrate the jabberwocky rollout',
+          steps: [{ id: 'one', name: 'Frobnicate the gizmo', action: 'code_agent' }],
+        }),
+      });
+      for (const q of [
+        'zephyrine',
+        'Zephyr',
+        'zeph deploy',
+        'wombat',
+        'xylocat',
+        'quixot',
+        'jabberwock',
+        'frobnic',
+        'gizmo',
+        'ZEPHYRINE HELPER',
+      ]) {
+        const res = await search(t, viewer, q);
+        expect(res.status, q).toBe(200);
+        expect(idsOf(res), q).toContain(w.workflowId);
+      }
+      // Every word must match (AND): a second word that matches nothing finds nothing.
+      expect(idsOf(await search(t, viewer, 'zephyrine nonexistentword'))).toEqual([]);
+      expect((await search(t, viewer, 'zephyrine')).text).not.toContain('search-owner@example.com');
+    },
+  );
 
-  it("matches prefixes while typing: 'revi' finds 'review'", async () => {
+  serviceTest("matches prefixes while typing: 'revi' finds 'review'", async ({ service: t, alice: owner, bob: viewer }) => {
     const w = await createWorkflow(t, owner, {
       name: 'Pullrequest reviewer',
       visibility: 'public',
@@ -61,11 +57,11 @@ describe('marketplace search', () => {
       tags: [],
     });
     for (const q of ['p', 'pull', 'pullreq', 'revi', 'review', 'reviewer'])
-      expect(idsOf(await search(q, '&category=prefix')), q).toContain(w.workflowId);
-    expect(idsOf(await search('reviewers', '&category=prefix'))).toEqual([]);
+      expect(idsOf(await search(t, viewer, q, '&category=prefix')), q).toContain(w.workflowId);
+    expect(idsOf(await search(t, viewer, 'reviewers', '&category=prefix'))).toEqual([]);
   });
 
-  it('ranks a name match above a description match', async () => {
+  serviceTest('ranks a name match above a description match', async ({ service: t, alice: owner, bob: viewer }) => {
     const inDescription = await createWorkflow(t, owner, {
       name: 'Something else',
       description: 'Handles the kumquat case',
@@ -87,76 +83,95 @@ describe('marketplace search', () => {
       tags: ['kumquat'],
       visibility: 'public',
     });
-    expect(idsOf(await search('kumquat'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
-    expect(idsOf(await search('kumq', '&category=relevance'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
+    expect(idsOf(await search(t, viewer, 'kumquat'))).toEqual([inName.workflowId, inTags.workflowId, inDescription.workflowId]);
+    expect(idsOf(await search(t, viewer, 'kumq', '&category=relevance'))).toEqual([
+      inName.workflowId,
+      inTags.workflowId,
+      inDescription.workflowId,
+    ]);
   });
 
-  it('orders each relevance tier by popularity (subscribers + 2 × forks), and pages across the tiers without gaps or repeats', async () => {
-    const make = async (name: string, tags: string[], description: string, subscribers: number, forks: number) => {
-      const w = await createWorkflow(t, owner, { name, description, category: 'tiers', tags, visibility: 'public' });
-      await t.database.db.prisma.workflow.update({
-        where: { id: w.workflowId },
-        data: { subscribersCount: subscribers, forksCount: forks },
-      });
-      return w.workflowId;
-    };
-    // Name tier, then tags, then the rest of the document; within each, popularity then the id.
-    const nameQuiet = await make('Lychee builder', [], 'plain', 0, 0);
-    const namePopular = await make('Lychee runner', [], 'plain', 4, 0);
-    const tagForked = await make('Tagged one', ['lychee'], 'plain', 1, 2);
-    const tagQuiet = await make('Tagged two', ['lychees'], 'plain', 0, 0);
-    const restPopular = await make('Described one', [], 'About lychee trees', 30, 5);
-    const restQuiet = await make('Described two', [], 'More lychee notes', 0, 0);
-    const expected = [namePopular, nameQuiet, tagForked, tagQuiet, restPopular, restQuiet];
-    expect(idsOf(await search('lychee', '&category=tiers'))).toEqual(expected);
-    // Every page size crosses the tiers at a different row.
-    for (const limit of [1, 2, 3, 4, 5])
-      expect(await readAllPages(t, viewer, `/v1/marketplace/search?q=lychee&category=tiers&limit=${limit}`), `limit ${limit}`).toEqual(
-        expected,
-      );
-    // Two words: a tier holds a workflow when the whole query matches its document.
-    expect(idsOf(await search('lychee runner', '&category=tiers'))).toEqual([namePopular]);
-    expect(idsOf(await search('tagged lychee', '&category=tiers'))).toEqual([tagForked, tagQuiet]);
-    // A cursor naming a tier that does not exist is refused.
-    const forged = encodeCursor(`search:${parseSearchText('lychee').digest}`, [9, 0, 'x']);
-    expect((await search('lychee', `&cursor=${forged}`)).status).toBe(400);
-  });
+  serviceTest(
+    'orders each relevance tier by popularity (subscribers + 2 × forks), and pages across the tiers without gaps or repeats',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const make = async (name: string, tags: string[], description: string, subscribers: number, forks: number) => {
+        const w = await createWorkflow(t, owner, { name, description, category: 'tiers', tags, visibility: 'public' });
+        await t.database.db.prisma.workflow.update({
+          where: { id: w.workflowId },
+          data: { subscribersCount: subscribers, forksCount: forks },
+        });
+        return w.workflowId;
+      };
+      // Name tier, then tags, then the rest of the document; within each, popularity then the id.
+      const nameQuiet = await make('Lychee builder', [], 'plain', 0, 0);
+      const namePopular = await make('Lychee runner', [], 'plain', 4, 0);
+      const tagForked = await make('Tagged one', ['lychee'], 'plain', 1, 2);
+      const tagQuiet = await make('Tagged two', ['lychees'], 'plain', 0, 0);
+      const restPopular = await make('Described one', [], 'About lychee trees', 30, 5);
+      const restQuiet = await make('Described two', [], 'More lychee notes', 0, 0);
+      const expected = [namePopular, nameQuiet, tagForked, tagQuiet, restPopular, restQuiet];
+      expect(idsOf(await search(t, viewer, 'lychee', '&category=tiers'))).toEqual(expected);
+      // Every page size crosses the tiers at a different row.
+      for (const limit of [1, 2, 3, 4, 5])
+        expect(await readAllPages(t, viewer, `/v1/marketplace/search?q=lychee&category=tiers&limit=${limit}`), `limit ${limit}`).toEqual(
+          expected,
+        );
+      // Two words: a tier holds a workflow when the whole query matches its document.
+      expect(idsOf(await search(t, viewer, 'lychee runner', '&category=tiers'))).toEqual([namePopular]);
+      expect(idsOf(await search(t, viewer, 'tagged lychee', '&category=tiers'))).toEqual([tagForked, tagQuiet]);
+      // A cursor naming a tier that does not exist is refused.
+      const forged = encodeCursor(`search:${parseSearchText('lychee').digest}`, [9, 0, 'x']);
+      expect((await search(t, viewer, 'lychee', `&cursor=${forged}`)).status).toBe(400);
+    },
+  );
 
-  it('finds a workflow made public by the very next search, and loses it when made private or deleted', async () => {
-    const w = await createWorkflow(t, owner, { name: 'Ephemeralon flow', visibility: 'private' });
-    expect(idsOf(await search('ephemeralon'))).toEqual([]);
-    const body = (vis: 'public' | 'private', name = 'Ephemeralon flow') => ({ name, manifest: w.manifest, visibility: vis });
-    expect((await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public') })).status).toBe(200);
-    expect(idsOf(await search('ephemeralon'))).toEqual([w.workflowId]);
-    // A rename is searchable at once, and the old name is gone.
-    await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public', 'Transientix flow') });
-    expect(idsOf(await search('ephemeralon'))).toEqual([]);
-    expect(idsOf(await search('transientix'))).toEqual([w.workflowId]);
-    await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('private', 'Transientix flow') });
-    expect(idsOf(await search('transientix'))).toEqual([]);
-    await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public', 'Transientix flow') });
-    expect(idsOf(await search('transientix'))).toEqual([w.workflowId]);
-    expect((await t.call('DELETE', `/v1/workflows/${w.workflowId}`, { token: owner })).status).toBe(200);
-    expect(idsOf(await search('transientix'))).toEqual([]);
-  });
+  serviceTest(
+    'finds a workflow made public by the very next search, and loses it when made private or deleted',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const w = await createWorkflow(t, owner, { name: 'Ephemeralon flow', visibility: 'private' });
+      expect(idsOf(await search(t, viewer, 'ephemeralon'))).toEqual([]);
+      const body = (vis: 'public' | 'private', name = 'Ephemeralon flow') => ({ name, manifest: w.manifest, visibility: vis });
+      expect((await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public') })).status).toBe(200);
+      expect(idsOf(await search(t, viewer, 'ephemeralon'))).toEqual([w.workflowId]);
+      // A rename is searchable at once, and the old name is gone.
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public', 'Transientix flow') });
+      expect(idsOf(await search(t, viewer, 'ephemeralon'))).toEqual([]);
+      expect(idsOf(await search(t, viewer, 'transientix'))).toEqual([w.workflowId]);
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('private', 'Transientix flow') });
+      expect(idsOf(await search(t, viewer, 'transientix'))).toEqual([]);
+      await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: owner, body: body('public', 'Transientix flow') });
+      expect(idsOf(await search(t, viewer, 'transientix'))).toEqual([w.workflowId]);
+      expect((await t.call('DELETE', `/v1/workflows/${w.workflowId}`, { token: owner })).status).toBe(200);
+      expect(idsOf(await search(t, viewer, 'transientix'))).toEqual([]);
+    },
+  );
 
-  it('pages through results of equal relevance without gaps or repeats, and filters by category', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 7; i += 1)
-      ids.push(
-        (await createWorkflow(t, owner, { name: `Samename tie ${i}`, category: i < 5 ? 'tied' : 'other', tags: [], visibility: 'public' }))
-          .workflowId,
-      );
-    const all = await readAllPages(t, viewer, '/v1/marketplace/search?q=samename');
-    expect([...all].sort()).toEqual([...ids].sort());
-    expect(new Set(all).size).toBe(all.length);
-    const tied = await readAllPages(t, viewer, '/v1/marketplace/search?q=samename&category=tied');
-    expect([...tied].sort()).toEqual(ids.slice(0, 5).sort());
-    // Equal relevance and popularity: the id decides, highest first.
-    expect(tied).toEqual([...tied].sort().reverse());
-  });
+  serviceTest(
+    'pages through results of equal relevance without gaps or repeats, and filters by category',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i += 1)
+        ids.push(
+          (
+            await createWorkflow(t, owner, {
+              name: `Samename tie ${i}`,
+              category: i < 5 ? 'tied' : 'other',
+              tags: [],
+              visibility: 'public',
+            })
+          ).workflowId,
+        );
+      const all = await readAllPages(t, viewer, '/v1/marketplace/search?q=samename');
+      expect([...all].sort()).toEqual([...ids].sort());
+      expect(new Set(all).size).toBe(all.length);
+      const tied = await readAllPages(t, viewer, '/v1/marketplace/search?q=samename&category=tied');
+      expect([...tied].sort()).toEqual(ids.slice(0, 5).sort());
+      // Equal relevance and popularity: the id decides, highest first.
+      expect(tied).toEqual([...tied].sort().reverse());
+    },
+  );
 
-  it('searches operator soup and SQL as plain words, never as syntax', async () => {
+  serviceTest('searches operator soup and SQL as plain words, never as syntax', async ({ service: t, alice: owner, bob: viewer }) => {
     const w = await createWorkflow(t, owner, { name: 'Operatorish search target', visibility: 'public', tags: ['or'] });
     const soup = [
       "' OR 1=1 --",
@@ -176,7 +191,7 @@ describe('marketplace search', () => {
       'ｏｐｅｒａｔｏｒｉｓｈ',
     ];
     for (const q of soup) {
-      const res = await search(q);
+      const res = await search(t, viewer, q);
       expect(res.status, q).toBe(200);
       expect(res.body.success).toBe(true);
     }
@@ -189,27 +204,27 @@ describe('marketplace search', () => {
       'ｏｐｅｒａｔｏｒｉｓｈ',
       '\u0000operatorish',
     ]) {
-      expect(idsOf(await search(q)), q).toEqual([w.workflowId]);
+      expect(idsOf(await search(t, viewer, q)), q).toEqual([w.workflowId]);
     }
     expect((await t.call('GET', '/v1/marketplace?limit=1', { token: viewer })).status).toBe(200);
   });
 
-  it('refuses empty, blank, symbol-only and over-long text with 400', async () => {
+  serviceTest('refuses empty, blank, symbol-only and over-long text with 400', async ({ service: t, bob: viewer }) => {
     const cases = ['', '   ', '\t\n', '& | ! :*', '()', "'--'", 'x'.repeat(201), 'word '.repeat(2000)];
     for (const q of cases) {
-      const res = await search(q);
+      const res = await search(t, viewer, q);
       expect(res.status, JSON.stringify(q.slice(0, 20))).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(res.body.error.details.fields[0].field).toBe('q');
     }
-    expect((await search('x'.repeat(10_000))).body.error.message).toMatch(/at most 200 characters/);
+    expect((await search(t, viewer, 'x'.repeat(10_000))).body.error.message).toMatch(/at most 200 characters/);
     const missing = await t.call('GET', '/v1/marketplace/search', { token: viewer });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/q is required/);
-    expect((await search('x'.repeat(200))).status).toBe(200);
+    expect((await search(t, viewer, 'x'.repeat(200))).status).toBe(200);
   });
 
-  it('refuses bad limits and cursors, and a cursor of another search or of browsing', async () => {
+  serviceTest('refuses bad limits and cursors, and a cursor of another search or of browsing', async ({ service: t, bob: viewer }) => {
     for (const extra of [
       '&limit=0',
       '&limit=500',
@@ -217,16 +232,16 @@ describe('marketplace search', () => {
       '&cursor=garbled!!',
       `&cursor=${encodeCursor('search:nope', [1, 1, 'x'])}`,
     ]) {
-      const res = await search('samename', extra);
+      const res = await search(t, viewer, 'samename', extra);
       expect(res.status, extra).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    const next = (await search('samename', '&limit=1')).body.pagination.nextCursor;
+    const next = (await search(t, viewer, 'samename', '&limit=1')).body.pagination.nextCursor;
     expect(next).toBeTruthy();
-    expect((await search('samename', `&limit=1&cursor=${next}`)).status).toBe(200);
-    expect((await search('samename tie', `&cursor=${next}`)).status).toBe(400);
+    expect((await search(t, viewer, 'samename', `&limit=1&cursor=${next}`)).status).toBe(200);
+    expect((await search(t, viewer, 'samename tie', `&cursor=${next}`)).status).toBe(400);
     expect((await t.call('GET', `/v1/marketplace?cursor=${next}`, { token: viewer })).status).toBe(400);
     const browse = (await t.call('GET', '/v1/marketplace?limit=1', { token: viewer })).body.pagination.nextCursor;
-    expect((await search('samename', `&cursor=${browse}`)).status).toBe(400);
+    expect((await search(t, viewer, 'samename', `&cursor=${browse}`)).status).toBe(400);
   });
 });

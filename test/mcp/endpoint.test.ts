@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { countsByAdapter } from '../helpers/mcp.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { seedPlan, seedSubscription, seedWorkflow, updateLibraryEntry, userIdOf } from '../helpers/seed.js';
 
@@ -269,7 +270,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     });
 
     it('an adapter query parameter that names no adapter → 400', async () => {
-      expectRpcError(await post(dep, initialize(), { query: '?adapter=adapter_four' }), 400, -32602, /unknown adapter 'adapter_four'/);
+      expectRpcError(await post(dep, initialize(), { query: '?adapter=adapter_nine' }), 400, -32602, /unknown adapter 'adapter_nine'/);
     });
   });
 
@@ -488,7 +489,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     await post(id, initialize(), { token: bob });
     const usage = (await t.call('GET', `/v1/deployments/${id}/usage?period=day`, { token: alice })).body.data;
     expect(usage.connections.total).toBe(3);
-    expect(usage.byAdapter).toEqual({ adapter_one: 1, adapter_two: 1, adapter_three: 1 });
+    expect(usage.byAdapter).toEqual(countsByAdapter({ adapter_one: 1, adapter_two: 1, adapter_three: 1 }));
     expect(usage.byDay).toEqual([{ date: new Date().toISOString().slice(0, 10), count: 3 }]);
     const listed = (await t.call('GET', `/v1/deployments/${id}`, { token: alice })).body.data.usage;
     expect(listed.connectionsThisMonth).toBe(3);

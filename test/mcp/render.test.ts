@@ -431,7 +431,7 @@ describe('errors', () => {
   });
 
   it('rejects an unknown adapter', () => {
-    expectAppError(() => renderCatalog([wf], 'adapter_four' as Adapter), 'VALIDATION_ERROR', /unknown adapter 'adapter_four'/);
+    expectAppError(() => renderCatalog([wf], 'adapter_nine' as Adapter), 'VALIDATION_ERROR', /unknown adapter 'adapter_nine'/);
   });
 
   it('hands out copies, so editing a result leaves the manifest alone', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { AppError } from '../../src/errors.js';
-import type { Adapter, WorkflowManifest } from '../../src/manifest/types.js';
+import { ADAPTERS, type Adapter, type WorkflowManifest } from '../../src/manifest/types.js';
 import { callTool, renderCatalog, renderSkill, skillName, type RenderableWorkflow } from '../../src/mcp/render/index.js';
 import { MAX_SKILL_DESCRIPTION_LENGTH, SKILL_NAME_PATTERN, skillDescription } from '../../src/mcp/render/skill.js';
 
@@ -80,8 +80,7 @@ describe('skill descriptions', () => {
 });
 
 describe('SKILL.md per adapter', () => {
-  const adapters: Adapter[] = ['adapter_one', 'adapter_two', 'adapter_three'];
-  for (const adapter of adapters) {
+  for (const adapter of ADAPTERS) {
     it(`${adapter}: front matter, then the plan the tool returns`, () => {
       const skill = renderSkill(workflow, adapter);
       const meta = frontMatter(skill.text);
@@ -119,7 +118,7 @@ describe('SKILL.md per adapter', () => {
   it('rejects an unknown adapter', () => {
     expect(() => renderSkill(workflow, 'adapter_nine' as Adapter)).toThrow(AppError);
     expect(() => renderSkill(workflow, 'adapter_nine' as Adapter)).toThrow(
-      /adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'/,
+      `adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got 'adapter_nine'`,
     );
   });
 });

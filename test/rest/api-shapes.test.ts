@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -14,14 +14,6 @@ const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', imp
 const schemas = committed.components.schemas as Record<string, Schema>;
 
 describe('null rather than a missing key, stated in the OpenAPI document', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers(['shapes@example.com']);
-  });
-  afterAll(() => t?.close());
-
   const nullable = (schema: Schema) =>
     (Array.isArray(schema.type) && schema.type.includes('null')) ||
     (Array.isArray(schema.anyOf) && schema.anyOf.some((s: Schema) => s.type === 'null'));
@@ -49,7 +41,7 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
     }
   });
 
-  it('answers null for those fields, with the key present', async () => {
+  serviceTest('answers null for those fields, with the key present', async ({ service: t, alice: token }) => {
     const w = await createWorkflow(t, token);
     const dep = await t.call('POST', '/v1/deployments', { token, body: { name: 'Shapes', workflowIds: [w.workflowId] } });
     expect(dep.status).toBe(201);
@@ -63,7 +55,7 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
       expect(billing.body.data).toHaveProperty(field, null);
   });
 
-  it('gives every input error the same details shape: fields: [{ field, message }]', async () => {
+  serviceTest('gives every input error the same details shape: fields: [{ field, message }]', async ({ service: t, alice: token }) => {
     const w = await createWorkflow(t, token);
     const cases: [string, Promise<any>, string][] = [
       ['a query argument of the wrong type', t.call('GET', '/v1/workflows?limit=abc', { token }), 'limit'],
@@ -86,7 +78,7 @@ describe('null rather than a missing key, stated in the OpenAPI document', () =>
     expect(range.body.error.details).toMatchObject({ min: 1, max: 100 });
   });
 
-  it('answers every DELETE with deleted: true', async () => {
+  serviceTest('answers every DELETE with deleted: true', async ({ service: t }) => {
     const owner = await t.token('shapes-deleter@example.com');
     const other = await t.token('shapes-reviewer@example.com');
     const w = await createWorkflow(t, owner, { visibility: 'public' });

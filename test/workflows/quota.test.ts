@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /** The free plan's workflow and subscription quotas on the workflow routes (spec 8). */
 describe('free plan quotas on workflows, forks and subscriptions', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('allows 5 workflows (forks count), then answers 402 with details and stores nothing', async () => {
+  serviceTest('allows 5 workflows (forks count), then answers 402 with details and stores nothing', async ({ service: t }) => {
     const free = await t.token('free@example.com', { plan: 'free' });
     const source = await t.token('source@example.com');
     const original = await createWorkflow(t, source, { visibility: 'public' });
@@ -31,7 +22,7 @@ describe('free plan quotas on workflows, forks and subscriptions', () => {
     expect((await t.call('GET', `/v1/workflows/${other.workflowId}`, { token: source })).body.data.stats.forks).toBe(0);
   });
 
-  it('allows 20 subscriptions, then answers 402', async () => {
+  serviceTest('allows 20 subscriptions, then answers 402', async ({ service: t }) => {
     const free = await t.token('subscriber@example.com', { plan: 'free' });
     const source = await t.token('publisher@example.com');
     const ids: string[] = [];

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
@@ -59,7 +60,7 @@ describe('workflows', () => {
         workflowVersion: '1.0.0',
         autoUpdate: true,
       });
-      expect(entry.enabledAdapters).toEqual(['adapter_one', 'adapter_two', 'adapter_three']);
+      expect(entry.enabledAdapters).toEqual([...ADAPTERS]);
     });
 
     it('accepts the manifest as a YAML string', async () => {
@@ -272,9 +273,7 @@ describe('workflows', () => {
 
       const badAdapter = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill&adapter=adapter_nine`, { token: alice });
       expect(badAdapter.status).toBe(400);
-      expect(badAdapter.body.error.message).toBe(
-        "adapter must be one of 'adapter_one', 'adapter_two', 'adapter_three'; got 'adapter_nine'",
-      );
+      expect(badAdapter.body.error.message).toBe(`adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got 'adapter_nine'`);
       const adapterWithYaml = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=yaml&adapter=adapter_one`, {
         token: alice,
       });

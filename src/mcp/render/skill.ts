@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { AppError } from '../../errors.js';
-import { ADAPTERS, type Adapter } from '../../manifest/types.js';
+import { ADAPTERS, DEFAULT_ADAPTER, type Adapter } from '../../manifest/adapter-list.js';
 import { oneLine } from './markdown.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
@@ -16,7 +16,6 @@ import type { RenderableWorkflow } from './types.js';
 const MAX_SKILL_NAME_LENGTH = 64;
 export const MAX_SKILL_DESCRIPTION_LENGTH = 1024;
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const DEFAULT_SKILL_ADAPTER: Adapter = 'adapter_three';
 
 const HASH_LENGTH = 8;
 const FALLBACK_SLUG = 'workflow';
@@ -61,7 +60,7 @@ export function skillDescription(workflow: RenderableWorkflow): string {
 }
 
 export function parseSkillAdapter(value: unknown): Adapter {
-  if (value === undefined || value === null) return DEFAULT_SKILL_ADAPTER;
+  if (value === undefined || value === null) return DEFAULT_ADAPTER;
   if (typeof value === 'string' && (ADAPTERS as readonly string[]).includes(value)) return value as Adapter;
   const got = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? typeof value);
   throw new AppError('VALIDATION_ERROR', `adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got ${got}`, {
