@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import type { Api } from './api.js';
 import { workflowIdOf } from './manifests.js';
 import { CliError, type Output } from './output.js';
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 
 /**
  * `wfctl deploy [file]`: a deployment described by a small YAML or JSON file, created or updated
@@ -17,7 +18,6 @@ import { CliError, type Output } from './output.js';
  */
 
 export const DEPLOY_FILE = 'wfctl.deploy.yaml';
-const ADAPTERS = ['adapter_one', 'adapter_two', 'adapter_three'];
 const KEYS = new Set(['name', 'description', 'workflows', 'adapters', 'allowAnonymous']);
 
 interface DeployFile {
@@ -61,7 +61,10 @@ function readDeployFile(path: string): DeployFile {
   if (file.description !== undefined && typeof file.description !== 'string') problems.push('description must be a string');
   if (!Array.isArray(file.workflows) || file.workflows.length === 0 || file.workflows.some((w) => typeof w !== 'string' || w === ''))
     problems.push('workflows must be a non-empty list of manifest files or workflow ids');
-  if (file.adapters !== undefined && (!Array.isArray(file.adapters) || file.adapters.some((a) => !ADAPTERS.includes(a as string))))
+  if (
+    file.adapters !== undefined &&
+    (!Array.isArray(file.adapters) || file.adapters.some((a) => !(ADAPTERS as readonly string[]).includes(a as string)))
+  )
     problems.push(`adapters must be a list of ${ADAPTERS.join(', ')}`);
   if (file.allowAnonymous !== undefined && typeof file.allowAnonymous !== 'boolean') problems.push('allowAnonymous must be true or false');
   if (problems.length > 0)

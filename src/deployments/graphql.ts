@@ -105,6 +105,14 @@ const ByAdapterRef = builder.objectRef<UsageReport['byAdapter']>('DeploymentConn
   fields: (t) => Object.fromEntries(ADAPTERS.map((a) => [a, t.exposeInt(a)])),
 });
 
+const AdapterCountRef = builder.objectRef<{ adapter: Adapter; count: number }>('DeploymentAdapterCount').implement({
+  description: 'Connections in the period on one adapter.',
+  fields: (t) => ({
+    adapter: t.field({ type: AdapterRef, resolve: (r) => r.adapter }),
+    count: t.exposeInt('count'),
+  }),
+});
+
 const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentDayCount').implement({
   fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
 });
@@ -117,6 +125,13 @@ const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').i
     to: t.exposeString('to'),
     connections: t.field({ type: ConnectionsRef, resolve: (r) => r.connections }),
     byAdapter: t.field({ type: ByAdapterRef, resolve: (r) => r.byAdapter }),
+    adapterCounts: t.field({
+      type: [AdapterCountRef],
+      description: 'byAdapter as a list, every adapter in the canonical order: a client reads it without naming each adapter.',
+      resolve: (r) => ADAPTERS.map((adapter) => ({ adapter, count: r.byAdapter[adapter] })),
+      // REST answers the specification's usage data, whose byAdapter is the object.
+      extensions: graphqlOnly,
+    }),
     byDay: t.field({ type: [DayCountRef], resolve: (r) => r.byDay }),
   }),
 });

@@ -1,3 +1,4 @@
+import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -110,6 +111,19 @@ describe('deployments in GraphQL', () => {
       connections: { total: 0, limit: 50_000, remaining: 50_000 },
       byAdapter: { adapter_one: 0 },
     });
+    // adapterCounts: byAdapter as a list of every adapter, in the list's order; GraphQL only (REST answers the spec's object).
+    const listed = await t.graphql(
+      `query($id: String!) { deploymentUsage(deploymentId: $id) { byAdapter { ${ADAPTERS.join(' ')} } adapterCounts { adapter count } } }`,
+      { id },
+      token,
+    );
+    const { byAdapter, adapterCounts } = listed.body.data.deploymentUsage;
+    expect(adapterCounts).toEqual(ADAPTERS.map((adapter) => ({ adapter, count: byAdapter[adapter] })));
+    const rest = await t.call('GET', `/v1/deployments/${id}/usage`, { token });
+    expect(rest.status).toBe(200);
+    expect(Object.keys(rest.body.data).sort()).toEqual(
+      ['byAdapter', 'byDay', 'connections', 'deploymentId', 'from', 'period', 'to'].sort(),
+    );
     const bad = await t.graphql(
       `mutation($ids: [String!]!) { createDeployment(name: "", workflowIds: $ids) { deploymentId } }`,
       { ids: [wf] },

@@ -1,8 +1,14 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 /** Connections per day, and a second chart per adapter, with a table beside for screen readers. */
-export function UsageChart({ byDay, byAdapter }: { byDay: { date: string; count: number }[]; byAdapter: Record<string, number> }) {
-  const adapters = Object.entries(byAdapter).map(([adapter, count]) => ({ adapter, count }));
+export function UsageChart({
+  byDay,
+  byAdapter,
+}: {
+  byDay: { date: string; count: number }[];
+  byAdapter: readonly { adapter: string; count: number }[];
+}) {
+  const adapters = byAdapter;
   return (
     <div className="charts">
       <figure>

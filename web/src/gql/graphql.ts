@@ -169,7 +169,7 @@ export type DeploymentQueryVariables = Exact<{
 }>;
 
 
-export type DeploymentQuery = { deployment: { deploymentId: string, name: string, description: string | null, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, mcpEndpoint: string, createdAt: string, workflows: Array<{ workflowId: string, name: string, version: string, isOwned: boolean }> }, deploymentUsage: { from: string, to: string, connections: { total: number, limit: number, remaining: number }, byAdapter: { adapter_one: number, adapter_two: number, adapter_three: number }, byDay: Array<{ date: string, count: number }> } };
+export type DeploymentQuery = { deployment: { deploymentId: string, name: string, description: string | null, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, mcpEndpoint: string, createdAt: string, workflows: Array<{ workflowId: string, name: string, version: string, isOwned: boolean }> }, deploymentUsage: { from: string, to: string, connections: { total: number, limit: number, remaining: number }, adapterCounts: Array<{ adapter: Adapter, count: number }>, byDay: Array<{ date: string, count: number }> } };
 
 export type ActivateDeploymentMutationVariables = Exact<{
   deploymentId: string;
@@ -655,10 +655,9 @@ export const DeploymentDocument = new TypedDocumentString(`
       limit
       remaining
     }
-    byAdapter {
-      adapter_one
-      adapter_two
-      adapter_three
+    adapterCounts {
+      adapter
+      count
     }
     byDay {
       date

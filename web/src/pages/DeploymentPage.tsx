@@ -39,10 +39,9 @@ const DeploymentQuery = graphql(`
         limit
         remaining
       }
-      byAdapter {
-        adapter_one
-        adapter_two
-        adapter_three
+      adapterCounts {
+        adapter
+        count
       }
       byDay {
         date
@@ -165,14 +164,7 @@ export default function DeploymentPage() {
           {usage.connections.remaining} left), {formatDate(usage.from)} to {formatDate(usage.to)}.
         </p>
         <Suspense fallback={<p>Loading the chart…</p>}>
-          <UsageChart
-            byDay={usage.byDay}
-            byAdapter={{
-              adapter_one: usage.byAdapter.adapter_one,
-              adapter_two: usage.byAdapter.adapter_two,
-              adapter_three: usage.byAdapter.adapter_three,
-            }}
-          />
+          <UsageChart byDay={usage.byDay} byAdapter={usage.adapterCounts} />
         </Suspense>
       </section>
       <section aria-labelledby="danger">
