@@ -150,6 +150,8 @@ export type DeleteAccountMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type DeleteAccountMutation = { deleteMe: { deleted: boolean } };
 
+export type InstallFieldsFragment = { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> };
+
 export type DeploymentInstallQueryVariables = Exact<{
   deploymentId: string;
 }>;
@@ -237,12 +239,14 @@ export type RemoveLibraryEntryMutationVariables = Exact<{
 
 export type RemoveLibraryEntryMutation = { removeFromLibrary: { workflowId: string } };
 
+export type MarketplaceCardFragment = { workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } };
+
 export type MarketplaceBrowseQueryVariables = Exact<{
   sort?: MarketplaceSort | null | undefined;
 }>;
 
 
-export type MarketplaceBrowseQuery = { marketplaceFeatured: { data: Array<{ workflowId: string, name: string, description: string, owner: { handle: string }, stats: { subscribers: number, rating: number, ratingCount: number } }> }, marketplace: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+export type MarketplaceBrowseQuery = { marketplaceFeatured: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> }, marketplace: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
 
 export type MarketplaceSearchQueryVariables = Exact<{
   q: string;
@@ -376,7 +380,52 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const InstallFieldsFragmentDoc = new TypedDocumentString(`
+    fragment InstallFields on DeploymentInstall {
+  deploymentId
+  name
+  endpoint
+  allowAnonymous
+  apiKeyIncluded
+  keyBoundEndpoint
+  clients {
+    client
+    title
+    note
+    forms {
+      auth
+      kind
+      label
+      url
+      webUrl
+      commands
+      steps
+      file {
+        path
+        content
+      }
+      usesApiKey
+    }
+  }
+}
+    `, {"fragmentName":"InstallFields"}) as unknown as TypedDocumentString<InstallFieldsFragment, unknown>;
+export const MarketplaceCardFragmentDoc = new TypedDocumentString(`
+    fragment MarketplaceCard on MarketplaceWorkflow {
+  workflowId
+  name
+  description
+  category
+  owner {
+    handle
+  }
+  stats {
+    subscribers
+    forks
+    rating
+    ratingCount
+  }
+}
+    `, {"fragmentName":"MarketplaceCard"}) as unknown as TypedDocumentString<MarketplaceCardFragment, unknown>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   me {
@@ -562,34 +611,36 @@ export const DeleteAccountDocument = new TypedDocumentString(`
 export const DeploymentInstallDocument = new TypedDocumentString(`
     query DeploymentInstall($deploymentId: String!) {
   deploymentInstall(deploymentId: $deploymentId) {
-    deploymentId
-    name
-    endpoint
-    allowAnonymous
-    apiKeyIncluded
-    keyBoundEndpoint
-    clients {
-      client
-      title
-      note
-      forms {
-        auth
-        kind
-        label
-        url
-        webUrl
-        commands
-        steps
-        file {
-          path
-          content
-        }
-        usesApiKey
-      }
-    }
+    ...InstallFields
   }
 }
-    `) as unknown as TypedDocumentString<DeploymentInstallQuery, DeploymentInstallQueryVariables>;
+    fragment InstallFields on DeploymentInstall {
+  deploymentId
+  name
+  endpoint
+  allowAnonymous
+  apiKeyIncluded
+  keyBoundEndpoint
+  clients {
+    client
+    title
+    note
+    forms {
+      auth
+      kind
+      label
+      url
+      webUrl
+      commands
+      steps
+      file {
+        path
+        content
+      }
+      usesApiKey
+    }
+  }
+}`) as unknown as TypedDocumentString<DeploymentInstallQuery, DeploymentInstallQueryVariables>;
 export const CreateDeploymentInstallKeyDocument = new TypedDocumentString(`
     mutation CreateDeploymentInstallKey($deploymentId: String!) {
   createDeploymentInstallKey(deploymentId: $deploymentId) {
@@ -600,35 +651,37 @@ export const CreateDeploymentInstallKeyDocument = new TypedDocumentString(`
       secret
     }
     install {
-      deploymentId
-      name
-      endpoint
-      allowAnonymous
-      apiKeyIncluded
-      keyBoundEndpoint
-      clients {
-        client
-        title
-        note
-        forms {
-          auth
-          kind
-          label
-          url
-          webUrl
-          commands
-          steps
-          file {
-            path
-            content
-          }
-          usesApiKey
-        }
-      }
+      ...InstallFields
     }
   }
 }
-    `) as unknown as TypedDocumentString<CreateDeploymentInstallKeyMutation, CreateDeploymentInstallKeyMutationVariables>;
+    fragment InstallFields on DeploymentInstall {
+  deploymentId
+  name
+  endpoint
+  allowAnonymous
+  apiKeyIncluded
+  keyBoundEndpoint
+  clients {
+    client
+    title
+    note
+    forms {
+      auth
+      kind
+      label
+      url
+      webUrl
+      commands
+      steps
+      file {
+        path
+        content
+      }
+      usesApiKey
+    }
+  }
+}`) as unknown as TypedDocumentString<CreateDeploymentInstallKeyMutation, CreateDeploymentInstallKeyMutationVariables>;
 export const DeploymentDocument = new TypedDocumentString(`
     query Deployment($deploymentId: String!) {
   deployment(deploymentId: $deploymentId) {
@@ -782,59 +835,53 @@ export const MarketplaceBrowseDocument = new TypedDocumentString(`
     query MarketplaceBrowse($sort: MarketplaceSort) {
   marketplaceFeatured {
     data {
-      workflowId
-      name
-      description
-      owner {
-        handle
-      }
-      stats {
-        subscribers
-        rating
-        ratingCount
-      }
+      ...MarketplaceCard
     }
   }
   marketplace(sort: $sort, limit: 30) {
     data {
-      workflowId
-      name
-      description
-      category
-      owner {
-        handle
-      }
-      stats {
-        subscribers
-        forks
-        rating
-        ratingCount
-      }
+      ...MarketplaceCard
     }
   }
 }
-    `) as unknown as TypedDocumentString<MarketplaceBrowseQuery, MarketplaceBrowseQueryVariables>;
+    fragment MarketplaceCard on MarketplaceWorkflow {
+  workflowId
+  name
+  description
+  category
+  owner {
+    handle
+  }
+  stats {
+    subscribers
+    forks
+    rating
+    ratingCount
+  }
+}`) as unknown as TypedDocumentString<MarketplaceBrowseQuery, MarketplaceBrowseQueryVariables>;
 export const MarketplaceSearchDocument = new TypedDocumentString(`
     query MarketplaceSearch($q: String!) {
   marketplaceSearch(q: $q, limit: 30) {
     data {
-      workflowId
-      name
-      description
-      category
-      owner {
-        handle
-      }
-      stats {
-        subscribers
-        forks
-        rating
-        ratingCount
-      }
+      ...MarketplaceCard
     }
   }
 }
-    `) as unknown as TypedDocumentString<MarketplaceSearchQuery, MarketplaceSearchQueryVariables>;
+    fragment MarketplaceCard on MarketplaceWorkflow {
+  workflowId
+  name
+  description
+  category
+  owner {
+    handle
+  }
+  stats {
+    subscribers
+    forks
+    rating
+    ratingCount
+  }
+}`) as unknown as TypedDocumentString<MarketplaceSearchQuery, MarketplaceSearchQueryVariables>;
 export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     query MarketplaceWorkflowPage($workflowId: String!) {
   workflow(workflowId: $workflowId) {

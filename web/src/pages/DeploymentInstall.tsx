@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../api';
 import { CopyBlock } from '../components/CopyBlock';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { graphql } from '../gql';
-import type { DeploymentInstallQuery } from '../gql/graphql';
+import type { InstallFieldsFragment } from '../gql/graphql';
 
 /**
  * A deployment's install page: every agent client's one-step form (a deeplink button with its web
@@ -13,34 +13,41 @@ import type { DeploymentInstallQuery } from '../gql/graphql';
  * deployment is made here, on request, and filled into every form that needs one (docs/install.md).
  */
 
+// The install data as the page shows it: read by the query, and again with the key filled in by the mutation.
+graphql(`
+  fragment InstallFields on DeploymentInstall {
+    deploymentId
+    name
+    endpoint
+    allowAnonymous
+    apiKeyIncluded
+    keyBoundEndpoint
+    clients {
+      client
+      title
+      note
+      forms {
+        auth
+        kind
+        label
+        url
+        webUrl
+        commands
+        steps
+        file {
+          path
+          content
+        }
+        usesApiKey
+      }
+    }
+  }
+`);
+
 const InstallQuery = graphql(`
   query DeploymentInstall($deploymentId: String!) {
     deploymentInstall(deploymentId: $deploymentId) {
-      deploymentId
-      name
-      endpoint
-      allowAnonymous
-      apiKeyIncluded
-      keyBoundEndpoint
-      clients {
-        client
-        title
-        note
-        forms {
-          auth
-          kind
-          label
-          url
-          webUrl
-          commands
-          steps
-          file {
-            path
-            content
-          }
-          usesApiKey
-        }
-      }
+      ...InstallFields
     }
   }
 `);
@@ -55,37 +62,13 @@ const MakeKey = graphql(`
         secret
       }
       install {
-        deploymentId
-        name
-        endpoint
-        allowAnonymous
-        apiKeyIncluded
-        keyBoundEndpoint
-        clients {
-          client
-          title
-          note
-          forms {
-            auth
-            kind
-            label
-            url
-            webUrl
-            commands
-            steps
-            file {
-              path
-              content
-            }
-            usesApiKey
-          }
-        }
+        ...InstallFields
       }
     }
   }
 `);
 
-type Install = DeploymentInstallQuery['deploymentInstall'];
+type Install = InstallFieldsFragment;
 type Form = Install['clients'][number]['forms'][number];
 
 const AUTH_LABEL: Record<string, string> = { oauth: 'Sign in (OAuth)', api_key: 'API key', none: 'No sign-in' };

@@ -3,41 +3,39 @@ import { Input, Label, SearchField, ToggleButton, ToggleButtonGroup } from 'reac
 import { Link } from 'wouter';
 import { useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { plural } from '../format';
 import { graphql } from '../gql';
-import type { MarketplaceSort } from '../gql/graphql';
+import type { MarketplaceCardFragment, MarketplaceSort } from '../gql/graphql';
+
+// A marketplace card, as every list of the page shows it.
+graphql(`
+  fragment MarketplaceCard on MarketplaceWorkflow {
+    workflowId
+    name
+    description
+    category
+    owner {
+      handle
+    }
+    stats {
+      subscribers
+      forks
+      rating
+      ratingCount
+    }
+  }
+`);
 
 const BrowseQuery = graphql(`
   query MarketplaceBrowse($sort: MarketplaceSort) {
     marketplaceFeatured {
       data {
-        workflowId
-        name
-        description
-        owner {
-          handle
-        }
-        stats {
-          subscribers
-          rating
-          ratingCount
-        }
+        ...MarketplaceCard
       }
     }
     marketplace(sort: $sort, limit: 30) {
       data {
-        workflowId
-        name
-        description
-        category
-        owner {
-          handle
-        }
-        stats {
-          subscribers
-          forks
-          rating
-          ratingCount
-        }
+        ...MarketplaceCard
       }
     }
   }
@@ -46,31 +44,13 @@ const SearchQuery = graphql(`
   query MarketplaceSearch($q: String!) {
     marketplaceSearch(q: $q, limit: 30) {
       data {
-        workflowId
-        name
-        description
-        category
-        owner {
-          handle
-        }
-        stats {
-          subscribers
-          forks
-          rating
-          ratingCount
-        }
+        ...MarketplaceCard
       }
     }
   }
 `);
 
-interface Card {
-  workflowId: string;
-  name: string;
-  description: string;
-  owner: { handle: string };
-  stats: { subscribers: number; rating: number; ratingCount: number };
-}
+type Card = MarketplaceCardFragment;
 
 function Cards({ items, label }: { items: Card[]; label: string }) {
   if (items.length === 0) return <p className="empty">Nothing here yet.</p>;
@@ -84,7 +64,7 @@ function Cards({ items, label }: { items: Card[]; label: string }) {
           <p className="hint">by {w.owner.handle}</p>
           <p>{w.description}</p>
           <p className="hint">
-            {w.stats.subscribers} subscribers ·{' '}
+            {plural(w.stats.subscribers, 'subscriber')} ·{' '}
             {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ (${w.stats.ratingCount})` : 'no ratings yet'}
           </p>
         </li>
