@@ -51,3 +51,13 @@ export function cleanName(raw: string, problems: FieldProblem[], field = 'name')
 export function checkLength(text: string, max: number, field: string, problems: FieldProblem[]): void {
   if (characterCount(text) > max) problems.push({ field, message: `${field} must be at most ${max} characters` });
 }
+
+/** Lower-case ASCII words joined by single hyphens; accents are folded so "Révision" reads "revision". */
+export function asciiSlug(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

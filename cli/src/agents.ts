@@ -10,6 +10,7 @@ import {
   vscodeFileEntry,
   windsurfConfig,
   type InstallTarget,
+  type InstallClient,
 } from '../../src/install/clients.js';
 import { CliError } from './output.js';
 
@@ -28,7 +29,7 @@ export const AGENT_CLIENTS = [
   'gemini-cli',
   'codex',
   'claude-desktop',
-] as const;
+] as const satisfies readonly InstallClient[];
 export type AgentClientId = (typeof AGENT_CLIENTS)[number];
 
 /** How the entry carries the credential: the API key, or none (OAuth in the client, or an anonymous deployment). */

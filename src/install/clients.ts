@@ -7,6 +7,7 @@
  * The formats follow each client's own documentation or source; docs/install.md cites them.
  */
 import { createHash } from 'node:crypto';
+import { asciiSlug } from '../text.js';
 
 /** What the forms are made from: a deployment's public data. */
 export interface InstallTarget {
@@ -74,16 +75,6 @@ export interface ClientInstall {
   note: string | null;
 }
 
-/** The lower-case ASCII slug of a name (accents folded), words joined by single hyphens. */
-function slugOf(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 const SERVER_NAME_MAX = 40;
 
 /**
@@ -92,7 +83,7 @@ const SERVER_NAME_MAX = 40;
  * `workflows`.
  */
 export function serverNameOf(target: Pick<InstallTarget, 'name'>): string {
-  const slug = slugOf(target.name).slice(0, SERVER_NAME_MAX).replace(/-+$/, '');
+  const slug = asciiSlug(target.name).slice(0, SERVER_NAME_MAX).replace(/-+$/, '');
   return slug || 'workflows';
 }
 

@@ -11,6 +11,7 @@ import { oneLine } from './markdown.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
 import type { RenderableWorkflow } from './types.js';
+import { asciiSlug } from '../../text.js';
 
 /** Agent Skills limits: `name` 1-64 lowercase letters, digits and single hyphens; `description` 1-1024 characters. */
 const MAX_SKILL_NAME_LENGTH = 64;
@@ -20,16 +21,6 @@ export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HASH_LENGTH = 8;
 const FALLBACK_SLUG = 'workflow';
 
-/** Lower-case ASCII words joined by single hyphens; accents are folded so "Révision" reads "revision". */
-function skillSlug(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 /**
  * `<slug>-<hash>`: the slug of the workflow name (cut at a word boundary when long, `workflow`
  * when nothing is left) and 8 hex digits of the workflow id's hash, so two workflows of the same
@@ -38,7 +29,7 @@ function skillSlug(value: string): string {
 export function skillName(name: string, workflowId: string): string {
   const hash = createHash('sha256').update(workflowId, 'utf8').digest('hex').slice(0, HASH_LENGTH);
   const budget = MAX_SKILL_NAME_LENGTH - HASH_LENGTH - 1;
-  let slug = skillSlug(name);
+  let slug = asciiSlug(name);
   if (slug.length > budget) {
     const cut = slug.slice(0, budget);
     const boundary = cut.lastIndexOf('-');
