@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, checkPage, launchChromium, signIn, startService, type RunningProcess } from './service.js';
+import { checkPage, signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * The dashboard's pages beyond the main journey, in Debian's Chromium against the built service:
@@ -29,7 +28,7 @@ steps:
     depends_on: [draft]
 `;
 
-let database: TestDatabase | null = null;
+let stack: BrowserStack;
 let service: RunningProcess;
 let chromium: { browser: Browser; close(): Promise<void> };
 let carol: { context: BrowserContext; page: Page };
@@ -37,21 +36,14 @@ let dave: { context: BrowserContext; page: Page };
 let workflowId = '';
 
 beforeAll(async () => {
-  buildService();
-  if (process.env.DATABASE_URL) {
-    database = await createTestDatabase({ poolSize: 1 });
-    await database.db.close();
-  }
-  service = await startService({}, database?.url ?? null);
-  chromium = await launchChromium();
+  stack = await startBrowserStack();
+  ({ service, chromium } = stack);
   carol = await signIn(chromium.browser, service.origin, 'carol@example.com');
   dave = await signIn(chromium.browser, service.origin, 'dave@example.com');
 }, 600_000);
 
 afterAll(async () => {
-  await chromium?.close();
-  await service?.stop();
-  if (database) await database.drop().catch(() => {});
+  await stack?.stop();
 });
 
 describe('the dashboard’s pages', { timeout: 120_000 }, () => {

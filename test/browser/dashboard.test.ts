@@ -7,9 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase } from '../helpers/database.js';
 import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
-import { buildService, checkPage, DESKTOP, launchChromium, PHONE, startService, type RunningProcess } from './service.js';
+import { checkPage, DESKTOP, PHONE, startService, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /**
@@ -37,25 +37,17 @@ steps:
 
 const FIXED_MANIFEST = INVALID_MANIFEST.replace('[upgrad]', '[upgrade]').replace('[test, review]', '[test]');
 
-let database: TestDatabase | null = null;
+let stack: BrowserStack;
 let service: RunningProcess;
 let chromium: { browser: Browser; close(): Promise<void> };
 
 beforeAll(async () => {
-  buildService();
-  if (process.env.DATABASE_URL) {
-    database = await createTestDatabase({ poolSize: 1 });
-    // The service opens its own connections; the helper only made and migrated the database.
-    await database.db.close();
-  }
-  service = await startService({}, database?.url ?? null);
-  chromium = await launchChromium();
+  stack = await startBrowserStack();
+  ({ service, chromium } = stack);
 }, 300_000);
 
 afterAll(async () => {
-  await chromium?.close();
-  await service?.stop();
-  if (database) await database.drop().catch(() => {});
+  await stack?.stop();
 });
 
 async function newUser(email: string, origin = service.origin): Promise<{ context: BrowserContext; page: Page }> {

@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, DESKTOP, launchChromium, signIn, startService, type RunningProcess } from './service.js';
+import { DESKTOP, signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * The first page's budgets: at most 250 KB of compressed JavaScript, usable within 1 s. A timing, so
@@ -9,27 +8,20 @@ import { buildService, DESKTOP, launchChromium, signIn, startService, type Runni
  * it would measure their CPU, not the page.
  */
 
-let database: TestDatabase | null = null;
+let stack: BrowserStack;
 let service: RunningProcess;
 let chromium: { browser: Browser; close(): Promise<void> };
 let signedIn: BrowserContext;
 
 beforeAll(async () => {
-  buildService();
-  if (process.env.DATABASE_URL) {
-    database = await createTestDatabase({ poolSize: 1 });
-    await database.db.close();
-  }
-  service = await startService({}, database?.url ?? null);
-  chromium = await launchChromium();
+  stack = await startBrowserStack();
+  ({ service, chromium } = stack);
   signedIn = (await signIn(chromium.browser, service.origin, 'alice@example.com')).context;
 }, 300_000);
 
 afterAll(async () => {
   await signedIn?.close();
-  await chromium?.close();
-  await service?.stop();
-  if (database) await database.drop().catch(() => {});
+  await stack?.stop();
 });
 
 describe('the first page', { timeout: 120_000 }, () => {

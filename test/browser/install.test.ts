@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, checkPage, DESKTOP, launchChromium, startService, type RunningProcess } from './service.js';
+import { checkPage, DESKTOP, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * A deployment's install page in Debian's Chromium, against the built service: every client's
@@ -11,24 +10,17 @@ import { buildService, checkPage, DESKTOP, launchChromium, startService, type Ru
  * at 1280 and 390 px wide.
  */
 
-let database: TestDatabase | null = null;
+let stack: BrowserStack;
 let service: RunningProcess;
 let chromium: { browser: Browser; close(): Promise<void> };
 
 beforeAll(async () => {
-  buildService();
-  if (process.env.DATABASE_URL) {
-    database = await createTestDatabase({ poolSize: 1 });
-    await database.db.close();
-  }
-  service = await startService({}, database?.url ?? null);
-  chromium = await launchChromium();
+  stack = await startBrowserStack();
+  ({ service, chromium } = stack);
 }, 300_000);
 
 afterAll(async () => {
-  await chromium?.close();
-  await service?.stop();
-  if (database) await database.drop().catch(() => {});
+  await stack?.stop();
 });
 
 async function graphql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /** Helpers of the browser tests: the built service as a user starts it, Debian's Chromium, checks per page. */
@@ -134,4 +135,46 @@ export async function signIn(browser: Browser, origin: string, email: string): P
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
   return { context, page };
+}
+
+export interface BrowserStack {
+  service: RunningProcess;
+  chromium: { browser: Browser; close(): Promise<void> };
+  stop(): Promise<void>;
+}
+
+/**
+ * A browser test file's setup: the service built and started as a user starts it, on a database of
+ * its own (a new PostgreSQL database when DATABASE_URL is set, PGlite otherwise), and Chromium.
+ */
+export async function startBrowserStack(env: Record<string, string> = {}): Promise<BrowserStack> {
+  buildService();
+  let database: TestDatabase | null = null;
+  let service: RunningProcess | null = null;
+  const dropDatabase = async () => {
+    if (database) await database.drop().catch(() => {});
+  };
+  try {
+    if (process.env.DATABASE_URL) {
+      database = await createTestDatabase({ poolSize: 1 });
+      // The service opens its own connections; the helper only made and migrated the database.
+      await database.db.close();
+    }
+    service = await startService(env, database?.url ?? null);
+    const chromium = await launchChromium();
+    const started = service;
+    return {
+      service: started,
+      chromium,
+      async stop() {
+        await chromium.close();
+        await started.stop();
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    await service?.stop();
+    await dropDatabase();
+    throw error;
+  }
 }

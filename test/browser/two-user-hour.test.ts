@@ -2,8 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { buildService, DESKTOP, launchChromium, signIn, startService, type RunningProcess } from './service.js';
+import { DESKTOP, signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * Two people's hour with the dashboard, compressed into a scripted run against a service that
@@ -31,7 +30,7 @@ steps:
 const PAGES = ['/deployments', '/workflows', '/library', '/account', '/marketplace', '/deployments', '/workflows', '/library'];
 const RATE_LIMIT_WORDS = /too many requests|rate limit|try again in|wait \d+ ?s/i;
 
-let database: TestDatabase | null = null;
+let stack: BrowserStack;
 let service: RunningProcess;
 let chromium: { browser: Browser; close(): Promise<void> };
 
@@ -45,20 +44,13 @@ function watch(context: BrowserContext): void {
 }
 
 beforeAll(async () => {
-  buildService();
-  if (process.env.DATABASE_URL) {
-    database = await createTestDatabase({ poolSize: 1 });
-    await database.db.close();
-  }
   // The free plan's limits as a user meets them: enforced, not only reported.
-  service = await startService({ RATE_LIMIT_MODE: 'enforce' }, database?.url ?? null);
-  chromium = await launchChromium();
+  stack = await startBrowserStack({ RATE_LIMIT_MODE: 'enforce' });
+  ({ service, chromium } = stack);
 }, 600_000);
 
 afterAll(async () => {
-  await chromium?.close();
-  await service?.stop();
-  if (database) await database.drop().catch(() => {});
+  await stack?.stop();
 });
 
 /** A page that has rendered its own content: a level-1 heading, some text, no rate-limit message. */
