@@ -264,30 +264,23 @@ export default function WorkflowEditor() {
           <section aria-labelledby="export">
             <h2 id="export">Export</h2>
             <div className="row">
-              <a
-                className="button secondary"
-                href={`/v1/workflows/${w.workflowId}/manifest?format=json`}
-                download={`${w.workflowId}.json`}
-                onClick={(e) => void download(e, w.workflowId, 'json')}
-              >
-                Download JSON
-              </a>
-              <a
-                className="button secondary"
-                href={`/v1/workflows/${w.workflowId}/manifest?format=yaml`}
-                download={`${w.workflowId}.yaml`}
-                onClick={(e) => void download(e, w.workflowId, 'yaml')}
-              >
-                Download YAML
-              </a>
-              <a
-                className="button secondary"
-                href={`/v1/workflows/${w.workflowId}/manifest?format=skill`}
-                download="SKILL.md"
-                onClick={(e) => void download(e, w.workflowId, 'skill')}
-              >
-                Download SKILL.md
-              </a>
+              {(
+                [
+                  ['json', `${w.workflowId}.json`, 'Download JSON'],
+                  ['yaml', `${w.workflowId}.yaml`, 'Download YAML'],
+                  ['skill', 'SKILL.md', 'Download SKILL.md'],
+                ] as const
+              ).map(([format, file, label]) => (
+                <a
+                  key={format}
+                  className="button secondary"
+                  href={`/v1/workflows/${w.workflowId}/manifest?format=${format}`}
+                  download={file}
+                  onClick={(e) => void download(e, w.workflowId, format)}
+                >
+                  {label}
+                </a>
+              ))}
             </div>
             <p className="hint">SKILL.md: the workflow as an Agent Skill, for IDEs that load skills from a folder.</p>
           </section>
