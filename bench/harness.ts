@@ -205,11 +205,19 @@ export async function statementCounter(): Promise<{ args: string[]; env: Record<
   };
 }
 
+/** glibc's malloc settings of this process's environment (MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_, …). */
+function mallocSettings(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('MALLOC_') && e[1] !== undefined),
+  );
+}
+
 /** Starts `args` under the pinned Node with `env`, listening on `port`, and waits until /healthz answers. */
 export async function startChild(name: string, args: string[], env: Record<string, string>, port: number, cwd = ROOT): Promise<Child> {
   const child = spawn(nodeBinary(), args, {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    // The C library's allocator settings pass through, so their effect on memory can be measured.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...mallocSettings(), ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   prefixLines(name, child.stdout);
