@@ -141,7 +141,7 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await page.setViewportSize({ width: 1280, height: 860 });
     expect(await page.locator('.hint', { hasText: 'version' }).first().innerText()).toContain('0 subscribers');
 
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await page.getByText('In your library (subscribed).').waitFor();
     await page.getByText(/1 subscriber ·/).waitFor();
     // Too short: the button says why.
@@ -175,10 +175,10 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByText('Unsubscribed from “Release notes”.').waitFor();
-    await page.getByRole('button', { name: 'Subscribe' }).waitFor();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).waitFor();
 
     // From the library page too.
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await page.getByText('In your library (subscribed).').waitFor();
     await page.goto(`${service.origin}/library`);
     // On failure, say what the page showed instead (an error notice, an empty library, a sign-in page).

@@ -188,7 +188,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Nightly dependency upgrade', level: 1 }).waitFor();
     await page.getByRole('img', { name: 'Steps and their dependencies' }).waitFor();
 
-    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await page.getByText('In your library (subscribed).').waitFor();
     await page.getByText('4 ★').click();
     await page.getByLabel('Your review').fill('Saves me an hour every morning.');
