@@ -14,7 +14,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = '.test-results/screenshots';
 
 /** What `npm start` runs first: `npm run build` unless the build is current (so the second test file reuses the first's). */
-export function buildService(): void {
+function buildService(): void {
   // While working on the tests alone, a build just made can be reused.
   if (process.env.BROWSER_TESTS_REUSE_BUILD === '1') return;
   // As a user runs it: without the test runner's NODE_ENV=test, which would make Vite build React's development bundle.
