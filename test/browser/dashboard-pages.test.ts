@@ -87,9 +87,10 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
       // A broken manifest: the problem is listed with its path and marked where it is; the button says why it waits.
       await editor.fill(MANIFEST.replace('depends_on: [draft]', 'depends_on: [drafts]'));
       const problems = page.locator('#manifest-problems');
-      await problems.getByText('1 problem in the manifest:').waitFor();
-      expect(await problems.innerText()).toContain('/steps/2/depends_on/0');
-      expect(await page.locator('.cm-lintRange-error').allInnerTexts()).toEqual(['drafts']);
+      // The check runs after a pause in typing: until it has, the panel may still list the last text's problems.
+      await expect.poll(() => problems.innerText(), { timeout: 15_000 }).toContain('/steps/2/depends_on/0');
+      expect(await problems.innerText()).toContain('1 problem in the manifest:');
+      await expect.poll(() => page.locator('.cm-lintRange-error').allInnerTexts(), { timeout: 15_000 }).toEqual(['drafts']);
       await page.getByText('Fix the 1 problem in the manifest first.').waitFor();
       await checkPage(page, 'pages-workflow-editor-errors', 'workflow editor with errors');
 
