@@ -5,8 +5,11 @@ import { AppError } from '../errors.js';
  * Turns the text a user typed into the marketplace search box into a tsquery for the 'simple'
  * configuration. Nothing the user typed reaches PostgreSQL as query syntax: the text is cut into
  * words of letters, digits and combining marks (every other character, including the tsquery
- * operators & | ! ( ) : * <-> and quotes, only separates words), each word becomes a quoted prefix
- * term, and the terms are joined with AND. The result is passed to to_tsquery as a bound parameter.
+ * operators & | ! ( ) : * <-> and quotes, only separates words), each word becomes a quoted term,
+ * and the terms are joined with AND. The last word is a prefix (the one being typed); the words
+ * before it are whole words, so each of them is one posting list that GIN can skip through, where a
+ * prefix is the union of every word it starts (docs/marketplace.md, "Search"). The result is passed
+ * to to_tsquery as a bound parameter.
  */
 export const SEARCH_LIMITS = {
   /** Longer text is refused rather than cut: a silent cut would search for something else. */
@@ -19,7 +22,7 @@ export const SEARCH_LIMITS = {
 
 export interface SearchTerms {
   terms: string[];
-  /** `'word1':* & 'word2':*` — only letters, digits, quotes, `:*` and ` & `. */
+  /** `'word1' & 'word2':*` — only letters, digits, quotes, `:*` and ` & `. */
   tsquery: string;
   /** A short digest of the terms, so a cursor of one search is refused by another. */
   digest: string;
@@ -46,7 +49,7 @@ export function parseSearchText(q: string): SearchTerms {
   if (terms.length === 0) throw invalid('q must contain at least one letter or digit');
   return {
     terms,
-    tsquery: terms.map((t) => `'${t}':*`).join(' & '),
+    tsquery: terms.map((t, i) => (i === terms.length - 1 ? `'${t}':*` : `'${t}'`)).join(' & '),
     digest: createHash('sha256').update(terms.join(' ')).digest('base64url').slice(0, 10),
   };
 }

@@ -110,7 +110,10 @@ export type SearchTier = (typeof SEARCH_TIERS)[number];
  * the popular sort, served by its partial index (the key expression is POPULARITY, character for
  * character). A common word walks that index and stops after `count` rows; a rare one reads its
  * matches from the tier's GIN index and sorts them. The planner picks by the tier's estimated
- * matches. `after` resumes within the tier; null starts it.
+ * matches. In a category, the query's words are those qualified by the category (each document
+ * holds both, migration marketplace_search_in_category), so GIN reads only the category's matches
+ * and the planner knows how many there are; the category filter stays as a recheck. `after`
+ * resumes within the tier; null starts it.
  */
 export const searchTierPage = (input: {
   tier: SearchTier;
@@ -123,7 +126,11 @@ export const searchTierPage = (input: {
   const { tier } = input;
   return Prisma.sql`
   SELECT ${ITEM_COLUMNS}, ${tier.tier}::int AS tier, ${POPULARITY} AS popularity
-  FROM workflows w JOIN users u ON u.id = w.owner_id CROSS JOIN to_tsquery('simple', ${input.tsquery}) AS q(query)
+  FROM workflows w JOIN users u ON u.id = w.owner_id CROSS JOIN ${
+    input.category === null
+      ? Prisma.sql`to_tsquery('simple', ${input.tsquery})`
+      : Prisma.sql`workflow_search_category_query(to_tsquery('simple', ${input.tsquery}), ${input.category}::text)`
+  } AS q(query)
   WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
     ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
     AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))

@@ -4,12 +4,13 @@ import { parseSearchText, SEARCH_LIMITS } from '../../src/marketplace/query.js';
 
 /** The search text → tsquery translation: user text never becomes query syntax. */
 describe('parseSearchText', () => {
-  const SAFE = /^'[\p{L}\p{M}\p{N}]+':\*( & '[\p{L}\p{M}\p{N}]+':\*)*$/u;
+  const SAFE = /^('[\p{L}\p{M}\p{N}]+' & )*'[\p{L}\p{M}\p{N}]+':\*$/u;
 
-  it('turns words into AND-ed prefix terms, lower-cased and without repeats', () => {
-    expect(parseSearchText('Code REVIEW code')).toMatchObject({ terms: ['code', 'review'], tsquery: "'code':* & 'review':*" });
-    expect(parseSearchText("' OR 1=1 --").tsquery).toBe("'or':* & '1':*");
-    expect(parseSearchText('a & | ! :* (b').tsquery).toBe("'a':* & 'b':*");
+  it('turns words into AND-ed terms, the last a prefix, lower-cased and without repeats', () => {
+    expect(parseSearchText('Code REVIEW code')).toMatchObject({ terms: ['code', 'review'], tsquery: "'code' & 'review':*" });
+    expect(parseSearchText("' OR 1=1 --").tsquery).toBe("'or' & '1':*");
+    expect(parseSearchText('a & | ! :* (b').tsquery).toBe("'a' & 'b':*");
+    expect(parseSearchText('revi').tsquery).toBe("'revi':*");
     expect(parseSearchText('ｆｕｌｌ width').terms).toEqual(['full', 'width']);
     expect(parseSearchText('café ünïcode 日本語').terms).toEqual(['café', 'ünïcode', '日本語']);
   });

@@ -29,7 +29,7 @@ describe('marketplace search', () => {
       for (const q of [
         'zephyrine',
         'Zephyr',
-        'zeph deploy',
+        'zephyrine depl',
         'wombat',
         'xylocat',
         'quixot',
@@ -90,6 +90,37 @@ describe('marketplace search', () => {
       inDescription.workflowId,
     ]);
   });
+
+  serviceTest(
+    'matches every word but the last as a whole word, and the last as the start of one',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const w = await createWorkflow(t, owner, { name: 'Quartzline reviewer kit', category: 'wholewords', visibility: 'public' });
+      for (const q of ['quartzline revi', 'reviewer quartz', 'kit reviewer quartzline', 'quartzline reviewer kit'])
+        expect(idsOf(await search(t, viewer, q, '&category=wholewords')), q).toEqual([w.workflowId]);
+      // A word followed by another is finished: it no longer matches as the start of a longer word.
+      for (const q of ['quartz reviewer', 'revi kit'])
+        expect(idsOf(await search(t, viewer, q, '&category=wholewords')), q).toEqual([]);
+    },
+  );
+
+  serviceTest(
+    'searches within a category however it is written, and a category never matches as a word of the name',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const odd = "It's a\\Back-slash/Ünï = cat";
+      const inOdd = await createWorkflow(t, owner, { name: 'Marmaladex tool', category: odd, visibility: 'public' });
+      const elsewhere = await createWorkflow(t, owner, { name: 'Quincefold other', category: 'marmaladex', visibility: 'public' });
+      await t.database.db.prisma.workflow.update({ where: { id: elsewhere.workflowId }, data: { subscribersCount: 50 } });
+      const inCategory = (c: string) => `&category=${encodeURIComponent(c)}`;
+      expect(idsOf(await search(t, viewer, 'marmal', inCategory(odd)))).toEqual([inOdd.workflowId]);
+      expect(idsOf(await search(t, viewer, 'tool marmal', inCategory(odd.toUpperCase().replace('ÜNÏ', 'Ünï'))))).toEqual([inOdd.workflowId]);
+      expect(idsOf(await search(t, viewer, 'marmal', inCategory('marmaladex')))).toEqual([elsewhere.workflowId]);
+      expect(idsOf(await search(t, viewer, 'marmal', inCategory('marmal')))).toEqual([]);
+      // "Marmaladex tool" matches by its name, the more popular "Quincefold other" only by its
+      // category: the name tier comes first, so the category's words are not part of the name's.
+      expect(idsOf(await search(t, viewer, 'marmaladex'))).toEqual([inOdd.workflowId, elsewhere.workflowId]);
+      expect(idsOf(await search(t, viewer, 'quincefold', inCategory('MARMALADEX')))).toEqual([elsewhere.workflowId]);
+    },
+  );
 
   serviceTest(
     'orders each relevance tier by popularity (subscribers + 2 × forks), and pages across the tiers without gaps or repeats',
