@@ -20,6 +20,11 @@ export interface Config {
   databasePoolSize: number;
   /** How long a PostgreSQL query may go unanswered before its connection is given up (QUERY_TIMEOUT_MS). */
   queryTimeoutMs: number;
+  /**
+   * Seconds of quiet after a busy period before the instance gives its grown memory back with one
+   * full collection (IDLE_COLLECTION_SECONDS, whole tens; 0: never; src/idle-collection.ts).
+   */
+  idleCollectionSeconds: number;
   dataDir: string;
   redisUrl: string | null;
   /** Prefix of every Redis key the service writes, so several environments can share one Redis. */
@@ -224,6 +229,11 @@ export function loadConfig(env: Env = process.env): Config {
   const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
   if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
 
+  // The idle collection looks at the process's CPU in windows of 10 s, so the quiet is counted in them.
+  const idleCollectionSeconds = int('IDLE_COLLECTION_SECONDS', 30, 0, 3600);
+  if (idleCollectionSeconds % 10 !== 0)
+    problems.push(`IDLE_COLLECTION_SECONDS must be a whole number of tens of seconds (got '${idleCollectionSeconds}'): 0 never collects`);
+
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
 
@@ -239,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxyHops: int('TRUST_PROXY_HOPS', 0, 0, 10),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
     queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
+    idleCollectionSeconds,
     production,
     oidc,
     oidcClient: oidc.issuer && oidcClientId ? { clientId: oidcClientId, clientSecret: oidcClientSecret } : null,

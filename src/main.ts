@@ -32,14 +32,19 @@ try {
 }
 
 const server = createNodeServer((request, connection) => app.handle(request, connection));
-// Memory taken by a burst of load is given back once the service is idle (src/idle-collection.ts).
-const idleCollection = startIdleCollection({
-  onCollect: (before, after, ms) =>
-    log.debug(
-      { heapUsedBeforeMb: Math.round(before / 2 ** 20), heapUsedAfterMb: Math.round(after / 2 ** 20), ms: Math.round(ms) },
-      'idle: memory collected',
-    ),
-});
+// Memory taken by a burst of load is given back once the service is idle (src/idle-collection.ts),
+// unless IDLE_COLLECTION_SECONDS=0.
+const idleCollection =
+  config.idleCollectionSeconds === 0
+    ? null
+    : startIdleCollection({
+        quietWindows: config.idleCollectionSeconds / 10,
+        onCollect: (before, after, ms) =>
+          log.debug(
+            { heapUsedBeforeMb: Math.round(before / 2 ** 20), heapUsedAfterMb: Math.round(after / 2 ** 20), ms: Math.round(ms) },
+            'idle: memory collected',
+          ),
+      });
 server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -70,7 +75,7 @@ async function shutdown(signal: string): Promise<void> {
     server.closeAllConnections();
   }, 10_000);
   force.unref();
-  idleCollection.stop();
+  idleCollection?.stop();
   server.closeIdleConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await app.close();

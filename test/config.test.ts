@@ -78,6 +78,18 @@ describe('database settings', () => {
     expect(config.queryTimeoutMs).toBe(30_000);
   });
 
+  it('take IDLE_COLLECTION_SECONDS in tens of seconds, 30 by default and 0 for never', () => {
+    expect(loadConfig({}).idleCollectionSeconds).toBe(30);
+    expect(loadConfig({ IDLE_COLLECTION_SECONDS: '0' }).idleCollectionSeconds).toBe(0);
+    expect(loadConfig({ IDLE_COLLECTION_SECONDS: '120' }).idleCollectionSeconds).toBe(120);
+    for (const [raw, message] of [
+      ['25', "IDLE_COLLECTION_SECONDS must be a whole number of tens of seconds (got '25')"],
+      ['3610', "IDLE_COLLECTION_SECONDS must be an integer from 0 to 3600 (got '3610')"],
+      ['soon', "IDLE_COLLECTION_SECONDS must be an integer from 0 to 3600 (got 'soon')"],
+    ] as const)
+      expect(() => loadConfig({ IDLE_COLLECTION_SECONDS: raw }), raw).toThrow(message);
+  });
+
   it('refuse values out of range or not whole numbers, naming each variable', () => {
     for (const [pool, timeout] of [
       ['0', '999'],
