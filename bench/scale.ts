@@ -191,8 +191,13 @@ async function buildQueries(url: string, origin: string, dataDir: string, log: (
     },
     {
       name: 'search-two-words',
-      what: 'search, two words',
+      what: 'search, two words: a common one, then a rare one (the prefix)',
       requests: COMMON_TERMS.map((q, i) => get(`/v1/marketplace/search?q=${q}+${RARE_TERMS[i]}&limit=${PAGE}`)),
+    },
+    {
+      name: 'search-two-words-common-last',
+      what: 'search, two words: a rare one, then a common one (the prefix)',
+      requests: COMMON_TERMS.map((q, i) => get(`/v1/marketplace/search?q=${RARE_TERMS[i]}+${q}&limit=${PAGE}`)),
     },
   ];
   for (const sort of SORTS) {
