@@ -111,9 +111,9 @@ export type SearchTier = (typeof SEARCH_TIERS)[number];
  * character). A common word walks that index and stops after `count` rows; a rare one reads its
  * matches from the tier's GIN index and sorts them. The planner picks by the tier's estimated
  * matches. In a category, the query's words are those qualified by the category (each document
- * holds both, migration marketplace_search_in_category), so GIN reads only the category's matches
- * and the planner knows how many there are; the category filter stays as a recheck. `after`
- * resumes within the tier; null starts it.
+ * holds both, migration marketplace_search_in_category): they match exactly that category's
+ * workflows, so GIN reads only the category's matches and the planner estimates them from the
+ * document's statistics, as without a category. `after` resumes within the tier; null starts it.
  */
 export const searchTierPage = (input: {
   tier: SearchTier;
@@ -133,7 +133,6 @@ export const searchTierPage = (input: {
   } AS q(query)
   WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
     ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
-    AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
     AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
   ORDER BY ${POPULARITY} DESC, w.id DESC
   LIMIT ${input.count}`;

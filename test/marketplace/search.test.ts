@@ -98,8 +98,7 @@ describe('marketplace search', () => {
       for (const q of ['quartzline revi', 'reviewer quartz', 'kit reviewer quartzline', 'quartzline reviewer kit'])
         expect(idsOf(await search(t, viewer, q, '&category=wholewords')), q).toEqual([w.workflowId]);
       // A word followed by another is finished: it no longer matches as the start of a longer word.
-      for (const q of ['quartz reviewer', 'revi kit'])
-        expect(idsOf(await search(t, viewer, q, '&category=wholewords')), q).toEqual([]);
+      for (const q of ['quartz reviewer', 'revi kit']) expect(idsOf(await search(t, viewer, q, '&category=wholewords')), q).toEqual([]);
     },
   );
 
@@ -112,13 +111,20 @@ describe('marketplace search', () => {
       await t.database.db.prisma.workflow.update({ where: { id: elsewhere.workflowId }, data: { subscribersCount: 50 } });
       const inCategory = (c: string) => `&category=${encodeURIComponent(c)}`;
       expect(idsOf(await search(t, viewer, 'marmal', inCategory(odd)))).toEqual([inOdd.workflowId]);
-      expect(idsOf(await search(t, viewer, 'tool marmal', inCategory(odd.toUpperCase().replace('ÜNÏ', 'Ünï'))))).toEqual([inOdd.workflowId]);
+      expect(idsOf(await search(t, viewer, 'tool marmal', inCategory(odd.toUpperCase().replace('ÜNÏ', 'Ünï'))))).toEqual([
+        inOdd.workflowId,
+      ]);
       expect(idsOf(await search(t, viewer, 'marmal', inCategory('marmaladex')))).toEqual([elsewhere.workflowId]);
       expect(idsOf(await search(t, viewer, 'marmal', inCategory('marmal')))).toEqual([]);
       // "Marmaladex tool" matches by its name, the more popular "Quincefold other" only by its
       // category: the name tier comes first, so the category's words are not part of the name's.
       expect(idsOf(await search(t, viewer, 'marmaladex'))).toEqual([inOdd.workflowId, elsewhere.workflowId]);
       expect(idsOf(await search(t, viewer, 'quincefold', inCategory('MARMALADEX')))).toEqual([elsewhere.workflowId]);
+      // A category holding "=" is still one category: "jamjar=quince" is not "jamjar" with the word "quince".
+      const withEquals = await createWorkflow(t, owner, { name: 'Plumtreex thing', category: 'Jamjar=Quince', visibility: 'public' });
+      expect(idsOf(await search(t, viewer, 'quince', inCategory('jamjar')))).toEqual([]);
+      expect(idsOf(await search(t, viewer, 'plumtreex', inCategory('jamjar')))).toEqual([]);
+      expect(idsOf(await search(t, viewer, 'plumtreex', inCategory('jamjar=quince')))).toEqual([withEquals.workflowId]);
     },
   );
 
