@@ -1,7 +1,7 @@
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { connectionUsage, enforceAnonymousConnectionQuota, enforceConnectionQuota } from '../limits/quota.js';
-import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import { ADAPTERS, isAdapter, type Adapter } from '../manifest/adapter-list.js';
 import { CONNECTION_KNOWN, countDailyUsage, insertConnectionKey, touchLastConnected, USAGE_SINCE } from './sql.js';
 import type { DeploymentUsageSummary, UsagePeriod, UsageReport } from './types.js';
 
@@ -131,7 +131,7 @@ export function createUsageStore(db: Database) {
     let total = 0;
     for (const row of rows) {
       total += row.count;
-      if ((ADAPTERS as readonly string[]).includes(row.adapter)) byAdapter[row.adapter as Adapter] += row.count;
+      if (isAdapter(row.adapter)) byAdapter[row.adapter] += row.count;
       const date = utcDay(row.day);
       perDay.set(date, (perDay.get(date) ?? 0) + row.count);
     }

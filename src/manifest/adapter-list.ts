@@ -32,6 +32,22 @@ export type Adapter = keyof typeof ADAPTER_DEFINITIONS;
 /** Every adapter, in the canonical order (the order of the definitions). */
 export const ADAPTERS = Object.keys(ADAPTER_DEFINITIONS) as readonly Adapter[];
 
+const ADAPTER_NAMES: ReadonlySet<string> = new Set(ADAPTERS);
+
+/** Whether a value is one of the adapters; a set lookup, as the tool endpoint asks it of every request. */
+export function isAdapter(value: unknown): value is Adapter {
+  return typeof value === 'string' && ADAPTER_NAMES.has(value);
+}
+
+/**
+ * Each `clientInfo.name` prefix with the adapter it selects, in the order of the list: what
+ * the tool endpoint matches a client's name against (src/mcp/protocol.ts).
+ */
+export const CLIENT_NAME_PREFIXES: ReadonlyArray<readonly [string, Adapter]> = ADAPTERS.flatMap((a) => {
+  const definition: AdapterDefinition = ADAPTER_DEFINITIONS[a];
+  return definition.clientNames.map((prefix) => [prefix, a] as const);
+});
+
 /** The adapter of a client whose name selects none, and the one an Agent Skill is written for unless asked. */
 export const DEFAULT_ADAPTER: Adapter = 'adapter_three';
 

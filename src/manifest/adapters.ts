@@ -1,10 +1,8 @@
 import { validationError, type FieldProblem } from '../errors.js';
+import { isAdapter } from './adapter-list.js';
 import { ADAPTERS, type Adapter } from './types.js';
 
-/** Whether a value is one of the three adapters (spec 2.8). */
-export function isAdapter(value: unknown): value is Adapter {
-  return typeof value === 'string' && (ADAPTERS as readonly string[]).includes(value);
-}
+export { isAdapter };
 
 /**
  * The one check of a list of adapters (a deployment's, a library entry's): every item one of the

@@ -1,7 +1,7 @@
 import { textResponse, type TextReply } from '../http/text-response.js';
 import { specTypeSchemas, type JSONRPCMessage, type StandardSchemaV1, type StandardSchemaV1Sync } from '@modelcontextprotocol/server';
 import { AppError, errorTable } from '../errors.js';
-import { ADAPTER_DEFINITIONS, ADAPTERS, DEFAULT_ADAPTER, type Adapter, type AdapterDefinition } from '../manifest/adapter-list.js';
+import { ADAPTERS, CLIENT_NAME_PREFIXES, DEFAULT_ADAPTER, isAdapter, type Adapter } from '../manifest/adapter-list.js';
 
 /**
  * The wire rules of the tool endpoint that sit in front of the SDK: protocol revisions, the
@@ -39,8 +39,8 @@ export function negotiateVersion(requested: string): LegacyVersion {
  */
 export function adapterForClient(clientName: string): Adapter {
   const key = clientName.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const definitions: Record<Adapter, AdapterDefinition> = ADAPTER_DEFINITIONS;
-  return ADAPTERS.find((a) => definitions[a].clientNames.some((prefix) => key.startsWith(prefix))) ?? DEFAULT_ADAPTER;
+  for (const [prefix, adapter] of CLIENT_NAME_PREFIXES) if (key.startsWith(prefix)) return adapter;
+  return DEFAULT_ADAPTER;
 }
 
 export const JSONRPC = {
@@ -197,7 +197,7 @@ function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
 export function adapterFromQuery(url: URL): Adapter | null {
   const value = url.searchParams.get('adapter');
   if (value === null) return null;
-  if (!(ADAPTERS as readonly string[]).includes(value)) {
+  if (!isAdapter(value)) {
     throw new RpcFailure(
       400,
       JSONRPC.INVALID_PARAMS,
@@ -206,5 +206,5 @@ export function adapterFromQuery(url: URL): Adapter | null {
       { allowed: [...ADAPTERS] },
     );
   }
-  return value as Adapter;
+  return value;
 }

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { writeFirst } from '../data-files.js';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { ADAPTERS, type Adapter } from '../manifest/types.js';
+import { isAdapter, type Adapter } from '../manifest/adapter-list.js';
 import { SUPPORTED_VERSIONS, type LegacyVersion } from './protocol.js';
 
 /**
@@ -75,9 +75,8 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
         return null;
       }
       const { d, a, v } = (body ?? {}) as Record<string, unknown>;
-      if (typeof d !== 'string' || !(ADAPTERS as readonly unknown[]).includes(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v))
-        return null;
-      return { deploymentId: d, adapter: a as Adapter, protocolVersion: v as LegacyVersion };
+      if (typeof d !== 'string' || !isAdapter(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
+      return { deploymentId: d, adapter: a, protocolVersion: v as LegacyVersion };
     },
   };
 }

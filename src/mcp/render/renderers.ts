@@ -1,6 +1,6 @@
 /** The renderer of each adapter. */
 import { AppError } from '../../errors.js';
-import { ADAPTERS, type Adapter } from '../../manifest/types.js';
+import { ADAPTERS, isAdapter, type Adapter } from '../../manifest/adapter-list.js';
 import { adapterOne } from './adapter-one.js';
 import { adapterThree } from './adapter-three.js';
 import { adapterTwo } from './adapter-two.js';
@@ -14,7 +14,7 @@ const RENDERERS: Record<Adapter, AdapterRenderer> = {
 
 export function rendererFor(adapter: Adapter): AdapterRenderer {
   // The adapter comes from the connecting client at run time, whatever the type says.
-  if (!(ADAPTERS as readonly string[]).includes(adapter)) {
+  if (!isAdapter(adapter)) {
     throw new AppError('VALIDATION_ERROR', `unknown adapter '${String(adapter)}'`, { adapter, allowed: [...ADAPTERS] });
   }
   return RENDERERS[adapter];

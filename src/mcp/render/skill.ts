@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { AppError } from '../../errors.js';
-import { ADAPTERS, DEFAULT_ADAPTER, type Adapter } from '../../manifest/adapter-list.js';
+import { ADAPTERS, DEFAULT_ADAPTER, isAdapter, type Adapter } from '../../manifest/adapter-list.js';
 import { oneLine } from './markdown.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
@@ -52,7 +52,7 @@ export function skillDescription(workflow: RenderableWorkflow): string {
 
 export function parseSkillAdapter(value: unknown): Adapter {
   if (value === undefined || value === null) return DEFAULT_ADAPTER;
-  if (typeof value === 'string' && (ADAPTERS as readonly string[]).includes(value)) return value as Adapter;
+  if (isAdapter(value)) return value;
   const got = typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? typeof value);
   throw new AppError('VALIDATION_ERROR', `adapter must be one of ${ADAPTERS.map((a) => `'${a}'`).join(', ')}; got ${got}`, {
     field: 'adapter',
