@@ -408,7 +408,7 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
 const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
-/** What src/mcp/server.ts declares for every plan tool. */
+/** What src/mcp/tool-list.ts declares for every plan tool. */
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** The service's manifest cache and its reader, so the baseline reads manifests as the service does. */

@@ -19,6 +19,7 @@ import { SERVER_ICONS } from './icon.js';
 import { createSkillsExtension, type ServedSkill } from './skills.js';
 import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 import { Dispatch, isPlainModernRequest, ModernDispatch, type ModernEdge } from './transports.js';
+import { answerText, toolList } from './tool-list.js';
 
 /**
  * MCP requests answered by the official SDK (v2). 2025-era requests: one long-lived `Server` fed
@@ -50,9 +51,6 @@ const CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: false },
   resources: { subscribe: false, listChanged: false },
 };
-
-/** The plan tools only read the deployment's workflows; clients may run them without asking. */
-const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function manifestUri(workflowId: string): string {
   return `workflow://${encodeURIComponent(workflowId)}/manifest`;
@@ -158,16 +156,7 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
     handle(async (req, exchange, modern) => {
       noCursor(req.params?.cursor);
       const { catalog: c } = await catalog(exchange);
-      return {
-        tools: c.tools.map((t) => ({
-          name: t.name,
-          ...(modern ? { title: t.title } : {}),
-          description: t.description,
-          inputSchema: t.inputSchema as { type: 'object' },
-          ...(modern ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
-          annotations: TOOL_ANNOTATIONS,
-        })),
-      };
+      return { tools: toolList(c, modern) };
     }),
   );
 
@@ -326,11 +315,11 @@ export function createMcpServer(log: Logger): McpServer {
       const authInfo = authInfoOf(conn);
       if (conn.protocolVersion === MODERN_VERSION) {
         const answered = edge && isPlainModernRequest(edge, message) ? modernDispatchFor(conn).request(message, authInfo) : null;
-        if (answered) return { status: 200, text: JSON.stringify(await answered) };
+        if (answered) return { status: 200, text: answerText(await answered) };
         const response = await modern.fetch(request(), { authInfo, parsedBody: message });
         return { status: response.status, text: await response.text() };
       }
-      return { status: 200, text: JSON.stringify(await dispatch.request(message, authInfo)) };
+      return { status: 200, text: answerText(await dispatch.request(message, authInfo)) };
     },
   };
 }

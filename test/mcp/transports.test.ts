@@ -107,6 +107,28 @@ describe('the 2026-07-28 transport (ModernDispatch)', () => {
   });
 });
 
+describe('what a handler returns reaches the transport as it is (the tool list served from its text, src/mcp/tool-list.ts)', () => {
+  function serverOf(tools: { name: string; inputSchema: { type: 'object' } }[]): McpServer {
+    const mcp = new McpServer({ name: 'pinned', version: '1.0.0' }, { supportedProtocolVersions: ALL_VERSIONS });
+    mcp.server.registerCapabilities({ tools: { listChanged: false } });
+    mcp.server.setRequestHandler('tools/list', async () => ({ tools }));
+    return mcp;
+  }
+
+  it("the handler's tools array, not a copy, in both eras", async () => {
+    const tools = [{ name: 'kept', inputSchema: { type: 'object' as const } }];
+    const toolsOf = (answer: unknown) => (answer as { result?: { tools?: unknown } } | null)?.result?.tools;
+    const dispatch = new Dispatch();
+    void serverOf(tools).connect(dispatch);
+    expect(toolsOf(await dispatch.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, authFor('a')))).toBe(tools);
+    const modern = new ModernDispatch();
+    void serverOf(tools).connect(modern);
+    expect(toolsOf(await modern.request({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, authFor('m')))).toBe(
+      tools,
+    );
+  });
+});
+
 describe("the SDK's classification of a request (modernEdgeOf)", () => {
   const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
 
