@@ -23,10 +23,16 @@ interface SessionClaims {
 
 const PREFIX = 'mcp1';
 const MAX_LENGTH = 512;
+/**
+ * Session ids already verified, kept with their claims: a connection sends its id with every
+ * request, and the id's HMAC was the costliest step of reading it. Only ids this service signed
+ * are kept, the oldest dropped past this many, so ids sent at random fill nothing.
+ */
+const VERIFIED_MAX = 10_000;
 
 export interface SessionCodec {
   issue(claims: SessionClaims): Promise<string>;
-  /** The claims of a session id this service signed, or null for anything else. */
+  /** The claims of a session id this service signed, or null for anything else. The claims are shared: callers only read them. */
   read(sessionId: string): Promise<SessionClaims | null>;
 }
 
@@ -53,6 +59,8 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       .update(`${PREFIX}.${payload}`)
       .digest();
 
+  const verified = new Map<string, SessionClaims>();
+
   return {
     async issue(claims) {
       // The nonce makes every connection's id distinct, as MCP asks of session ids.
@@ -61,6 +69,8 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       return `${PREFIX}.${payload}.${(await sign(payload)).toString('base64url')}`;
     },
     async read(sessionId) {
+      const known = verified.get(sessionId);
+      if (known) return known;
       if (sessionId.length > MAX_LENGTH) return null;
       const parts = sessionId.split('.');
       if (parts.length !== 3 || parts[0] !== PREFIX || !/^[A-Za-z0-9_-]+$/.test(parts[1]!) || !/^[A-Za-z0-9_-]+$/.test(parts[2]!))
@@ -76,7 +86,10 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       }
       const { d, a, v } = (body ?? {}) as Record<string, unknown>;
       if (typeof d !== 'string' || !isAdapter(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
-      return { deploymentId: d, adapter: a, protocolVersion: v as LegacyVersion };
+      const claims: SessionClaims = { deploymentId: d, adapter: a, protocolVersion: v as LegacyVersion };
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(sessionId, claims);
+      return claims;
     },
   };
 }

@@ -39,6 +39,17 @@ describe('tool-endpoint sessions', () => {
     for (const junk of ['', 'mcp1', 'mcp1..', 'a.b.c', `${id}x`, 'x'.repeat(600)]) expect(await codec.read(junk)).toBeNull();
   });
 
+  it('reads an id it has verified again as the same claims, and still reads the first of more ids than it keeps', async () => {
+    const codec = createSessionCodec({ mcpSessionSecret: 's'.repeat(32), dataDir: dir() });
+    const ids = await Promise.all(Array.from({ length: 10_050 }, (_, i) => codec.issue({ ...claims, deploymentId: `dep_${i}` })));
+    for (const id of ids) await codec.read(id);
+    expect(await codec.read(ids[0]!)).toEqual({ ...claims, deploymentId: 'dep_0' });
+    expect(await codec.read(ids[10_049]!)).toEqual({ ...claims, deploymentId: 'dep_10049' });
+    expect(await codec.read(ids[1]!)).toBe(await codec.read(ids[1]!));
+    // A verified id is still refused by an instance with another key.
+    expect(await createSessionCodec({ mcpSessionSecret: 't'.repeat(32), dataDir: dir() }).read(ids[1]!)).toBeNull();
+  });
+
   it('without a secret, instances sharing DATA_DIR share a key and others do not', async () => {
     const shared = dir();
     const [one, two] = [
