@@ -32,6 +32,7 @@ import { handleOf } from '../src/marketplace/identity.js';
 import { parseSearchText } from '../src/marketplace/query.js';
 import { SEARCH_TIERS, searchTierPage } from '../src/marketplace/sql.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
+import { answerText, toolList } from '../src/mcp/tool-list.js';
 import { BUNDLES_OF_DEPLOYMENTS, deploymentsOfOwner, ENDPOINT_TARGET, USAGE_SINCE } from '../src/deployments/sql.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { adapterForClient } from '../src/mcp/protocol.js';
@@ -408,9 +409,6 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
 const MODERN_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
-/** What src/mcp/tool-list.ts declares for every plan tool. */
-const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
 /** The service's manifest cache and its reader, so the baseline reads manifests as the service does. */
 const manifests = new ManifestCache();
 const readRows: ReadRows = async (statement, values) => (await pool.query({ name: statement.name, text: statement.text, values })).rows;
@@ -463,16 +461,8 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   const catalog = catalogFor(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {
-    result = {
-      tools: catalog.tools.map((t) => ({
-        name: t.name,
-        ...(modern ? { title: t.title } : {}),
-        description: t.description,
-        inputSchema: t.inputSchema,
-        ...(modern ? { outputSchema: t.outputSchema } : {}),
-        annotations: TOOL_ANNOTATIONS,
-      })),
-    };
+    // The service's tool list of the catalog, with its JSON text made once (answerText below).
+    result = { tools: toolList(catalog, modern) };
   } else if (message.method === 'tools/call') {
     const called = callTool(catalog, workflows, String(message.params?.name), message.params?.arguments ?? {});
     result = modern ? { content: called.content, structuredContent: called.structuredContent } : { content: called.content };
@@ -490,7 +480,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
       },
     };
   }
-  return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+  return answerText({ result, jsonrpc: '2.0', id: message.id });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,16 +43,6 @@ import { challengeUnauthorized } from '../oauth/resource.js';
  * 2025 era), and counting connections; src/mcp/server.ts answers the MCP methods through the SDK.
  */
 
-/** Whether an SDK answer is a result (the SDK writes `result` first; anything else is read in full). */
-function isResult(text: string): boolean {
-  if (text.startsWith('{"result":')) return true;
-  try {
-    return (JSON.parse(text) as { result?: unknown }).result !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 export const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -236,7 +226,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
       // Every served request belongs to a counted connection, or is refused over the quota (and its
       // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
-      const served = answer.status === 200 && isResult(text);
+      const served = answer.status === 200 && answer.isResult;
       if (served && inbound.method !== 'ping') await deployments.admitConnection(target, adapter, caller);
       const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
       if (!modern && inbound.method === 'initialize' && served) {

@@ -4,6 +4,7 @@ import {
   ProtocolError,
   ResourceTemplate,
   type AuthInfo,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   type McpRequestContext,
   type ServerCapabilities,
@@ -242,10 +243,26 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
 /** The long-lived 2026-07-28 servers, one per server identity (a deployment's name and description), the least recently used dropped past this many. */
 const MODERN_SERVERS = 256;
 
-/** An answer of the SDK: HTTP status and JSON text. */
+/** An answer of the SDK: HTTP status, JSON text, and whether it is a result (not an error). */
 interface McpAnswer {
   status: number;
   text: string;
+  isResult: boolean;
+}
+
+/** The answer the SDK sent through one of the in-process transports. */
+function sentAnswer(message: JSONRPCMessage): McpAnswer {
+  return { status: 200, text: answerText(message), isResult: 'result' in message };
+}
+
+/** Whether the text of an answer of the SDK's handler is a result (the SDK writes `result` first; anything else is read in full). */
+function isResultText(text: string): boolean {
+  if (text.startsWith('{"result":')) return true;
+  try {
+    return (JSON.parse(text) as { result?: unknown }).result !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 export interface McpServer {
@@ -315,11 +332,12 @@ export function createMcpServer(log: Logger): McpServer {
       const authInfo = authInfoOf(conn);
       if (conn.protocolVersion === MODERN_VERSION) {
         const answered = edge && isPlainModernRequest(edge, message) ? modernDispatchFor(conn).request(message, authInfo) : null;
-        if (answered) return { status: 200, text: answerText(await answered) };
+        if (answered) return sentAnswer(await answered);
         const response = await modern.fetch(request(), { authInfo, parsedBody: message });
-        return { status: response.status, text: await response.text() };
+        const text = await response.text();
+        return { status: response.status, text, isResult: isResultText(text) };
       }
-      return { status: 200, text: answerText(await dispatch.request(message, authInfo)) };
+      return sentAnswer(await dispatch.request(message, authInfo));
     },
   };
 }

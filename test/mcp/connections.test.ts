@@ -153,6 +153,21 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 252 });
   }, 120_000);
 
+  it('an answer that is a JSON-RPC error counts no connection, in either era; a result does', async () => {
+    const { token, userId, deploymentId } = await freeOwner('errors-only@example.com');
+    const who = { token };
+    const unknownTool = await modern(deploymentId, 'tools/call', { name: 'no_such_tool', arguments: {} }, who, meta('claude-code'));
+    expect(unknownTool.status, unknownTool.text).toBe(200);
+    expect(unknownTool.body.error.code).toBe(-32602);
+    const legacyError = await legacy(deploymentId, 'prompts/get', { name: 'no_such_prompt' }, who);
+    expect(legacyError.status, legacyError.text).toBe(200);
+    expect(legacyError.body.error.code).toBe(-32602);
+    await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 0 });
+    expect((await modern(deploymentId, 'tools/list', {}, who, meta('Cursor'))).status).toBe(200);
+    expect((await legacy(deploymentId, 'tools/list', undefined, who)).status).toBe(200);
+    await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 2 });
+  });
+
   it('what a client writes in _meta cannot inflate the count', async () => {
     const { token, userId, deploymentId } = await freeOwner('meta-games@example.com');
     const who = { token };
