@@ -148,7 +148,7 @@ function parseOptions(): Options {
     fail('--before-dir is for the comparison: it cannot be combined with --profile (profile each checkout with --service-dir)');
   return {
     duration: int('duration', values.duration, 10, 1, 600),
-    rounds: int('rounds', values.rounds, 1, 1, 9),
+    rounds: int('rounds', values.rounds, 1, 1, 25),
     warmup: int('warmup', values.warmup, 3, 0, 120),
     connections: int('connections', values.connections, 50, 1, 1000),
     only,
