@@ -29,8 +29,8 @@ import {
 import type { ReadRows } from '../src/db/statement.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
 import { handleOf } from '../src/marketplace/identity.js';
-import { parseSearchText } from '../src/marketplace/query.js';
-import { SEARCH_TIERS, searchTierPage } from '../src/marketplace/sql.js';
+import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from '../src/marketplace/query.js';
+import { SEARCH_TIERS, searchTierPage, wordsStartingWith } from '../src/marketplace/sql.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
 import { answerText, toolList } from '../src/mcp/tool-list.js';
 import { BUNDLES_OF_DEPLOYMENTS, deploymentsOfOwner, ENDPOINT_TARGET, USAGE_SINCE } from '../src/deployments/sql.js';
@@ -269,10 +269,26 @@ async function search(url: URL): Promise<string> {
     throw new HttpError(400, 'VALIDATION_ERROR', (error as Error).message);
   }
   const limit = limitOf(url);
-  // The service's statements (src/marketplace/sql.ts): the relevance tiers in turn until the page is full.
+  // The service's statements (src/marketplace/sql.ts): the words a last word of several starts, then
+  // the relevance tiers in turn until the page is full.
+  let expanded = null;
+  if (terms.terms.length > 1) {
+    const lookup = wordsStartingWith(terms.prefix, SEARCH_LIMITS.maxPrefixWords);
+    expanded = prefixAsWords(
+      terms,
+      (await pool.query<{ word: string }>(lookup.text, lookup.values)).rows.map((r) => r.word),
+    );
+  }
   const rows: SearchRow[] = [];
   for (const tier of SEARCH_TIERS) {
-    const statement = searchTierPage({ tier, tsquery: terms.tsquery, category: null, after: null, count: limit + 1 - rows.length });
+    const statement = searchTierPage({
+      tier,
+      tsquery: terms.tsquery,
+      expanded,
+      category: null,
+      after: null,
+      count: limit + 1 - rows.length,
+    });
     rows.push(...(await pool.query<SearchRow>(statement.text, statement.values)).rows);
     if (rows.length > limit) break;
   }

@@ -18,10 +18,14 @@ export const SEARCH_LIMITS = {
   maxTerms: 8,
   /** A longer word is cut to this many characters (it still matches as a prefix). */
   maxTermLength: 64,
+  /** A last word that starts more of the marketplace's words than this stays a prefix. */
+  maxPrefixWords: 32,
 } as const;
 
 export interface SearchTerms {
   terms: string[];
+  /** The last word, matched as the start of a word. */
+  prefix: string;
   /** `'word1' & 'word2':*` — only letters, digits, quotes, `:*` and ` & `. */
   tsquery: string;
   /** A short digest of the terms, so a cursor of one search is refused by another. */
@@ -49,7 +53,28 @@ export function parseSearchText(q: string): SearchTerms {
   if (terms.length === 0) throw invalid('q must contain at least one letter or digit');
   return {
     terms,
+    prefix: terms[terms.length - 1]!,
     tsquery: terms.map((t, i) => (i === terms.length - 1 ? `'${t}':*` : `'${t}'`)).join(' & '),
     digest: createHash('sha256').update(terms.join(' ')).digest('base64url').slice(0, 10),
+  };
+}
+
+/**
+ * A search of several words whose last word is read as the words it starts: `whole` is the tsquery
+ * of the words before it (for to_tsquery), `words` a tsquery literal that matches any one of the
+ * given words (for a cast to tsquery; lexemes as stored, so no parser runs over them). Null when the
+ * search is one word, or when the words cannot stand for the prefix: none (the prefix matches
+ * nothing), too many (GIN then unions them either way) or a word that the category rewrite of the
+ * query cannot carry (a quote or backslash). The search then keeps the prefix.
+ */
+export function prefixAsWords(terms: SearchTerms, words: string[]): { whole: string; words: string } | null {
+  if (terms.terms.length < 2 || words.length === 0 || words.length > SEARCH_LIMITS.maxPrefixWords) return null;
+  if (words.some((w) => !w.startsWith(terms.prefix) || /['\\]/.test(w))) return null;
+  return {
+    whole: terms.terms
+      .slice(0, -1)
+      .map((t) => `'${t}'`)
+      .join(' & '),
+    words: words.map((w) => `'${w}'`).join(' | '),
   };
 }

@@ -3,13 +3,14 @@ import { AppError } from '../errors.js';
 import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { WORKFLOW_LIMITS } from '../workflows/input.js';
-import { parseSearchText } from './query.js';
+import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from './query.js';
 import {
   BROWSE_ORDERS,
   browsePage,
   featuredItems,
   SEARCH_TIERS,
   searchTierPage,
+  wordsStartingWith,
   type BrowseOrder,
   type ItemRow,
   type KeyRow,
@@ -205,7 +206,9 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
   /**
    * Full-text search, best match first: the relevance tiers of SEARCH_TIERS (name, then name, tags
    * and category, then the whole document), each in popularity order, then the id. A page reads the
-   * tiers from the cursor's one down until it has its rows, one statement a tier. The documents are
+   * tiers from the cursor's one down until it has its rows, one statement a tier. A search of
+   * several words first reads the words its last word starts (wordsStartingWith), so that GIN is
+   * asked for them by name rather than for the union of a prefix (prefixAsWords). The documents are
    * generated columns, so a workflow made public, private or deleted is found or gone by the very
    * next search.
    */
@@ -220,13 +223,20 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
       from = { tier, popularity, id };
     }
     const category = wantedCategory(input.category);
+    const expanded =
+      terms.terms.length > 1
+        ? prefixAsWords(
+            terms,
+            (await prisma.$queryRaw<{ word: string }[]>(wordsStartingWith(terms.prefix, SEARCH_LIMITS.maxPrefixWords))).map((r) => r.word),
+          )
+        : null;
     const rows: (ItemRow & { tier: number; popularity: number })[] = [];
     for (const tier of SEARCH_TIERS) {
       if (from && tier.tier > from.tier) continue;
       const after = from && tier.tier === from.tier ? { popularity: from.popularity, id: from.id } : null;
       rows.push(
         ...(await prisma.$queryRaw<(ItemRow & { tier: number; popularity: number })[]>(
-          searchTierPage({ tier, tsquery: terms.tsquery, category, after, count: limit + 1 - rows.length }),
+          searchTierPage({ tier, tsquery: terms.tsquery, expanded, category, after, count: limit + 1 - rows.length }),
         )),
       );
       if (rows.length > limit) break;

@@ -33,11 +33,14 @@ export interface KeyRow extends ItemRow {
   k2: number | null;
 }
 
-// The users table is read for the display name only: the e-mail address is never selected.
-const ITEM_COLUMNS = Prisma.sql`
-  w.id, w.owner_id, u.display_name AS owner_display_name, w.name, w.description, w.visibility::text AS visibility,
-  w.category, w.tags, w.current_version, w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
+// A public workflow's summary columns, read from `w`.
+const WORKFLOW_COLUMNS = Prisma.sql`
+  w.id, w.owner_id, w.name, w.description, w.visibility::text AS visibility, w.category, w.tags, w.current_version,
+  w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
   coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at`;
+
+// The users table is read for the display name only: the e-mail address is never selected.
+const ITEM_COLUMNS = Prisma.sql`${WORKFLOW_COLUMNS}, u.display_name AS owner_display_name`;
 
 // A fork counts double: it is a stronger commitment than a subscription (the user builds on a copy).
 const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
@@ -106,36 +109,82 @@ export const SEARCH_TIERS = [
 export type SearchTier = (typeof SEARCH_TIERS)[number];
 
 /**
+ * The popularity from which a public workflow is in the hot band of search (docs/marketplace.md,
+ * "Search"; docs/performance.md, "Scale"). Every tier's document has a second GIN index of the hot
+ * band's rows only (migration marketplace_search_hot_band, whose predicates repeat this number and
+ * POPULARITY character for character). A literal in the statement, never a parameter, so that
+ * every plan of it can use the partial indexes.
+ */
+export const HOT_POPULARITY = 8;
+const HOT = Prisma.raw(String(HOT_POPULARITY));
+
+/**
  * A page of one tier's public matches of `tsquery`, most popular first, then the id: the order of
- * the popular sort, served by its partial index (the key expression is POPULARITY, character for
- * character). A common word walks that index and stops after `count` rows; a rare one reads its
- * matches from the tier's GIN index and sorts them. The planner picks by the tier's estimated
- * matches. In a category, the query's words are those qualified by the category (each document
- * holds both, migration marketplace_search_in_category): they match exactly that category's
- * workflows, so GIN reads only the category's matches and the planner estimates them from the
- * document's statistics, as without a category. `after` resumes within the tier; null starts it.
+ * the popular sort. One statement, in two parts of which the page is one:
+ * - `hot`: the matches of the hot band (popularity HOT_POPULARITY or more), read from the tier's
+ *   partial GIN index, or by walking the popular sort's index to the band's end. When they fill
+ *   the page, they are the page: every hot row outranks every other row.
+ * - otherwise, the tier's matches in popularity order, read only then (a one-time filter on the hot
+ *   part's count). A common word walks the popular sort's index (its key is POPULARITY, character
+ *   for character) and stops after `count` rows; a rare one reads its matches from the tier's GIN
+ *   index and sorts them; the planner picks by the estimated matches.
+ * For a word in one row of a hundred, a page at a million workflows reads a few hundred rows of the
+ * hot band, where either way through every row reads thousands. The owners are joined to the
+ * page's rows only. In a category, the query's words are those qualified by the category (each
+ * document holds both, migration marketplace_search_in_category): they match exactly that
+ * category's workflows, so GIN reads only the category's matches and the planner estimates them
+ * from the document's statistics, as without a category. `after` resumes within the tier; null
+ * starts it.
  */
 export const searchTierPage = (input: {
   tier: SearchTier;
   tsquery: string;
+  /** The query as its whole words and the words its prefix starts (prefixAsWords), or null. */
+  expanded?: { whole: string; words: string } | null;
   category: string | null;
   after: { popularity: number; id: string } | null;
   count: number;
 }) => {
   const after = input.after ?? { popularity: null, id: null };
   const { tier } = input;
+  const typed = input.expanded
+    ? Prisma.sql`(to_tsquery('simple', ${input.expanded.whole}) && ${input.expanded.words}::tsquery)`
+    : Prisma.sql`to_tsquery('simple', ${input.tsquery})`;
+  const query = input.category === null ? typed : Prisma.sql`workflow_search_category_query(${typed}, ${input.category}::text)`;
+  const matches = (hot: boolean) => Prisma.sql`
+    SELECT ${WORKFLOW_COLUMNS}, ${POPULARITY} AS popularity
+    FROM workflows w CROSS JOIN (SELECT ${query}) AS q(query)
+    WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
+      ${hot ? Prisma.sql`AND ${POPULARITY} >= ${HOT}` : Prisma.sql`AND (SELECT count(*) FROM hot) < ${input.count}`}
+      ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
+      AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
+    ORDER BY ${POPULARITY} DESC, w.id DESC
+    LIMIT ${input.count}`;
   return Prisma.sql`
-  SELECT ${ITEM_COLUMNS}, ${tier.tier}::int AS tier, ${POPULARITY} AS popularity
-  FROM workflows w JOIN users u ON u.id = w.owner_id CROSS JOIN ${
-    input.category === null
-      ? Prisma.sql`to_tsquery('simple', ${input.tsquery})`
-      : Prisma.sql`workflow_search_category_query(to_tsquery('simple', ${input.tsquery}), ${input.category}::text)`
-  } AS q(query)
-  WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
-    ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
-    AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
-  ORDER BY ${POPULARITY} DESC, w.id DESC
-  LIMIT ${input.count}`;
+  WITH hot AS MATERIALIZED (${matches(true)}),
+  page AS (
+    SELECT * FROM hot WHERE (SELECT count(*) FROM hot) = ${input.count}
+    UNION ALL
+    (${matches(false)})
+  )
+  SELECT p.*, u.display_name AS owner_display_name, ${tier.tier}::int AS tier
+  FROM page p JOIN users u ON u.id = p.owner_id
+  ORDER BY p.popularity DESC, p.id DESC`;
+};
+
+/**
+ * The marketplace's words that `prefix` starts (table search_words, migration
+ * marketplace_search_words), in order, up to one more than `max` so that the caller sees when there
+ * are more. None when the 'simple' configuration would read the prefix as anything but itself: the
+ * words must stand for exactly what `'prefix':*` matches.
+ */
+export const wordsStartingWith = (prefix: string, max: number) => {
+  const asPrefix = `'${prefix}':*`;
+  return Prisma.sql`
+  SELECT word FROM search_words
+  WHERE word LIKE ${`${prefix.replace(/[\\%_]/g, '\\$&')}%`} AND to_tsquery('simple', ${asPrefix})::text = ${asPrefix}
+  ORDER BY word
+  LIMIT ${max + 1}`;
 };
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSearchText, SEARCH_LIMITS } from '../../src/marketplace/query.js';
+import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from '../../src/marketplace/query.js';
 
 /** The search text → tsquery translation: user text never becomes query syntax. */
 describe('parseSearchText', () => {
@@ -43,5 +43,30 @@ describe('parseSearchText', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+/** A search's last word read as the words it starts. */
+describe('prefixAsWords', () => {
+  const terms = parseSearchText('mutation revi');
+
+  it('keeps the whole words for to_tsquery and names each word the prefix starts', () => {
+    expect(prefixAsWords(terms, ['review', 'reviewer', 'review-tool'])).toEqual({
+      whole: "'mutation'",
+      words: "'review' | 'reviewer' | 'review-tool'",
+    });
+    expect(prefixAsWords(parseSearchText('a b revi'), ['review'])).toEqual({ whole: "'a' & 'b'", words: "'review'" });
+  });
+
+  it('keeps the prefix for one word, for none or too many words, and for a word it cannot carry', () => {
+    expect(prefixAsWords(parseSearchText('revi'), ['review'])).toBeNull();
+    expect(prefixAsWords(terms, [])).toBeNull();
+    const many = Array.from({ length: SEARCH_LIMITS.maxPrefixWords + 1 }, (_, i) => `revi${i}`);
+    expect(prefixAsWords(terms, many)).toBeNull();
+    expect(prefixAsWords(terms, many.slice(1))).not.toBeNull();
+    expect(prefixAsWords(terms, ['review', "revi'ew"])).toBeNull();
+    expect(prefixAsWords(terms, ['review', 'revi\\ew'])).toBeNull();
+    // A word the prefix does not start is never searched for it.
+    expect(prefixAsWords(terms, ['review', 'other'])).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { serviceTest } from '../helpers/service-test.js';
-import { parseSearchText } from '../../src/marketplace/query.js';
+import { parseSearchText, SEARCH_LIMITS } from '../../src/marketplace/query.js';
+import { HOT_POPULARITY, SEARCH_TIERS, searchTierPage } from '../../src/marketplace/sql.js';
 import { encodeCursor } from '../../src/pagination.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { readAllPages } from '../helpers/marketplace.js';
@@ -140,22 +141,30 @@ describe('marketplace search', () => {
         return w.workflowId;
       };
       // Name tier, then tags, then the rest of the document; within each, popularity then the id.
+      // Each tier has rows on both sides of the hot band's edge (HOT_POPULARITY), which a page
+      // reads first and alone when they fill it.
       const nameQuiet = await make('Lychee builder', [], 'plain', 0, 0);
       const namePopular = await make('Lychee runner', [], 'plain', 4, 0);
+      const nameHot = await make('Lychee hot', [], 'plain', HOT_POPULARITY, 0);
+      const nameHotter = await make('Lychee hotter', [], 'plain', HOT_POPULARITY - 2, 2);
+      const nameBelow = await make('Lychee below', [], 'plain', HOT_POPULARITY - 1, 0);
+      const tagHot = await make('Tagged hot', ['lychee'], 'plain', 0, HOT_POPULARITY);
       const tagForked = await make('Tagged one', ['lychee'], 'plain', 1, 2);
       const tagQuiet = await make('Tagged two', ['lychees'], 'plain', 0, 0);
       const restPopular = await make('Described one', [], 'About lychee trees', 30, 5);
       const restQuiet = await make('Described two', [], 'More lychee notes', 0, 0);
-      const expected = [namePopular, nameQuiet, tagForked, tagQuiet, restPopular, restQuiet];
+      const expected = [nameHotter, nameHot, nameBelow, namePopular, nameQuiet, tagHot, tagForked, tagQuiet, restPopular, restQuiet];
       expect(idsOf(await search(t, viewer, 'lychee', '&category=tiers'))).toEqual(expected);
-      // Every page size crosses the tiers at a different row.
-      for (const limit of [1, 2, 3, 4, 5])
+      expect(idsOf(await search(t, viewer, 'lychee'))).toEqual(expected);
+      // Every page size crosses the tiers and the hot band's edge at a different row.
+      for (const limit of [1, 2, 3, 4, 5, 6])
         expect(await readAllPages(t, viewer, `/v1/marketplace/search?q=lychee&category=tiers&limit=${limit}`), `limit ${limit}`).toEqual(
           expected,
         );
       // Two words: a tier holds a workflow when the whole query matches its document.
       expect(idsOf(await search(t, viewer, 'lychee runner', '&category=tiers'))).toEqual([namePopular]);
-      expect(idsOf(await search(t, viewer, 'tagged lychee', '&category=tiers'))).toEqual([tagForked, tagQuiet]);
+      expect(idsOf(await search(t, viewer, 'tagged lychee', '&category=tiers'))).toEqual([tagHot, tagForked, tagQuiet]);
+      expect(idsOf(await search(t, viewer, 'lychee h', '&category=tiers'))).toEqual([nameHotter, nameHot, tagHot]);
       // A cursor naming a tier that does not exist is refused.
       const forged = encodeCursor(`search:${parseSearchText('lychee').digest}`, [9, 0, 'x']);
       expect((await search(t, viewer, 'lychee', `&cursor=${forged}`)).status).toBe(400);
@@ -281,4 +290,110 @@ describe('marketplace search', () => {
     const browse = (await t.call('GET', '/v1/marketplace?limit=1', { token: viewer })).body.pagination.nextCursor;
     expect((await search(t, viewer, 'samename', `&cursor=${browse}`)).status).toBe(400);
   });
+
+  serviceTest(
+    'reads the rest of a tier only when its hot band does not fill the page',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const make = async (name: string, subscribers: number) => {
+        const w = await createWorkflow(t, owner, { name, category: 'bands', tags: [], visibility: 'public' });
+        await t.database.db.prisma.workflow.update({ where: { id: w.workflowId }, data: { subscribersCount: subscribers } });
+        return w.workflowId;
+      };
+      const hot = [await make('Plumcot one', HOT_POPULARITY + 2), await make('Plumcot two', HOT_POPULARITY)];
+      const rest = [await make('Plumcot three', HOT_POPULARITY - 1), await make('Plumcot four', 0)];
+      // The plan of the name tier's statement: the scans of workflows under a one-time filter are
+      // the rest of the tier, and they run only when the hot band has fewer rows than the page needs.
+      const restRuns = async (count: number) => {
+        const statement = searchTierPage({
+          tier: SEARCH_TIERS[0],
+          tsquery: parseSearchText('plumcot').tsquery,
+          category: null,
+          after: null,
+          count,
+        });
+        const [row] = await t.database.db.prisma.$queryRawUnsafe<{ 'QUERY PLAN': unknown }[]>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`,
+          ...statement.values,
+        );
+        const loops: number[] = [];
+        const walk = (node: Record<string, any>, gated: boolean) => {
+          if (gated && node['Relation Name'] === 'workflows') loops.push(node['Actual Loops']);
+          for (const child of node.Plans ?? [])
+            if (child['Parent Relationship'] !== 'InitPlan') walk(child, gated || 'One-Time Filter' in node);
+        };
+        const plan = (row!['QUERY PLAN'] as Record<string, any>[])[0]!;
+        walk(plan.Plan, false);
+        expect(loops.length, JSON.stringify(plan)).toBeGreaterThan(0);
+        return loops.some((n) => n > 0);
+      };
+      expect(await restRuns(2)).toBe(false);
+      expect(await restRuns(3)).toBe(true);
+      expect(idsOf(await search(t, viewer, 'plumcot', '&limit=2'))).toEqual(hot);
+      expect(idsOf(await search(t, viewer, 'plumcot', '&limit=3'))).toEqual([...hot, rest[0]]);
+      expect(await readAllPages(t, viewer, '/v1/marketplace/search?q=plumcot', 1)).toEqual([...hot, ...rest]);
+    },
+  );
+
+  serviceTest(
+    'reads the last of several words as the words it starts, including words published a moment ago',
+    async ({ service: t, alice: owner, bob: viewer }) => {
+      const body = (name: string, visibility: 'public' | 'private', description = 'plain') => ({
+        name,
+        description,
+        category: 'Prefix Words',
+        tags: ['quokka-tagged'],
+        manifest: sampleManifest(),
+        visibility,
+      });
+      const first = await createWorkflow(t, owner, body('Wombling quokkaflow', 'public', 'A quokkafy helper'));
+      const hidden = await createWorkflow(t, owner, body('Wombling quokkazoo', 'private'));
+      for (const [q, tier] of [
+        ['wombling quokka', first.workflowId],
+        ['wombling quokkaf', first.workflowId],
+        ['wombling quokkafy', first.workflowId],
+        ['wombling quokka-tag', first.workflowId],
+      ] as const) {
+        expect(idsOf(await search(t, viewer, q)), q).toEqual([tier]);
+        expect(idsOf(await search(t, viewer, q, '&category=prefix%20words')), q).toEqual([tier]);
+        expect(idsOf(await search(t, viewer, q, '&category=elsewhere')), q).toEqual([]);
+      }
+      expect(idsOf(await search(t, viewer, 'wombling quokkaz'))).toEqual([]);
+      // The words a prefix may stand for: a public workflow's, never a private one's.
+      const words = async (prefix: string) =>
+        (
+          await t.database.db.prisma.$queryRawUnsafe<{ word: string }[]>(
+            'SELECT word FROM search_words WHERE word LIKE $1 ORDER BY word',
+            `${prefix}%`,
+          )
+        ).map((r) => r.word);
+      expect(await words('quokka')).toEqual(['quokka', 'quokka-tagged', 'quokkaflow', 'quokkafy']);
+      // Made public, renamed, or created: its words are found by the very next search.
+      await t.call('PUT', `/v1/workflows/${hidden.workflowId}`, { token: owner, body: body('Wombling quokkazoo', 'public') });
+      expect(idsOf(await search(t, viewer, 'wombling quokkaz'))).toEqual([hidden.workflowId]);
+      await t.call('PUT', `/v1/workflows/${hidden.workflowId}`, { token: owner, body: body('Wombling quokkanew', 'public') });
+      expect(idsOf(await search(t, viewer, 'wombling quokkan'))).toEqual([hidden.workflowId]);
+      expect(idsOf(await search(t, viewer, 'wombling quokkaz'))).toEqual([]);
+      const third = await createWorkflow(t, owner, body('Wombling quokkathird', 'public'));
+      expect(idsOf(await search(t, viewer, 'wombling quokkat'))).toEqual([third.workflowId]);
+      expect((await words('quokka')).filter((w) => !w.includes('-'))).toEqual([
+        'quokka',
+        'quokkaflow',
+        'quokkafy',
+        'quokkanew',
+        'quokkathird',
+        'quokkazoo',
+      ]);
+      expect([...idsOf(await search(t, viewer, 'wombling quokka'))].sort()).toEqual(
+        [first.workflowId, hidden.workflowId, third.workflowId].sort(),
+      );
+      // A prefix that starts more words than are named one by one is searched as a prefix.
+      const many = Array.from(
+        { length: SEARCH_LIMITS.maxPrefixWords + 5 },
+        (_, i) => `zorbix${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+      );
+      const wide = await createWorkflow(t, owner, body('Wombling wide', 'public', many.join(' ')));
+      expect(idsOf(await search(t, viewer, 'wombling zorbix'))).toEqual([wide.workflowId]);
+      expect(idsOf(await search(t, viewer, `wombling ${many[many.length - 1]}`))).toEqual([wide.workflowId]);
+    },
+  );
 });
