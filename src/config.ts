@@ -25,6 +25,11 @@ export interface Config {
    * full collection (IDLE_COLLECTION_SECONDS, whole tens; 0: never; src/idle-collection.ts).
    */
   idleCollectionSeconds: number;
+  /**
+   * From how many workflows (the table's estimate) search uses the plans that pay off only at scale
+   * (MARKETPLACE_LARGE_FROM; 0: always; src/marketplace/catalogue-size.ts).
+   */
+  marketplaceLargeFrom: number;
   dataDir: string;
   redisUrl: string | null;
   /** Prefix of every Redis key the service writes, so several environments can share one Redis. */
@@ -250,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
     queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
     idleCollectionSeconds,
+    marketplaceLargeFrom: int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
     production,
     oidc,
     oidcClient: oidc.issuer && oidcClientId ? { clientId: oidcClientId, clientSecret: oidcClientSecret } : null,

@@ -90,6 +90,16 @@ describe('database settings', () => {
       expect(() => loadConfig({ IDLE_COLLECTION_SECONDS: raw }), raw).toThrow(message);
   });
 
+  it('take MARKETPLACE_LARGE_FROM as a number of workflows, 200,000 by default and 0 for always', () => {
+    expect(loadConfig({}).marketplaceLargeFrom).toBe(200_000);
+    expect(loadConfig({ MARKETPLACE_LARGE_FROM: '0' }).marketplaceLargeFrom).toBe(0);
+    expect(loadConfig({ MARKETPLACE_LARGE_FROM: '50000' }).marketplaceLargeFrom).toBe(50_000);
+    for (const raw of ['-1', 'many', '1.5'])
+      expect(() => loadConfig({ MARKETPLACE_LARGE_FROM: raw }), raw).toThrow(
+        `MARKETPLACE_LARGE_FROM must be an integer from 0 to 1000000000 (got '${raw}')`,
+      );
+  });
+
   it('refuse values out of range or not whole numbers, naming each variable', () => {
     for (const [pool, timeout] of [
       ['0', '999'],

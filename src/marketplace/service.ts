@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import { badCursor, cursorDate, decodeCursor, pageLimit, toPage, type CursorValue, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { WORKFLOW_LIMITS } from '../workflows/input.js';
+import { createCatalogueSize } from './catalogue-size.js';
 import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from './query.js';
 import {
   BROWSE_ORDERS,
@@ -180,8 +181,9 @@ function wantedCategory(category: string | null | undefined): string | null {
   return wanted;
 }
 
-export function createMarketplaceService({ db, clock }: ServiceDeps) {
+export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
   const prisma = db.prisma;
+  const catalogue = createCatalogueSize(db, config.marketplaceLargeFrom);
 
   function pageOf<R extends ItemRow>(rows: R[], limit: number, kind: string, cursorOf: (row: R) => CursorValue[]): Page<MarketplaceItem> {
     return toPage(rows, limit, kind, cursorOf, toItem);
@@ -206,9 +208,10 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
   /**
    * Full-text search, best match first: the relevance tiers of SEARCH_TIERS (name, then name, tags
    * and category, then the whole document), each in popularity order, then the id. A page reads the
-   * tiers from the cursor's one down until it has its rows, one statement a tier. A search of
-   * several words first reads the words its last word starts (wordsStartingWith), so that GIN is
-   * asked for them by name rather than for the union of a prefix (prefixAsWords). The documents are
+   * tiers from the cursor's one down until it has its rows, one statement a tier. In a large
+   * catalogue (catalogue-size.ts), each tier reads its hot band first, and a search of several
+   * words first reads the words its last word starts (wordsStartingWith), so that GIN is asked for
+   * them by name rather than for the union of a prefix (prefixAsWords). The documents are
    * generated columns, so a workflow made public, private or deleted is found or gone by the very
    * next search.
    */
@@ -223,8 +226,9 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
       from = { tier, popularity, id };
     }
     const category = wantedCategory(input.category);
+    const large = await catalogue.large();
     const expanded =
-      terms.terms.length > 1
+      large && terms.terms.length > 1
         ? prefixAsWords(
             terms,
             (await prisma.$queryRaw<{ word: string }[]>(wordsStartingWith(terms.prefix, SEARCH_LIMITS.maxPrefixWords))).map((r) => r.word),
@@ -236,7 +240,7 @@ export function createMarketplaceService({ db, clock }: ServiceDeps) {
       const after = from && tier.tier === from.tier ? { popularity: from.popularity, id: from.id } : null;
       rows.push(
         ...(await prisma.$queryRaw<(ItemRow & { tier: number; popularity: number })[]>(
-          searchTierPage({ tier, tsquery: terms.tsquery, expanded, category, after, count: limit + 1 - rows.length }),
+          searchTierPage({ tier, tsquery: terms.tsquery, expanded, hotBand: large, category, after, count: limit + 1 - rows.length }),
         )),
       );
       if (rows.length > limit) break;

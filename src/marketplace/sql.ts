@@ -120,27 +120,31 @@ const HOT = Prisma.raw(String(HOT_POPULARITY));
 
 /**
  * A page of one tier's public matches of `tsquery`, most popular first, then the id: the order of
- * the popular sort. One statement, in two parts of which the page is one:
+ * the popular sort. A common word walks the popular sort's index (its key is POPULARITY, character
+ * for character) and stops after `count` rows; a rare one reads its matches from the tier's GIN
+ * index and sorts them; the planner picks by the estimated matches. The owners are joined to the
+ * page's rows only. With `hotBand` (a large catalogue), one statement in two parts, of which the
+ * page is one:
  * - `hot`: the matches of the hot band (popularity HOT_POPULARITY or more), read from the tier's
  *   partial GIN index, or by walking the popular sort's index to the band's end. When they fill
  *   the page, they are the page: every hot row outranks every other row.
- * - otherwise, the tier's matches in popularity order, read only then (a one-time filter on the hot
- *   part's count). A common word walks the popular sort's index (its key is POPULARITY, character
- *   for character) and stops after `count` rows; a rare one reads its matches from the tier's GIN
- *   index and sorts them; the planner picks by the estimated matches.
- * For a word in one row of a hundred, a page at a million workflows reads a few hundred rows of the
- * hot band, where either way through every row reads thousands. The owners are joined to the
- * page's rows only. In a category, the query's words are those qualified by the category (each
- * document holds both, migration marketplace_search_in_category): they match exactly that
- * category's workflows, so GIN reads only the category's matches and the planner estimates them
- * from the document's statistics, as without a category. `after` resumes within the tier; null
- * starts it.
+ * - otherwise, the tier's matches as above, read only then (a one-time filter on the hot part's
+ *   count, so that part of the plan does not run at all).
+ * For a word in one row of a hundred, a page at a million workflows then reads a few hundred rows
+ * of the hot band, where either way through every match reads thousands; in a small catalogue the
+ * second plan costs more than it saves. In a category, the query's words are those qualified by
+ * the category (each document holds both, migration marketplace_search_in_category): they match
+ * exactly that category's workflows, so GIN reads only the category's matches and the planner
+ * estimates them from the document's statistics, as without a category. `after` resumes within
+ * the tier; null starts it.
  */
 export const searchTierPage = (input: {
   tier: SearchTier;
   tsquery: string;
   /** The query as its whole words and the words its prefix starts (prefixAsWords), or null. */
   expanded?: { whole: string; words: string } | null;
+  /** Whether to read the hot band first (a large catalogue; src/marketplace/catalogue-size.ts). */
+  hotBand: boolean;
   category: string | null;
   after: { popularity: number; id: string } | null;
   count: number;
@@ -151,25 +155,27 @@ export const searchTierPage = (input: {
     ? Prisma.sql`(to_tsquery('simple', ${input.expanded.whole}) && ${input.expanded.words}::tsquery)`
     : Prisma.sql`to_tsquery('simple', ${input.tsquery})`;
   const query = input.category === null ? typed : Prisma.sql`workflow_search_category_query(${typed}, ${input.category}::text)`;
-  const matches = (hot: boolean) => Prisma.sql`
+  const matches = (band: Prisma.Sql) => Prisma.sql`
     SELECT ${WORKFLOW_COLUMNS}, ${POPULARITY} AS popularity
     FROM workflows w CROSS JOIN (SELECT ${query}) AS q(query)
-    WHERE w.visibility = 'public' AND ${tier.document} @@ q.query
-      ${hot ? Prisma.sql`AND ${POPULARITY} >= ${HOT}` : Prisma.sql`AND (SELECT count(*) FROM hot) < ${input.count}`}
+    WHERE w.visibility = 'public' AND ${tier.document} @@ q.query ${band}
       ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
       AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
     ORDER BY ${POPULARITY} DESC, w.id DESC
     LIMIT ${input.count}`;
+  const withOwners = (page: Prisma.Sql) => Prisma.sql`
+  SELECT p.*, u.display_name AS owner_display_name, ${tier.tier}::int AS tier
+  FROM ${page} p JOIN users u ON u.id = p.owner_id
+  ORDER BY p.popularity DESC, p.id DESC`;
+  if (!input.hotBand) return withOwners(Prisma.sql`(${matches(Prisma.empty)})`);
   return Prisma.sql`
-  WITH hot AS MATERIALIZED (${matches(true)}),
+  WITH hot AS MATERIALIZED (${matches(Prisma.sql`AND ${POPULARITY} >= ${HOT}`)}),
   page AS (
     SELECT * FROM hot WHERE (SELECT count(*) FROM hot) = ${input.count}
     UNION ALL
-    (${matches(false)})
+    (${matches(Prisma.sql`AND (SELECT count(*) FROM hot) < ${input.count}`)})
   )
-  SELECT p.*, u.display_name AS owner_display_name, ${tier.tier}::int AS tier
-  FROM page p JOIN users u ON u.id = p.owner_id
-  ORDER BY p.popularity DESC, p.id DESC`;
+  ${withOwners(Prisma.sql`page`)}`;
 };
 
 /**

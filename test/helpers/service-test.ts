@@ -27,21 +27,29 @@ function user(
   return [async ({ service }, use) => use(await service.token(email)), { scope: 'file' }];
 }
 
-export const serviceTest = test.extend<ServiceFixtures>({
-  service: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
-    async ({}, use) => {
-      const service = await startTestApp();
-      try {
-        await use(service);
-      } finally {
-        await service.close();
-      }
-    },
-    { scope: 'file' },
-  ],
-  alice: user('alice@example.com'),
-  bob: user('bob@example.com'),
-  carol: user('carol@example.com'),
-  dave: user('dave@example.com'),
-});
+/** `serviceTest` on a service started with these environment variables (for instance, a setting under test). */
+export function serviceTestWith(env: Record<string, string> = {}) {
+  return test.extend<ServiceFixtures>({
+    service: [
+      // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
+      async ({}, use) => {
+        const service = await startTestApp({ env });
+        try {
+          await use(service);
+        } finally {
+          await service.close();
+        }
+      },
+      { scope: 'file' },
+    ],
+    alice: user('alice@example.com'),
+    bob: user('bob@example.com'),
+    carol: user('carol@example.com'),
+    dave: user('dave@example.com'),
+  });
+}
+
+export const serviceTest = serviceTestWith();
+
+/** The test function of serviceTest and serviceTestWith. */
+export type ServiceTest = typeof serviceTest;
