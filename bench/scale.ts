@@ -17,7 +17,7 @@
  */
 import { fork } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { getPriority, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -375,7 +375,7 @@ async function main(): Promise<void> {
               label,
               database,
               started,
-              command: `DATABASE_URL=${url} nice -n 19 npx tsx bench/scale.ts ${process.argv.slice(2).join(' ')}`,
+              command: `DATABASE_URL=${url} ${getPriority() === 0 ? '' : `nice -n ${getPriority()} `}npx tsx bench/scale.ts ${process.argv.slice(2).join(' ')}`,
               requestsPerQuery: requests,
               loadAverage: { before: loadBefore, after: loadAfter },
               results: rows,
