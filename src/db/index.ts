@@ -16,6 +16,14 @@ export interface Database {
   prisma: PrismaClient;
   /** Runs a named statement with its parameters and returns the rows (columns as named in the SQL). */
   read<T>(statement: Statement, values: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs a statement built for one request (a Prisma.sql template: `text` and `values`) unnamed, so
+   * that PostgreSQL plans it for its values every time, and returns the rows as `read` does. For
+   * reads whose best plan depends on the values (a search word, a category), which a named
+   * statement's generic plan would fix once for all; sent by the service itself, without the work
+   * Prisma's raw queries do around each call.
+   */
+  readUnnamed<T>(sql: { text: string; values: readonly unknown[] }): Promise<T[]>;
   /** Resolves when the database answers a trivial query within the timeout. */
   ping(timeoutMs?: number): Promise<void>;
   /** Connection use for /metrics: the pg pool's counts, or PGlite's one in-process connection. */
@@ -95,6 +103,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     async read<T>(statement: Statement, values: readonly unknown[]) {
       options.onQuery?.(statement.text);
       return (await lite.query<T>(statement.text, values as unknown[])).rows;
+    },
+    async readUnnamed<T>(sql: { text: string; values: readonly unknown[] }) {
+      options.onQuery?.(sql.text);
+      return (await lite.query<T>(sql.text, sql.values as unknown[])).rows;
     },
     async ping(timeoutMs = 2000) {
       await withTimeout(lite.query('SELECT 1'), timeoutMs, 'database did not answer in time');
@@ -202,6 +214,10 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
         ? { name: statement.name, text: statement.text, values: values as unknown[] }
         : { text: statement.text, values: values as unknown[] };
       return (await pool.query<T & pg.QueryResultRow>(query)).rows;
+    },
+    async readUnnamed<T>(sql: { text: string; values: readonly unknown[] }) {
+      options.onQuery?.(sql.text);
+      return (await pool.query<T & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
     },
     async ping(timeoutMs = 2000) {
       await withTimeout(pool.query('SELECT 1'), timeoutMs, 'database did not answer in time');

@@ -22,7 +22,7 @@ export function createCatalogueSize(db: Database, largeFrom: number, now: () => 
   let reading: Promise<boolean> | null = null;
 
   async function read(): Promise<boolean> {
-    const [row] = await db.prisma.$queryRawUnsafe<{ rows: number }[]>(CATALOGUE_ROWS);
+    const [row] = await db.readUnnamed<{ rows: number }>({ text: CATALOGUE_ROWS, values: [] });
     const large = isLarge(row?.rows ?? -1, largeFrom);
     known = { large, at: now() };
     return large;

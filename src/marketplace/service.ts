@@ -25,7 +25,9 @@ import {
  * statement that also joins the owner's public columns: a page costs one round trip however many
  * items and owners it holds. Every key is an integer, a timestamp or the id, so a cursor holds exact
  * values and the row-value comparison that resumes a page never loses or repeats a row, ties
- * included. The statements are in sql.ts.
+ * included. The statements are in sql.ts; the service sends them itself, unnamed (Database's
+ * readUnnamed), so each is planned for its own words and category, without Prisma's work around a
+ * raw query.
  */
 
 export const MARKETPLACE_SORTS = ['popular', 'recent', 'rating'] as const;
@@ -182,7 +184,6 @@ function wantedCategory(category: string | null | undefined): string | null {
 }
 
 export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
-  const prisma = db.prisma;
   const catalogue = createCatalogueSize(db, config.marketplaceLargeFrom);
 
   function pageOf<R extends ItemRow>(rows: R[], limit: number, kind: string, cursorOf: (row: R) => CursorValue[]): Page<MarketplaceItem> {
@@ -199,7 +200,7 @@ export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
       const values = readCursor(input.cursor, kind, plan.shape);
       after = plan.keysOf ? plan.keysOf(values) : values;
     }
-    const rows = await prisma.$queryRaw<KeyRow[]>(
+    const rows = await db.readUnnamed<KeyRow>(
       browsePage({ order: plan.order, category: wantedCategory(input.category), after, count: limit + 1 }),
     );
     return pageOf(rows, limit, kind, plan.cursorOf);
@@ -231,7 +232,7 @@ export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
       large && terms.terms.length > 1
         ? prefixAsWords(
             terms,
-            (await prisma.$queryRaw<{ word: string }[]>(wordsStartingWith(terms.prefix, SEARCH_LIMITS.maxPrefixWords))).map((r) => r.word),
+            (await db.readUnnamed<{ word: string }>(wordsStartingWith(terms.prefix, SEARCH_LIMITS.maxPrefixWords))).map((r) => r.word),
           )
         : null;
     const rows: (ItemRow & { tier: number; popularity: number })[] = [];
@@ -239,7 +240,7 @@ export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
       if (from && tier.tier > from.tier) continue;
       const after = from && tier.tier === from.tier ? { popularity: from.popularity, id: from.id } : null;
       rows.push(
-        ...(await prisma.$queryRaw<(ItemRow & { tier: number; popularity: number })[]>(
+        ...(await db.readUnnamed<ItemRow & { tier: number; popularity: number }>(
           searchTierPage({ tier, tsquery: terms.tsquery, expanded, hotBand: large, category, after, count: limit + 1 - rows.length }),
         )),
       );
@@ -255,7 +256,7 @@ export function createMarketplaceService({ db, clock, config }: ServiceDeps) {
    */
   async function featured(): Promise<Page<MarketplaceItem>> {
     const since = new Date(clock.now().getTime() - FEATURED_RULE.growthDays * 86_400_000).toISOString();
-    const rows = await prisma.$queryRaw<ItemRow[]>(featuredItems({ ...FEATURED_RULE, since }));
+    const rows = await db.readUnnamed<ItemRow>(featuredItems({ ...FEATURED_RULE, since }));
     return { data: rows.map(toItem), pagination: { nextCursor: null, hasMore: false, count: rows.length } };
   }
 
