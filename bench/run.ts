@@ -229,6 +229,8 @@ interface ScenarioResult {
   ratio: number;
   /** Each round's ratio, in the order measured. */
   roundRatios: number[];
+  /** CPU ms a request of each server in each round (steadier than req/s on a busy machine). */
+  roundCpuMsPerRequest: { service: (number | null)[]; baseline: (number | null)[]; before?: (number | null)[] };
   sameAnswers: boolean;
   /** SQL statements per request with warm caches (viewer, plan, token). */
   statements: { service: number | null; baseline: number | null };
@@ -390,7 +392,7 @@ async function compareRun(options: Options): Promise<number> {
       rounds.push({ s, b, ratio, before: bf });
       if (options.rounds > 1)
         log(
-          `${scenario.name}: round ${round + 1}: ratio ${fmt(ratio, 2)} (${s.rps}/${b.rps} req/s)${bf ? `, before ${fmt(bf.ratio, 2)} (${bf.s.rps}/${b.rps} req/s)` : ''}`,
+          `${scenario.name}: round ${round + 1}: ratio ${fmt(ratio, 2)} (${s.rps}/${b.rps} req/s, CPU ms/req ${fmt(s.cpuMsPerRequest, 3)}/${fmt(b.cpuMsPerRequest, 3)})${bf ? `, before ${fmt(bf.ratio, 2)} (${bf.s.rps}/${b.rps} req/s, CPU ms/req ${fmt(bf.s.cpuMsPerRequest, 3)})` : ''}`,
         );
     }
     const median = <T>(list: T[], key: (x: T) => number): T =>
@@ -405,6 +407,11 @@ async function compareRun(options: Options): Promise<number> {
       baseline: b,
       ratio,
       roundRatios: rounds.map((r) => r.ratio),
+      roundCpuMsPerRequest: {
+        service: rounds.map((r) => r.s.cpuMsPerRequest ?? null),
+        baseline: rounds.map((r) => r.b.cpuMsPerRequest ?? null),
+        ...(before ? { before: rounds.map((r) => r.before!.s.cpuMsPerRequest ?? null) } : {}),
+      },
       sameAnswers,
       statements,
       problems,

@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations.js';
 import type { Statement } from './statement.js';
+import { ShapedQuery } from './shaped-query.js';
 import { poolTypes } from './timestamps.js';
 
 type DatabaseKind = 'pglite' | 'postgres';
@@ -213,11 +214,11 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
       const query = namedStatements
         ? { name: statement.name, text: statement.text, values: values as unknown[] }
         : { text: statement.text, values: values as unknown[] };
-      return (await pool.query<T & pg.QueryResultRow>(query)).rows;
+      return shapedRows<T>(pool, query);
     },
     async readUnnamed<T>(sql: { text: string; values: readonly unknown[] }) {
       options.onQuery?.(sql.text);
-      return (await pool.query<T & pg.QueryResultRow>({ text: sql.text, values: sql.values as unknown[] })).rows;
+      return shapedRows<T>(pool, { text: sql.text, values: sql.values as unknown[] });
     },
     async ping(timeoutMs = 2000) {
       await withTimeout(pool.query('SELECT 1'), timeoutMs, 'database did not answer in time');
@@ -230,6 +231,14 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
       await pool.end();
     },
   };
+}
+
+/** The rows of one of the service's own statements, built by a ShapedQuery. */
+async function shapedRows<T>(pool: pg.Pool, statement: { name?: string; text: string; values: unknown[] }): Promise<T[]> {
+  // Given a query object and no callback, pg-pool answers with a promise of its result (its
+  // typings describe the streaming case, which returns the object itself).
+  const result = await (pool.query(new ShapedQuery(statement)) as unknown as Promise<pg.QueryResult>);
+  return result.rows as T[];
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
