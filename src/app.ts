@@ -288,7 +288,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   async function handleGraphQL(request: Incoming, scope: Scope): Promise<Reply> {
     scope.route = `${request.method} /graphql`;
     const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-    if (wantsPage && !config.production) return graphql.fetch(toFetchRequest(request), { viewer: null, requestId: scope.requestId });
+    if (wantsPage && !config.production)
+      return graphql.fetch(toFetchRequest(request, undefined, graphql.fetchAPI), { viewer: null, requestId: scope.requestId });
     let viewer: Viewer;
     try {
       useBrowserSession(request, scope);
@@ -301,9 +302,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // Read the body here so the size and nesting limits hold for GraphQL as they do for REST.
       const body = await readBodyText(request, config.bodyLimitBytes);
       assertJsonDepth(body);
-      forwarded = toFetchRequest(request, body);
+      forwarded = toFetchRequest(request, body, graphql.fetchAPI);
     } else {
-      forwarded = toFetchRequest(request);
+      forwarded = toFetchRequest(request, undefined, graphql.fetchAPI);
     }
     return boundedAnswer(await graphql.fetch(forwarded, { viewer, requestId: scope.requestId, chargeMore: scope.chargeMore }));
   }

@@ -24,10 +24,22 @@ export interface Incoming {
 
 const invalid = () => new AppError('VALIDATION_ERROR', 'the request line or a header is not valid');
 
+/**
+ * The Fetch API classes a request is built with: the platform's, or a library's own (GraphQL Yoga's
+ * `fetchAPI`, whose Request keeps a text body as text: 1.2 µs to build and read as JSON, against
+ * 23 µs for the platform's, which wraps it in a web stream).
+ */
+export interface FetchApi {
+  Request: typeof Request;
+  Headers: typeof Headers;
+}
+
+const PLATFORM: FetchApi = { Request, Headers };
+
 /** The request's headers as Fetch API Headers (a copy). */
-export function fetchHeadersOf(request: Incoming): Headers {
+export function fetchHeadersOf(request: Incoming, api: FetchApi = PLATFORM): Headers {
   try {
-    return new Headers([...request.headers.entries()]);
+    return new api.Headers([...request.headers.entries()]);
   } catch {
     // A header Node's parser accepted but the Fetch API refuses.
     throw invalid();
@@ -35,9 +47,9 @@ export function fetchHeadersOf(request: Incoming): Headers {
 }
 
 /** The request as a Fetch API Request (itself if it is one), with `body` instead of its own if given. */
-export function toFetchRequest(request: Incoming, body?: string): Request {
+export function toFetchRequest(request: Incoming, body?: string, api: FetchApi = PLATFORM): Request {
   if (request instanceof Request && body === undefined) return request;
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: fetchHeadersOf(request) };
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: fetchHeadersOf(request, api) };
   if (body !== undefined) {
     init.body = body;
   } else if (request.body) {
@@ -45,7 +57,7 @@ export function toFetchRequest(request: Incoming, body?: string): Request {
     init.duplex = 'half';
   }
   try {
-    return new Request(request.url, init);
+    return new api.Request(request.url, init);
   } catch {
     throw invalid();
   }
