@@ -9,6 +9,7 @@ import { AppError } from './errors.js';
 import type { CredentialUse, Viewer } from './auth/viewer.js';
 import { graphqlErrorReply } from './graphql/errors.js';
 import { getSchema } from './graphql/schema.js';
+import { answerPlainPost, asksForJson, plainParams, sendsJson } from './graphql/plain-post.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
 import { assertJsonDepth, readBodyText } from './http/body.js';
 import { toFetchRequest, type Incoming } from './http/incoming.js';
@@ -54,6 +55,11 @@ export interface AppOptions {
   database?: Database;
   /** The dashboard's built files (tests); otherwise dist/web when it has been built. */
   dashboardDir?: string | null;
+  /**
+   * Whether plain JSON POSTs to /graphql skip Yoga's HTTP layer (src/graphql/plain-post.ts;
+   * default true). false sends every /graphql request through Yoga: the test that compares both.
+   */
+  plainGraphQLPosts?: boolean;
 }
 
 /**
@@ -141,6 +147,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
+  const plainPosts = options.plainGraphQLPosts ?? true;
   // The access log line is built only when it will be written.
   const logsRequests = log.isLevelEnabled('info');
 
@@ -303,6 +310,23 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       const body = await readBodyText(request, config.bodyLimitBytes);
       assertJsonDepth(body);
       forwarded = toFetchRequest(request, body, graphql.fetchAPI);
+      const params =
+        plainPosts && sendsJson(request.headers.get('content-type')) && asksForJson(request.headers.get('accept'))
+          ? plainParams(body)
+          : null;
+      if (params) {
+        const context = { viewer, requestId: scope.requestId, chargeMore: scope.chargeMore, request: forwarded };
+        let answer: Response | null;
+        try {
+          answer = await answerPlainPost(graphql.getEnveloped, graphql.fetchAPI, params, context);
+        } catch (error) {
+          // Thrown out of execution rather than answered in `errors`: a fault of the service.
+          const failure = AppError.from(error);
+          if (failure.unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error executing a GraphQL operation');
+          return graphqlErrorReply(failure);
+        }
+        if (answer) return boundedAnswer(answer);
+      }
     } else {
       forwarded = toFetchRequest(request, undefined, graphql.fetchAPI);
     }
