@@ -8,6 +8,11 @@ import type { Incoming } from './incoming.js';
 export async function readBodyText(request: Incoming, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (request.readText) {
+    const text = await request.readText(limit);
+    if (text === null) throw tooLarge(limit);
+    return text;
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -20,6 +20,11 @@ export interface Incoming {
   readonly headers: RequestHeaders;
   /** The body as a stream, or null for none (GET, HEAD). */
   readonly body: ReadableStream<Uint8Array> | null;
+  /**
+   * The body's text, read without a stream, or null once it passes `limit` bytes (reading then
+   * stops). Offered by the HTTP server's requests; `readBodyText` reads `body` where it is absent.
+   */
+  readText?(limit: number): Promise<string | null>;
 }
 
 const invalid = () => new AppError('VALIDATION_ERROR', 'the request line or a header is not valid');

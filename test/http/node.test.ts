@@ -153,6 +153,46 @@ describe('the HTTP server', () => {
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { protocolVersion: '2025-11-25' } });
   });
 
+  /** POSTs `parts` as a chunked body (no declared length), one write each, a moment apart. */
+  const postChunked = (path: string, parts: Buffer[]) =>
+    new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${origin}${path}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // The server may close the connection once it has answered, while parts are still being sent.
+        if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      });
+      let i = 0;
+      const next = () => {
+        if (i === parts.length) return void req.end();
+        req.write(parts[i++]);
+        setTimeout(next, 5);
+      };
+      next();
+    });
+
+  it('reads a body that arrives in parts, a character split between two of them', async () => {
+    const text = Buffer.from(JSON.stringify({ name: 'Café in parts', manifest: sampleManifest() }), 'utf8');
+    const at = text.indexOf('é') + 1; // between the two bytes of é
+    const res = await postChunked('/v1/workflows', [text.subarray(0, 10), text.subarray(10, at), text.subarray(at)]);
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.body)).toMatchObject({ success: true, data: { name: 'Café in parts' } });
+  });
+
+  it('refuses a body of undeclared length once it passes the limit, and closes the connection after the answer', async () => {
+    const part = Buffer.from(`{"name":"${'x'.repeat(Math.ceil(t.config.bodyLimitBytes / 2))}`, 'utf8');
+    const res = await postChunked('/v1/workflows', [part, part, part, Buffer.from('"}')]);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(res.connection).toBe('close');
+    // The server is still serving.
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+  });
+
   it('keeps the connection open after refusing a small body it never read, and reads the next request after it', async () => {
     const res = await fetch(`${origin}/v1/workflows`, {
       method: 'POST',
