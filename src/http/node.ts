@@ -192,6 +192,13 @@ function headersOf(response: Response): Record<string, string | string[]> {
   return out;
 }
 
+/**
+ * Longest answer text (in UTF-16 code units) written as text rather than as bytes encoded first:
+ * below about 90 KB the text costs the server less CPU, above it the bytes (measured,
+ * docs/performance.md).
+ */
+const TEXT_WRITE_LIMIT = 64 * 1024;
+
 async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply): Promise<void> {
   if (closesAfter(req, request)) res.setHeader('connection', 'close');
   if (response instanceof TextReply) {
@@ -201,11 +208,18 @@ async function send(req: IncomingMessage, res: ServerResponse, request: NodeInco
       return;
     }
     // With its length declared the answer leaves in one write; without, Node frames it in chunks.
-    // Encoded once, here: ending with the text would have Node join it to the head, a copy of the
-    // whole answer (20 to 200 KB for a tool list) and as much garbage on every request. The length
-    // goes in with the other headers: set apart (setHeader), it would send writeHead down its
-    // slower path, which sets and checks every header one by one. (docs/performance.md)
-    const body = Buffer.from(response.text, 'utf8');
+    // The length goes in with the other headers: set apart (setHeader), it would send writeHead
+    // down its slower path, which sets and checks every header one by one. A text up to
+    // TEXT_WRITE_LIMIT is ended as text, which Node joins to the head and writes in one call; a
+    // larger one (a big tool list) is encoded once here, since joining it to the head copies the
+    // whole answer. (docs/performance.md, "Writing an answer")
+    const { text } = response;
+    if (text.length <= TEXT_WRITE_LIMIT) {
+      res.writeHead(response.status, { ...response.headers, 'content-length': String(Buffer.byteLength(text, 'utf8')) });
+      res.end(text, 'utf8');
+      return;
+    }
+    const body = Buffer.from(text, 'utf8');
     res.writeHead(response.status, { ...response.headers, 'content-length': String(body.length) });
     res.end(body);
     return;

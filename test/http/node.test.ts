@@ -58,6 +58,26 @@ describe('the HTTP server', () => {
     expect(((await again.json()) as { data: { name: string } }).data.name).toBe(body.name);
   });
 
+  it('answers a large text whole, with its length in bytes (written as bytes rather than as text)', async () => {
+    // 70,000 characters of two bytes each: past the size from which the answer is encoded before it is written.
+    const note = 'ü'.repeat(70_000);
+    const manifest = sampleManifest();
+    manifest.steps[0].parameters = { note };
+    const created = await fetch(`${origin}/v1/workflows`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Large', manifest }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { workflowId: string } };
+    const res = await fetch(`${origin}/v1/workflows/${data.workflowId}`, { headers: auth() });
+    const text = await res.clone().text();
+    expect(text.length).toBeGreaterThan(70_000);
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    const read = (await res.json()) as { data: { manifest: { steps: { parameters?: { note?: string } }[] } } };
+    expect(read.data.manifest.steps[0]!.parameters?.note).toBe(note);
+  });
+
   it('streams a GraphQL answer whole', async () => {
     const query = `{ me { email } workflows(limit: 5) { data { name } } }`;
     const res = await fetch(`${origin}/graphql`, {
