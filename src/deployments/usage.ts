@@ -20,8 +20,14 @@ const DAY_MS = 86_400_000;
 /** A burst of connections queues for pool connections; Prisma's 2 s default wait would fail some of them. */
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
 
+/** The last day `utcDay` wrote, by its number since the epoch: every served request asks for today's. */
+let lastDay = { number: Number.NaN, text: '' };
+
+/** The UTC day of `date`, as YYYY-MM-DD. */
 function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  const number = Math.floor(date.getTime() / DAY_MS);
+  if (number !== lastDay.number) lastDay = { number, text: date.toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 function startOfUtcDay(date: Date): Date {
