@@ -345,6 +345,10 @@ async function compareRun(options: Options): Promise<number> {
   );
 
   const mcp = await openMcpSessions(service.origin, workload);
+  // The before build serves the same opening requests (its sessions are not used: the service's
+  // are valid on both), so neither process comes to the first measurement with a history the
+  // other lacks: a process's code is shaped by every kind of request it has served.
+  if (before) await openMcpSessions(before.origin, workload);
   const scenarios = selectScenarios(buildScenarios(workload, mcp), options.only);
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
