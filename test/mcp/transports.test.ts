@@ -1,4 +1,11 @@
-import { createMcpHandler, McpServer, type AuthInfo, type McpRequestContext, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  McpServer,
+  type AuthInfo,
+  type McpRequestContext,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ALL_VERSIONS, MODERN_VERSION } from '../../src/mcp/protocol.js';
 import { Dispatch, isPlainModernRequest, ModernDispatch, modernEdgeOf } from '../../src/mcp/transports.js';
@@ -146,6 +153,57 @@ describe("the SDK's classification of a request (modernEdgeOf)", () => {
     const edge = modernEdgeOf(headersOf({ 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call' }), message);
     expect(edge?.route).toMatchObject({ kind: 'reject', httpStatus: 400 });
     expect(isPlainModernRequest(edge!, message as never)).toBe(false);
+  });
+
+  it("gives the SDK's own outcome for every kind of request, the first time and when remembered, with the request's own message", () => {
+    const plain = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'plan_a' };
+    const call = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'plan_a', arguments: { task: 'x' }, _meta: META, ...params },
+      ...extra,
+    });
+    const cases: [string, Record<string, string>, Record<string, unknown>][] = [
+      ['plain', plain, call({})],
+      ['other arguments and id', plain, { ...call({ arguments: { task: 'y', more: [1, 2] } }), id: 'abc' }],
+      ['another client', plain, call({ _meta: { ...META, 'io.modelcontextprotocol/clientInfo': { name: 'other', version: '2' } } })],
+      ['an envelope missing a key', plain, call({ _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION } })],
+      ['an envelope of the wrong type', plain, call({ _meta: { ...META, 'io.modelcontextprotocol/clientInfo': 'me' } })],
+      ['a progress token of the wrong type', plain, call({ _meta: { ...META, progressToken: { no: 1 } } })],
+      ['another revision claimed', plain, call({ _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } })],
+      ['the version header disagrees', { ...plain, 'mcp-protocol-version': '2099-01-01' }, call({})],
+      ['an empty version header', { ...plain, 'mcp-protocol-version': '' }, call({})],
+      ['no version header', { 'mcp-method': 'tools/call' }, call({})],
+      ['the method header disagrees', { ...plain, 'mcp-method': 'tools/list' }, call({})],
+      ['the method header padded', { ...plain, 'mcp-method': ' tools/call ' }, call({})],
+      ['the name header disagrees', { ...plain, 'mcp-name': 'plan_b' }, call({})],
+      ['no method header', { 'mcp-protocol-version': MODERN_VERSION }, call({})],
+      ['an initialize with the envelope', { ...plain, 'mcp-method': 'initialize' }, { ...call({}), method: 'initialize' }],
+      ['a header and no _meta', plain, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'plan_a' } }],
+      ['a key a request may not have', plain, call({}, { extra: true })],
+      ['an id beyond safe integers', plain, { ...call({}), id: 2 ** 60 }],
+      ['a fractional id', plain, { ...call({}), id: 1.5 }],
+      ['params that are not an object', plain, { ...call({}), params: [1] }],
+      ['a notification', plain, { jsonrpc: '2.0', method: 'notifications/initialized', params: { _meta: META } }],
+      ['a response', plain, { jsonrpc: '2.0', id: 7, result: { _meta: META } }],
+      ['another jsonrpc', plain, { ...call({}), jsonrpc: '1.0' }],
+    ];
+    for (const [what, headerValues, body] of cases) {
+      const sdk = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: headerValues['mcp-protocol-version'],
+        mcpMethodHeader: headerValues['mcp-method'],
+        mcpNameHeader: headerValues['mcp-name'],
+        body,
+      });
+      for (const time of ['first', 'remembered']) {
+        const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+        const route = modernEdgeOf(headersOf(headerValues), copy)?.route ?? { kind: 'legacy' };
+        expect(route, `${what} (${time})`).toEqual(sdk.kind === 'legacy' ? { kind: 'legacy' } : sdk);
+        if (route.kind === 'modern') expect(route.message, `${what} (${time}): the request's own message`).toBe(copy);
+      }
+    }
   });
 
   it('treats a request without _meta and without the 2026-07-28 header as 2025 era', () => {
