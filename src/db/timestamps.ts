@@ -31,16 +31,42 @@ export function parseTimestamptz(text: string): Date | number | null {
   ) {
     return driverParser(text);
   }
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(5, 7));
-  const day = Number(text.slice(8, 10));
-  const hour = Number(text.slice(11, 13));
-  const minute = Number(text.slice(14, 16));
-  const second = Number(text.slice(17, 19));
+  const year = 100 * twoDigits(text, 0) + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
   // The fraction is 1 to 6 digits after the point: milliseconds, the rest dropped as the driver does.
-  const ms = n > 22 ? 1000 * Number(text.slice(19, n - 3)) : 0;
+  const ms = n > 22 ? 1000 * fraction(text, 20, n - 3) : 0;
   if (!(year >= 100 && month >= 1 && day >= 1 && hour >= 0 && minute >= 0 && second >= 0 && ms >= 0)) return driverParser(text);
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
+}
+
+/** The number two decimal digits at `at` write, NaN where either is not a digit (read by code, not cut out and converted). */
+function twoDigits(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - ZERO;
+  const units = text.charCodeAt(at + 1) - ZERO;
+  return tens >= 0 && tens <= 9 && units >= 0 && units <= 9 ? 10 * tens + units : NaN;
+}
+
+const POWERS_OF_TEN = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+
+/**
+ * The fraction the digits from `from` to `to` write after a point, NaN when there are none or one
+ * is not a digit. The same number as `parseFloat('.' + digits)`, which the driver computes: the
+ * digits as a whole number and the power of ten are both exact, and a division is rounded to the
+ * nearest number as parsing the text is.
+ */
+function fraction(text: string, from: number, to: number): number {
+  if (to <= from) return NaN;
+  let digits = 0;
+  for (let at = from; at < to; at += 1) {
+    const digit = text.charCodeAt(at) - ZERO;
+    if (!(digit >= 0 && digit <= 9)) return NaN;
+    digits = 10 * digits + digit;
+  }
+  return digits / POWERS_OF_TEN[to - from]!;
 }
 
 /** The type parsers of the service's PostgreSQL pool: the driver's, with the fast `timestamptz`. */

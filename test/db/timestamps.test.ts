@@ -37,6 +37,17 @@ describe('timestamptz as the service reads it', () => {
     expect(failures).toEqual([]);
   });
 
+  it('gives the driver’s millisecond for every fraction of one to six digits', () => {
+    const failures: string[] = [];
+    for (let digits = 1; digits <= 6; digits += 1) {
+      for (let value = 0; value < 10 ** digits; value += 1) {
+        const text = `2026-11-24 23:39:26.${pad(value, digits)}+00`;
+        if (!same(text)) failures.push(text);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('leaves every other form to the driver, with the same answer', () => {
     for (const text of [
       '2026-11-24 23:39:26.123456+00',
@@ -49,6 +60,9 @@ describe('timestamptz as the service reads it', () => {
       '0001-01-01 00:00:00+00 BC',
       '12345-06-07 08:09:10+00',
       '2026-11-24 23:39:26.+00',
+      '2026-11-24 23:39:26.12x+00',
+      '2026-1x-24 23:39:26+00',
+      '2026-11-24 2 :39:26+00',
       '2026-02-30 10:00:00+00',
       'infinity',
       '-infinity',
