@@ -8,7 +8,7 @@ import pg from 'pg';
 import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations.js';
 import type { Statement } from './statement.js';
 import { ShapedQuery } from './shaped-query.js';
-import { poolTypes } from './timestamps.js';
+import { poolTypes } from './type-parsers.js';
 
 type DatabaseKind = 'pglite' | 'postgres';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /** PostgreSQL's type id of `timestamp with time zone`. */
-const TIMESTAMPTZ = 1184;
+export const TIMESTAMPTZ = 1184;
 
 /** The driver's own parser of the type (postgres-date), for every form the fast path leaves. */
 const driverParser = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => Date | number | null;
@@ -68,11 +68,3 @@ function fraction(text: string, from: number, to: number): number {
   }
   return digits / POWERS_OF_TEN[to - from]!;
 }
-
-/** The type parsers of the service's PostgreSQL pool: the driver's, with the fast `timestamptz`. */
-export const poolTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-};

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, poolerMode, type Database } from '../../src/db/index.js';
-import { poolTypes } from '../../src/db/timestamps.js';
+import { poolTypes } from '../../src/db/type-parsers.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../helpers/database.js';
 
 /**

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { parseTimestamptz, poolTypes } from '../../src/db/timestamps.js';
+import { parseTimestamptz } from '../../src/db/timestamps.js';
+import { poolTypes } from '../../src/db/type-parsers.js';
 
 /** The driver's own parser: what every result must equal. */
 const driver = pg.types.getTypeParser(1184, 'text') as (text: string) => Date | number | null;
