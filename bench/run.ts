@@ -42,6 +42,7 @@ import {
 } from './harness.js';
 import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
 import { DEFAULT_SIZE, type BenchSize } from './seed.js';
+import { SERVICE_NODE_FLAGS } from '../src/node-flags.js';
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -184,7 +185,7 @@ async function startService(
   const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
   const child = await startChild(
     options.name ?? 'service',
-    [...counter.args, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
+    [...counter.args, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
     { ...env, ...counter.env },
     await freePort(),
     options.dir ?? ROOT,

@@ -37,6 +37,7 @@ import {
 } from './harness.js';
 import { buildScenarios } from './scenarios.js';
 import { DEFAULT_SIZE } from './seed.js';
+import { SERVICE_NODE_FLAGS } from '../src/node-flags.js';
 
 /** Seconds between memory samples, under load and after it. */
 const SAMPLE_EVERY_S = 15;
@@ -217,7 +218,7 @@ async function soak(options: Options): Promise<number> {
   const metricsToken = randomBytes(24).toString('hex');
   const service: Child = await startChild(
     'service',
-    ['dist/src/main.js'],
+    [...SERVICE_NODE_FLAGS, 'dist/src/main.js'],
     { ...serviceEnv(db.url, dataDir, sessionSecret), METRICS_TOKEN: metricsToken },
     await freePort(),
   );
