@@ -4,11 +4,13 @@
  * The CPU a request of the MCP server's answer alone (src/mcp/server.ts: the SDK's protocol layer,
  * its validation and encoding, the endpoint's handlers and renderer), without HTTP or the
  * database: `tools/call` or `tools/list` of the 2025 era and of 2026-07-28 in turn, in one
- * process, as the service serves both. Each measurement is a fresh process; with --interpreted as
- * well, processes with zod's compiled validators (as the service runs, src/app.ts) and without
- * them take turns. On a small, noisy machine this separates changes of some microseconds a
- * request on this path that the whole-service benchmark (npm run bench) cannot tell from its
- * noise. Results go to bench/results/mcp-answer-<start>.json.
+ * process, as the service serves both. Each measurement is a fresh process with the service's V8
+ * settings (src/node-flags.ts, src/v8-flags.ts; allocation-site pretenuring alone moves these
+ * figures by a quarter, docs/performance.md). With --interpreted as well, processes with zod's
+ * compiled validators (as the service runs, src/app.ts) and without them take turns. On a small,
+ * noisy machine this separates changes of some microseconds a request on this path that the
+ * whole-service benchmark (npm run bench) cannot tell from its noise. Results go to
+ * bench/results/mcp-answer-<start>.json.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -61,7 +63,9 @@ const median = (xs: number[]) => {
 
 /** One measurement, in this process: median CPU µs a request of each era over the rounds after the warm-up. */
 async function measureHere(method: Method, compiled: boolean, rounds: number, requests: number) {
-  // Before any module that builds a schema, as src/app.ts does.
+  // The service's V8 settings first, as src/main.ts loads them; then zod's compile mode before any
+  // module that builds a schema, as src/app.ts does.
+  await import('../src/v8-flags.js');
   if (compiled) await import('zod/compile');
   const { createMcpServer } = await import('../src/mcp/server.js');
   const { modernEdgeOf } = await import('../src/mcp/transports.js');
@@ -149,6 +153,7 @@ if (values.child) {
 }
 
 const { fmt, log, stamp, writeResults } = await import('./harness.js');
+const { SERVICE_NODE_FLAGS } = await import('../src/node-flags.js');
 const processes = count('processes', values.processes, 1, 50);
 if (values.method !== undefined && !METHODS.includes(values.method as Method)) fail(`--method must be one of ${METHODS.join(', ')}`);
 const methods: readonly Method[] = values.method ? [values.method as Method] : METHODS;
@@ -171,7 +176,7 @@ for (const method of methods) {
       const child = spawnSync(
         process.execPath,
         [
-          '--no-memory-reducer',
+          ...SERVICE_NODE_FLAGS,
           '--import',
           'tsx',
           'bench/mcp-answer.ts',
