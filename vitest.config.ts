@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
-    setupFiles: ['test/helpers/zod-compile.ts'],
+    setupFiles: ['test/helpers/zod-mode.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each test file gets its own database; two workers suit the 2-core machine.

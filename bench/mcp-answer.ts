@@ -6,8 +6,9 @@
  * database: `tools/call` or `tools/list` of the 2025 era and of 2026-07-28 in turn, in one
  * process, as the service serves both. Each measurement is a fresh process with the service's V8
  * settings (src/node-flags.ts, src/v8-flags.ts; allocation-site pretenuring alone moves these
- * figures by a quarter, docs/performance.md). With --interpreted as well, processes with zod's
- * compiled validators (as the service runs, src/app.ts) and without them take turns. On a small,
+ * figures by a quarter, docs/performance.md) and zod set as the service sets it (src/zod-mode.ts:
+ * compiled validators, no reference-cycle support). With --zod-defaults as well, processes with
+ * zod as it comes (interpreted, with cycle support) take turns with those. On a small,
  * noisy machine this separates changes of some microseconds a request on this path that the
  * whole-service benchmark (npm run bench) cannot tell from its noise. Results go to
  * bench/results/mcp-answer-<start>.json.
@@ -17,8 +18,8 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-// Nothing but Node's own modules is imported statically: a measuring process loads zod/compile (or
-// not) before any module that builds a schema, and the harness is loaded by the parent alone.
+// Nothing but Node's own modules is imported statically: a measuring process sets zod (or leaves it
+// as it comes) before any module that builds a schema, and the harness is loaded by the parent alone.
 const ROOT = resolve(import.meta.dirname, '..');
 
 const USAGE = `npm run bench:mcp -- [options]
@@ -27,7 +28,7 @@ const USAGE = `npm run bench:mcp -- [options]
   --processes N       fresh processes per kind (default 6)
   --rounds N          rounds per process, each era in turn (default 24; the first 5 warm up)
   --requests N        requests per era in a round (default 1000)
-  --interpreted       also measure processes without zod's compiled validators, taking turns
+  --zod-defaults      also measure processes with zod as it comes (not the service's src/zod-mode.ts), taking turns
 `;
 
 const { values } = parseArgs({
@@ -36,7 +37,7 @@ const { values } = parseArgs({
     processes: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '24' },
     requests: { type: 'string', default: '1000' },
-    interpreted: { type: 'boolean', default: false },
+    'zod-defaults': { type: 'boolean', default: false },
     child: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -62,11 +63,11 @@ const median = (xs: number[]) => {
 };
 
 /** One measurement, in this process: median CPU µs a request of each era over the rounds after the warm-up. */
-async function measureHere(method: Method, compiled: boolean, rounds: number, requests: number) {
-  // The service's V8 settings first, as src/main.ts loads them; then zod's compile mode before any
-  // module that builds a schema, as src/app.ts does.
+async function measureHere(method: Method, zodMode: 'service' | 'defaults', rounds: number, requests: number) {
+  // The service's V8 settings first, as src/main.ts loads them; then zod's settings before any
+  // module that builds a schema, as src/app.ts loads them.
   await import('../src/v8-flags.js');
-  if (compiled) await import('zod/compile');
+  if (zodMode === 'service') await import('../src/zod-mode.js');
   const { createMcpServer } = await import('../src/mcp/server.js');
   const { modernEdgeOf } = await import('../src/mcp/transports.js');
   const { catalogFor } = await import('../src/mcp/render/index.js');
@@ -146,8 +147,8 @@ const rounds = count('rounds', values.rounds, WARMUP_ROUNDS + 1, 200);
 const requests = count('requests', values.requests, 1, 100_000);
 
 if (values.child) {
-  const [method, kind] = values.child.split(':') as [Method, 'compiled' | 'interpreted'];
-  const result = await measureHere(method, kind === 'compiled', rounds, requests);
+  const [method, kind] = values.child.split(':') as [Method, 'service' | 'defaults'];
+  const result = await measureHere(method, kind, rounds, requests);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
@@ -157,7 +158,7 @@ const { SERVICE_NODE_FLAGS } = await import('../src/node-flags.js');
 const processes = count('processes', values.processes, 1, 50);
 if (values.method !== undefined && !METHODS.includes(values.method as Method)) fail(`--method must be one of ${METHODS.join(', ')}`);
 const methods: readonly Method[] = values.method ? [values.method as Method] : METHODS;
-const kinds = values.interpreted ? (['compiled', 'interpreted'] as const) : (['compiled'] as const);
+const kinds = values['zod-defaults'] ? (['service', 'defaults'] as const) : (['service'] as const);
 
 const started = new Date();
 const info = {
@@ -202,7 +203,7 @@ for (const method of methods) {
   }
 }
 
-const out = ['', 'method      validators    2025 era µs (median of processes)   2026-07-28 µs'];
+const out = ['', 'method      zod           2025 era µs (median of processes)   2026-07-28 µs'];
 for (const r of results)
   out.push(
     `${r.method.padEnd(11)} ${r.kind.padEnd(13)} ${fmt(r.legacyMedianUs).padStart(10)}                          ${fmt(r.modernMedianUs).padStart(8)}`,

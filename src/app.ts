@@ -1,6 +1,6 @@
-// First: every zod schema built after this import, the MCP SDK's among them, gets a validator
-// compiled on its first use (zod's documented global mode; docs/decisions.md, "Performance").
-import 'zod/compile';
+// First: how zod runs (compiled validators, no reference-cycle support), set before any module
+// builds a schema (src/zod-mode.ts).
+import './zod-mode.js';
 import { setReplyHeader, textResponse, toFetchResponse, type Reply } from './http/text-response.js';
 import { createAuthenticator, parseAuthorizationHeader, type Authenticator } from './auth/verify.js';
 import { assertCredentialAllows } from './api-keys/service.js';

@@ -1,0 +1,3 @@
+// Every test file runs zod's schemas as the service does (src/zod-mode.ts): compiled, without
+// reference-cycle support, whatever the file imports first.
+import '../../src/zod-mode.js';
