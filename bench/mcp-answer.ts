@@ -6,7 +6,7 @@
  * database: `tools/call` or `tools/list` of the 2025 era and of 2026-07-28 in turn, in one
  * process, as the service serves both. Each measurement is a fresh process with the service's V8
  * settings (src/node-flags.ts, src/v8-flags.ts; allocation-site pretenuring alone moves these
- * figures by a quarter, docs/performance.md) and zod set as the service sets it (src/zod-mode.ts:
+ * figures by a fifth, docs/performance.md) and zod set as the service sets it (src/zod-mode.ts:
  * compiled validators, no reference-cycle support). With --zod-defaults as well, processes with
  * zod as it comes (interpreted, with cycle support) take turns with those. On a small,
  * noisy machine this separates changes of some microseconds a request on this path that the
