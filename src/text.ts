@@ -61,3 +61,20 @@ export function asciiSlug(value: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+/**
+ * Characters that hide or reorder text for a human reader while an agent still reads it:
+ * bidirectional embeddings, overrides, isolates and marks; zero-width and invisible format
+ * characters; and Unicode tag characters (U+E0000–E007F), which carry invisible ASCII.
+ * The publishing check flags them, display names refuse them, and the rendering of another
+ * author's text for agents makes them visible.
+ */
+export const HIDDEN_CHARACTERS =
+  /[\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/gu;
+
+/**
+ * Every line break CommonMark or a Unicode reader may honour: CRLF, a lone CR, LF, NEL,
+ * the line and paragraph separators, and vertical tab and form feed.
+ */
+// eslint-disable-next-line no-control-regex -- vertical tab and form feed are the point
+export const LINE_BREAKS = /\r\n|[\n\r\u000B\u000C\u0085\u2028\u2029]/g;

@@ -9,6 +9,14 @@ const MAX_HANDLE = 50;
 export function handleOf(user: { id: string; displayName: string | null }): string {
   const name = (user.displayName ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim();
   if (name && !name.includes('@')) return [...name].slice(0, MAX_HANDLE).join('');
-  const rest = user.id.includes('_') ? user.id.slice(user.id.indexOf('_') + 1) : user.id;
+  return pseudonymOf(user.id);
+}
+
+/**
+ * The stable, unique pseudonym of a user, `user-` and the first 8 characters of the id after its
+ * prefix: what names an author beside their chosen display name, which they may change.
+ */
+export function pseudonymOf(userId: string): string {
+  const rest = userId.includes('_') ? userId.slice(userId.indexOf('_') + 1) : userId;
   return `user-${rest.slice(0, 8).toLowerCase()}`;
 }

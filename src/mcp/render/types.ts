@@ -4,12 +4,26 @@
  */
 import type { Adapter, StepAction, WorkflowManifest } from '../../manifest/types.js';
 
+/** Who wrote a workflow and exactly which content is served: shown with every rendering of it. */
+export interface WorkflowProvenance {
+  /** The author's display name, when they chose one. */
+  authorDisplayName: string | null;
+  /** The author's stable pseudonym (`user-xxxxxxxx`), unique and never changed. */
+  authorHandle: string;
+  /** `sha256:<hex>` over the canonical form of everything an agent sees of this version. */
+  digest: string;
+  /** True when the workflow's author is not the person whose agent is served (a subscription). */
+  thirdParty: boolean;
+}
+
 export interface RenderableWorkflow {
   workflowId: string;
   name: string;
   description: string;
   version: string;
   manifest: WorkflowManifest;
+  /** Absent only where the renderer runs without a database (unit tests of pure rendering). */
+  provenance?: WorkflowProvenance;
 }
 
 export interface RenderedTool {
