@@ -127,6 +127,16 @@ export async function browserLogin(service: string, out: Output, openBrowser: bo
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
+    // Only the redirect of this sign-in ends the wait: a request without this run's `state` (a local
+    // process replaying an old or guessed address with a code of its own) is answered and ignored.
+    if (url.searchParams.get('state') !== state) {
+      res
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          '<!doctype html><title>Not this sign-in</title><h1>This address does not belong to the sign-in in progress</h1><p>The command line is still waiting for its own sign-in. Go back to your terminal.</p>',
+        );
+      return;
+    }
     const failed = url.searchParams.has('error');
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })

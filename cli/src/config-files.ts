@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { AgentClient } from './agents.js';
+import { writeFileSafely } from './safe-write.js';
 
 /** An agent client's configuration file as found: its text and what it parses to, or why it does not. */
 export interface ConfigFile {
@@ -84,14 +84,9 @@ export function mergeToml(file: ConfigFile, name: string, table: string): string
   return `${text}${table}`;
 }
 
-/** Writes the file atomically; a new file is readable by its owner only (it may hold a key), an existing one keeps its mode. */
+/** Writes an agent client's file atomically, readable by its owner only whatever its mode was: it may hold a key. */
 export function writeConfig(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode });
-  chmodSync(temporary, mode);
-  renameSync(temporary, path);
+  writeFileSafely(path, text, { private: true });
 }
 
 /** The path as a person reads it: the home folder as ~. */

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './settings.js';
 import { CliError } from './output.js';
+import { writeFileSafely } from './safe-write.js';
 
 /**
  * The signed-in credential, one per service: in the OS keychain where one works (macOS `security`,
@@ -129,12 +130,8 @@ function fileStore(): CredentialStore {
     }
   };
   const writeAll = (all: Record<string, StoredCredential>) => {
-    mkdirSync(configDir(), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${process.pid}.tmp`;
     // Created 0600 and renamed into place: the file is never readable by others, not even for a moment.
-    writeFileSync(temporary, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
+    writeFileSafely(path, `${JSON.stringify(all, null, 2)}\n`, { private: true });
   };
   return {
     name: 'file',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { keyEnvVarOf } from '../../src/install/clients.js';
 import { agentClient, deploymentOfUrl, isFound, parseClients, urlOfEntry, type AgentClient } from './agents.js';
 import { readConfig, serversOf, shown } from './config-files.js';
 import type { Output } from './output.js';
@@ -56,15 +57,32 @@ function claudeStoredSignIns(): Set<string> {
   return names;
 }
 
-/** `${VAR}` and `${env:VAR}` in a header value, from this environment; the names that are not set. */
-function expand(value: string): { value: string; missing: string[] } {
+/**
+ * `${VAR}` and `${env:VAR}` in a header value, from this environment, for the one variable an install
+ * writes for this server (`keyEnvVarOf`): any other variable of the shell (a cloud or code-host token)
+ * is never read, so a planted entry cannot make doctor send it anywhere.
+ */
+function expand(value: string, allowed: string): { value: string; missing: string[]; refused: string[] } {
   const missing: string[] = [];
+  const refused: string[] = [];
   const expanded = value.replace(/\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    if (name !== allowed) {
+      refused.push(name);
+      return '';
+    }
     const found = process.env[name];
     if (found === undefined || found === '') missing.push(name);
     return found ?? '';
   });
-  return { value: expanded, missing };
+  return { value: expanded, missing, refused };
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 async function checkServer(
@@ -72,6 +90,7 @@ async function checkServer(
   name: string,
   entry: Record<string, unknown>,
   install: string,
+  service: string,
   signIns: () => Set<string>,
 ): Promise<ServerReport> {
   const url = urlOfEntry(entry)!;
@@ -85,6 +104,16 @@ async function checkServer(
     notes: [],
     problems: [],
   };
+  // Only the service wfctl works with is contacted: an entry naming another host (a planted one, or
+  // another instance of the service) is reported, never sent a request or a credential.
+  const origin = originOf(url);
+  if (origin !== service) {
+    report.notes.push(
+      `'${name}' points at ${origin ?? 'an address that does not parse'}, not at ${service}: it was not contacted (check it with wfctl doctor --service <its origin>).`,
+    );
+    return report;
+  }
+  const allowedVariable = keyEnvVarOf({ name });
   const headers: Record<string, string> = {};
   const rawHeaders = { ...((entry.headers as Record<string, unknown>) ?? {}), ...((entry.http_headers as Record<string, unknown>) ?? {}) };
   for (const [header, value] of Object.entries(rawHeaders)) {
@@ -94,7 +123,16 @@ async function checkServer(
       report.notes.push(`${client.title} asks for the key and keeps it in its own secret storage: the key itself is not checked here.`);
       continue;
     }
-    const { value: expanded, missing } = expand(value);
+    const { value: expanded, missing, refused } = expand(value, allowedVariable);
+    if (refused.length > 0) {
+      report.credential = 'env';
+      report.problems.push({
+        code: 'ENV_VAR_NOT_READ',
+        message: `the header ${header} of '${name}' reads ${refused.join(', ')}; doctor reads only ${allowedVariable}, the variable wfctl install writes for it`,
+        fix: `Run ${install} to write the entry again, or check the entry by hand.`,
+      });
+      continue;
+    }
     if (missing.length > 0) {
       report.credential = 'env';
       report.problems.push({
@@ -110,7 +148,13 @@ async function checkServer(
   const envVar = entry.bearer_token_env_var;
   if (typeof envVar === 'string') {
     report.credential = 'env';
-    if (process.env[envVar]) headers.Authorization = `Bearer ${process.env[envVar]}`;
+    if (envVar !== allowedVariable)
+      report.problems.push({
+        code: 'ENV_VAR_NOT_READ',
+        message: `'${name}' takes its key from ${envVar}; doctor reads only ${allowedVariable}, the variable wfctl install writes for it`,
+        fix: `Run ${install} to write the entry again, or check the entry by hand.`,
+      });
+    else if (process.env[envVar]) headers.Authorization = `Bearer ${process.env[envVar]}`;
     else
       report.problems.push({
         code: 'ENV_VAR_UNSET',
@@ -173,7 +217,7 @@ async function checkServer(
   return report;
 }
 
-export async function doctor(options: { deploymentId?: string; clients: string; out: Output }) {
+export async function doctor(options: { deploymentId?: string; clients: string; service: string; out: Output }) {
   const { all, ids } = parseClients(options.clients);
   const reports: ClientReport[] = [];
   let signIns: Set<string> | undefined;
@@ -205,7 +249,14 @@ export async function doctor(options: { deploymentId?: string; clients: string; 
         });
       for (const [name, entry] of ours)
         report.servers.push(
-          await checkServer(client, name, entry as Record<string, unknown>, install, () => (signIns ??= claudeStoredSignIns())),
+          await checkServer(
+            client,
+            name,
+            entry as Record<string, unknown>,
+            install,
+            options.service,
+            () => (signIns ??= claudeStoredSignIns()),
+          ),
         );
       if (ours.length === 0 && !options.deploymentId) report.status = 'not-configured';
     }

@@ -402,8 +402,8 @@ program
   .option('--client <name>', `all, or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`, 'all')
   .addHelpText('after', '\nExits 9 when a problem is found; each problem says what to do.')
   .action(
-    action(async (deploymentId: string | undefined, options: { client: string }) => {
-      const result = await doctor({ deploymentId, clients: options.client, out });
+    action(async (deploymentId: string | undefined, options: { client: string }, command: Command) => {
+      const result = await doctor({ deploymentId, clients: options.client, service: serviceOrigin(globals(command).service), out });
       out.result(result, () => printDoctor(result, out));
       if (!result.ok) process.exitCode = EXIT.DOCTOR;
     }),

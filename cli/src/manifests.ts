@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 // The service's own validator (one rule, one place): bundled into the command line by cli/build.mjs.
 import { parseManifestInput, validateManifest } from '../../src/manifest/validate.js';
 import type { Api } from './api.js';
 import { CliError, type Output } from './output.js';
+import { writeFileSafely } from './safe-write.js';
 
 /**
  * Manifests as files (docs/cli.md, "Manifests as files"): one file per workflow (YAML or JSON, the
@@ -64,8 +65,7 @@ function readState(dir: string, service: string): State {
 function writeState(dir: string, state: State): void {
   const sorted = Object.fromEntries(Object.entries(state.workflows).sort(([a], [b]) => a.localeCompare(b)));
   const path = join(dir, STATE_FILE);
-  writeFileSync(`${path}.tmp`, `${JSON.stringify({ service: state.service, workflows: sorted }, null, 2)}\n`);
-  renameSync(`${path}.tmp`, path);
+  writeFileSafely(path, `${JSON.stringify({ service: state.service, workflows: sorted }, null, 2)}\n`, { private: false });
 }
 
 export function checkDir(dir: string): string {
@@ -168,7 +168,7 @@ export async function pull(options: { api: Api; dir: string; format: 'yaml' | 'j
     const text = await api.text(`/workflows/${encodeURIComponent(workflow.workflowId)}/manifest?format=${format}`);
     written.push({ file, workflowId: workflow.workflowId, version: workflow.currentVersion });
     if (!options.dryRun) {
-      writeFileSync(path, text);
+      writeFileSafely(path, text, { private: false });
       state.workflows[file] = { workflowId: workflow.workflowId, version: workflow.currentVersion, sha256: sha256(text) };
     }
   }

@@ -91,6 +91,14 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
       expect(authorize.searchParams.get('client_id')).toBe('wfctl');
       expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
       expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      // A local process that reaches the loopback callback first, with a code of its own and a state
+      // that is not this sign-in's (or none), is answered and ignored: the command line keeps waiting.
+      const callback = authorize.searchParams.get('redirect_uri')!;
+      for (const query of ['?code=attacker-code&state=forged', '?code=attacker-code', '?error=access_denied&state=forged']) {
+        const replay = await fetch(`${callback}${query}`);
+        expect(replay.status).toBe(400);
+        expect(await replay.text()).toContain('does not belong to the sign-in in progress');
+      }
 
       const context = await chromium.browser.newContext();
       const page = await context.newPage();

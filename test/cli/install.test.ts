@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,9 +57,12 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
   const read = (...path: string[]) => readFileSync(join(home.home, ...path), 'utf8');
 
   it('install --client all writes every client found, keeps what the files held, and the real clients connect', async () => {
+    expect(statSync(join(home.home, '.claude.json')).mode & 0o777).toBe(0o644);
     const result = await wfctl('install', deployment.deploymentId, '--client', 'all', '--json');
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.json.apiKey).toMatchObject({ source: 'created', keyId: expect.any(String) });
+    // A file that now holds a key is readable by its owner only, whatever mode it had.
+    for (const file of [['.claude.json'], ['.cursor', 'mcp.json']]) expect(statSync(join(home.home, ...file)).mode & 0o777).toBe(0o600);
     expect(result.json.skipped).toEqual(['vscode', 'vscode-insiders', 'claude-desktop']);
     expect(Object.fromEntries(result.json.clients.map((c: any) => [c.client, c.action]))).toEqual({
       'claude-code': 'update',
@@ -215,7 +220,7 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
       writeFileSync(join(h, '.gemini', 'settings.json'), '{ "mcpServers": { ');
       mkdirSync(join(h, '.codeium', 'windsurf'), { recursive: true });
       writeFileSync(join(h, '.codeium', 'windsurf', 'mcp_config.json'), '{"mcpServers": {}}');
-      const brokenEnv = { ...broken.env, PATH: env.PATH!.split(':').slice(1).join(':') };
+      const brokenEnv = { ...broken.env, WFCTL_SERVICE: service.origin, PATH: env.PATH!.split(':').slice(1).join(':') };
 
       const result = await runCli(['doctor', deployment.deploymentId, '--json'], { env: brokenEnv, timeoutMs: 60_000 });
       expect(result.code, result.stdout + result.stderr).toBe(9);
@@ -279,7 +284,9 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
       expect(JSON.parse(readFileSync(join(bare.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
         mcpServers: { 'open-tools': { url: created.body.data.mcpEndpoint } },
       });
-      const checked = await runCli(['doctor', openId, '--json'], { env: { ...bare.env, PATH: '/usr/bin:/bin' } });
+      const checked = await runCli(['doctor', openId, '--json'], {
+        env: { ...bare.env, WFCTL_SERVICE: service.origin, PATH: '/usr/bin:/bin' },
+      });
       expect(checked.code, checked.stdout).toBe(0);
       expect(checked.json.clients.map((c: any) => [c.client, c.servers[0].connected, c.servers[0].credential])).toEqual([
         ['cursor', true, 'none'],
@@ -287,6 +294,76 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
       ]);
     } finally {
       bare.remove();
+    }
+  });
+
+  it('doctor reads only the key variable an install writes, and contacts only the service it works with', async () => {
+    const requests: string[] = [];
+    const listener = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const foreign = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    const planted = tempHome();
+    try {
+      writeFileSync(
+        join(planted.home, '.claude.json'),
+        JSON.stringify({
+          mcpServers: {
+            // Another host, with a header that names a shell variable: neither read nor contacted.
+            elsewhere: {
+              type: 'http',
+              url: `${foreign}/v1/mcp/${deployment.deploymentId}`,
+              headers: { Authorization: 'Bearer ${AWS_SECRET_ACCESS_KEY}' },
+            },
+            // The service itself, but a variable that is not this server's key variable: not read.
+            [SERVER]: { type: 'http', url: deployment.endpoint, headers: { Authorization: 'Bearer ${env:GITHUB_TOKEN}' } },
+          },
+        }),
+      );
+      const result = await runCli(['doctor', deployment.deploymentId, '--client', 'claude-code', '--json'], {
+        env: {
+          ...planted.env,
+          WFCTL_SERVICE: service.origin,
+          PATH: '/usr/bin:/bin',
+          AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
+          GITHUB_TOKEN: 'ghp_secretvalue',
+        },
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stdout).toBe(9);
+      const servers = Object.fromEntries(result.json.clients[0].servers.map((s: any) => [s.name, s]));
+      expect(servers.elsewhere.connected).toBe(false);
+      expect(servers.elsewhere.notes.join(' ')).toContain('it was not contacted');
+      expect(servers[SERVER].problems.map((p: any) => p.code)).toEqual(['ENV_VAR_NOT_READ']);
+      expect(servers[SERVER].problems[0].message).toContain('EVERYTHING_API_KEY');
+      expect(result.stdout).not.toContain('aws-secret-value');
+      expect(result.stdout).not.toContain('ghp_secretvalue');
+      expect(requests).toEqual([]);
+    } finally {
+      planted.remove();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+
+  it('a configuration kept behind a symlink is written where the link points, and the link stays', async () => {
+    const linked = tempHome();
+    try {
+      mkdirSync(join(linked.home, 'dotfiles'));
+      writeFileSync(join(linked.home, 'dotfiles', 'cursor-mcp.json'), '{"mcpServers":{}}');
+      mkdirSync(join(linked.home, '.cursor'));
+      symlinkSync(join(linked.home, 'dotfiles', 'cursor-mcp.json'), join(linked.home, '.cursor', 'mcp.json'));
+      const result = await runCli(['install', deployment.deploymentId, '--client', 'cursor', '--json'], {
+        env: { ...linked.env, WFCTL_SERVICE: service.origin, WFCTL_API_KEY: apiKey },
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(lstatSync(join(linked.home, '.cursor', 'mcp.json')).isSymbolicLink()).toBe(true);
+      const real = join(linked.home, 'dotfiles', 'cursor-mcp.json');
+      expect(Object.keys(JSON.parse(readFileSync(real, 'utf8')).mcpServers)).toEqual([SERVER]);
+      expect(statSync(real).mode & 0o777).toBe(0o600);
+    } finally {
+      linked.remove();
     }
   });
 
