@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db/index.js';
 import { AppError } from './errors.js';
 import type { CredentialUse, Viewer } from './auth/viewer.js';
 import { graphqlErrorReply } from './graphql/errors.js';
+import { graphiqlPage } from './graphql/graphiql.js';
 import { getSchema } from './graphql/schema.js';
 import { answerPlainPost, asksForJson, plainParams, sendsJson } from './graphql/plain-post.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
@@ -298,8 +299,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   async function handleGraphQL(request: Incoming, scope: Scope): Promise<Reply> {
     scope.route = `${request.method} /graphql`;
     const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-    if (wantsPage && !config.production)
-      return graphql.fetch(toFetchRequest(request, undefined, graphql.fetchAPI), { viewer: null, requestId: scope.requestId });
+    if (wantsPage && !config.production) return graphiqlPage(request.headers.get('accept-encoding'), false);
     let viewer: Viewer;
     try {
       useBrowserSession(request, scope);

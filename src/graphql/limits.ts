@@ -150,6 +150,32 @@ function rootTypeOf(schema: GraphQLSchema, op: OperationDefinitionNode) {
       : schema.getQueryType();
 }
 
+/**
+ * The depth an operation that asks only for the schema may reach: GraphiQL's own introspection
+ * query nests 15 levels (`ofType` inside `ofType`). Such an operation reads the schema held in
+ * memory, never the database, and graphql-js's MaxIntrospectionDepthRule (added beside this rule)
+ * refuses the nesting of `fields`, `interfaces` and `possibleTypes` that would make it expensive.
+ */
+const INTROSPECTION_MAX_DEPTH = 20;
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type', '__typename']);
+
+/** Whether every field the operation selects at its root (through fragments too) is an introspection field. */
+function asksOnlyForTheSchema(
+  selectionSet: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): boolean {
+  return selectionSet.selections.every((selection) => {
+    if (selection.kind === Kind.FIELD) return INTROSPECTION_FIELDS.has(selection.name.value);
+    if (selection.kind === Kind.INLINE_FRAGMENT) return asksOnlyForTheSchema(selection.selectionSet, fragments, seen);
+    const name = selection.name.value;
+    const fragment = fragments[name];
+    if (!fragment || seen.has(name)) return true;
+    seen.add(name);
+    return asksOnlyForTheSchema(fragment.selectionSet, fragments, seen);
+  });
+}
+
 /** Depth and aliases depend on the document only, so they are checked with the other validation rules. */
 export function operationLimitRule(limits: OperationLimits = defaultOperationLimits): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
@@ -175,8 +201,9 @@ export function operationLimitRule(limits: OperationLimits = defaultOperationLim
           null,
           new Set(),
         );
-        if (maxDepth > limits.maxDepth)
-          context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${limits.maxDepth} are allowed`, 'depth'));
+        const allowedDepth = asksOnlyForTheSchema(op.selectionSet, fragments) ? INTROSPECTION_MAX_DEPTH : limits.maxDepth;
+        if (maxDepth > allowedDepth)
+          context.reportError(limitError(`the operation nests ${maxDepth} levels deep; at most ${allowedDepth} are allowed`, 'depth'));
         if (aliases > limits.maxAliases)
           context.reportError(limitError(`the operation uses ${aliases} aliases; at most ${limits.maxAliases} are allowed`, 'aliases'));
       },

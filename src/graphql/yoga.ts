@@ -1,5 +1,4 @@
-import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError, MaxIntrospectionDepthRule, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import { createYoga, handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { PrismaClient } from '@pothos/plugin-prisma';
 import type { Logger } from '../logger.js';
@@ -104,6 +103,7 @@ export function createGraphQLHandler(options: {
   const validationRules: Plugin = {
     onValidate({ addValidationRule }) {
       addValidationRule(operationLimitRule());
+      addValidationRule(MaxIntrospectionDepthRule);
       if (!production) return;
       addValidationRule(NoSchemaIntrospectionCustomRule);
       return ({ result, setResult }) => {
@@ -166,10 +166,9 @@ export function createGraphQLHandler(options: {
     // default would reflect any Origin with credentials allowed.)
     cors: false,
     landingPage: false,
-    // GraphiQL from the service's own files (the package inlines its bundle): nothing from a CDN.
-    renderGraphiQL,
     logging: false,
-    graphiql: production ? false : { title: 'Workflow service — GraphQL', defaultQuery: '{ me { userId email workflowCount } }' },
+    // GraphiQL is served by the service itself (graphiql.ts: compressed once, with its own CSP).
+    graphiql: false,
     plugins: [requestContext, validationRules, execution, jit],
     maskedErrors: {
       maskError(error, _message) {

@@ -227,9 +227,22 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await checkPage(page, 'not-found', 'not-found page');
   });
 
-  it('serves GraphiQL from the service alone: it renders with every request to another host blocked', async () => {
-    const context = await chromium.browser.newContext();
-    const page = await context.newPage();
+  it('serves GraphiQL from the service alone, compressed, under a CSP, unframable; its docs load the schema', async () => {
+    const head = await fetch(`${service.origin}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-encoding')).toBe('gzip');
+    expect(Number(head.headers.get('content-length'))).toBeLessThan(3 * 1024 * 1024);
+    expect(head.headers.get('x-frame-options')).toBe('DENY');
+    const csp = head.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'sha256-[^']+'(;|$)/);
+    await head.body?.cancel();
+    // Signed in to the dashboard: GraphiQL's requests carry the session cookie, as the dashboard's do.
+    const { context, page } = await signIn(chromium.browser, service.origin, 'graphiql@example.com');
+    const refusedByPolicy: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refusedByPolicy.push(message.text());
+    });
     const elsewhere: string[] = [];
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -244,6 +257,13 @@ describe('the dashboard’s pages', { timeout: 120_000 }, () => {
     await page.getByText('Workflow service — GraphQL').or(page.locator('.graphiql-query-editor')).first().waitFor();
     expect(elsewhere).toEqual([]);
     expect(failures.filter((m) => /not defined/.test(m))).toEqual([]);
+    // Its own introspection query is allowed (it nests 15 levels; other operations stop at 10), so
+    // the documentation explorer shows the schema.
+    await page.getByRole('button', { name: /documentation explorer/i }).click();
+    await page.getByText('Root Types').waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Query' }).first().click();
+    await page.getByText('workflows', { exact: false }).first().waitFor({ timeout: 10_000 });
+    expect(refusedByPolicy).toEqual([]);
     await context.close();
   });
 });

@@ -1,3 +1,4 @@
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -34,6 +35,22 @@ describe('GraphQL operation limits', () => {
     for (let i = 0; i < 8; i += 1) inner = `forkedFromWorkflow { ${inner} }`;
     const res = await refused(`{ me { workflows { data { ${inner} } } } }`, 'depth');
     expect(res.body.errors[0].message).toMatch(/levels deep/);
+  });
+
+  it("accepts GraphiQL's own introspection query (15 levels), while other operations stop at 10", async () => {
+    const res = await t.graphql(getIntrospectionQuery(), {}, token);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.__schema.queryType.name).toBe('Query');
+    // Mixed with a field of the API, the usual limit holds.
+    let inner = 'workflowId';
+    for (let i = 0; i < 8; i += 1) inner = `forkedFromWorkflow { ${inner} }`;
+    await refused(`{ __schema { queryType { name } } me { workflows { data { ${inner} } } } }`, 'depth');
+  });
+
+  it('refuses introspection nested to make it expensive', async () => {
+    const res = await t.graphql('{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }', {}, token);
+    expect(res.body.errors?.[0]?.message).toMatch(/introspection/i);
+    expect(res.body.data).toBeUndefined();
   });
 
   it('refuses too many aliases', async () => {
