@@ -11,6 +11,7 @@ import { lazyPage } from '../components/lazyPage';
 import type { Problem } from '../editor/validate';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
+import { clearDraft, loadDraft, sameFields, storeDraft, useLeaveGuard, type DraftFields } from '../editor/draft';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
 
@@ -113,19 +114,65 @@ export default function WorkflowEditor() {
   const update = useMutation(Update);
   const remove = useMutation(Delete);
   const [problems, setProblems] = useState<Problem[] | null>(null);
+  // What the form held when it was loaded (or last saved): the form differs from it while there are unsaved edits.
+  const [baseline, setBaseline] = useState<DraftFields | null>(null);
+  const [restoredAt, setRestoredAt] = useState<string | null>(null);
+  const draftKey = workflowId ?? 'new';
+  const current: DraftFields = { name, description, category, tags, visibility, manifest };
+  const dirty = baseline !== null && !sameFields(current, baseline);
+  useLeaveGuard(dirty);
+
+  function applyFields(fields: DraftFields) {
+    setName(fields.name);
+    setDescription(fields.description);
+    setCategory(fields.category);
+    setTags(fields.tags);
+    setVisibility(fields.visibility);
+    setManifest(fields.manifest);
+  }
+
+  /** Starts editing from `base`, or from the draft kept for this workflow when there is one. */
+  function startFrom(base: DraftFields) {
+    setBaseline(base);
+    const draft = loadDraft(draftKey);
+    if (draft && !sameFields(draft.fields, base)) {
+      applyFields(draft.fields);
+      setRestoredAt(draft.savedAt);
+    } else {
+      applyFields(base);
+      setRestoredAt(null);
+    }
+  }
+
+  useEffect(() => {
+    if (workflowId) return;
+    startFrom({ name: '', description: '', category: '', tags: '', visibility: 'private', manifest: STARTER });
+    // Once per workflow opened.
+  }, [workflowId]);
 
   useEffect(() => {
     const w = existing.data?.workflow;
     if (!w || loadedFor.current === w.workflowId) return;
     loadedFor.current = w.workflowId;
-    setName(w.name);
-    setDescription(w.description);
-    setCategory(w.category);
-    setTags(w.tags.join(', '));
-    setVisibility(w.visibility);
-    // The YAML as the owner wrote it (comments and layout kept), or written from the manifest when it was sent as JSON.
-    setManifest(existing.data?.manifestYaml.body ?? STARTER);
+    startFrom({
+      name: w.name,
+      description: w.description,
+      category: w.category,
+      tags: w.tags.join(', '),
+      visibility: w.visibility,
+      // The YAML as the owner wrote it (comments and layout kept), or written from the manifest when it was sent as JSON.
+      manifest: existing.data?.manifestYaml.body ?? STARTER,
+    });
+    // Once per workflow loaded.
   }, [existing.data]);
+
+  // The draft follows the form: kept while it differs from what was loaded, dropped when it no longer does.
+  useEffect(() => {
+    if (!baseline) return;
+    if (dirty) storeDraft(draftKey, current);
+    else clearDraft(draftKey);
+    // `current` is made of the fields listed.
+  }, [name, description, category, tags, visibility, manifest, baseline, draftKey]);
 
   const saveError = create.error ?? update.error;
   const tagList = useMemo(
@@ -155,15 +202,22 @@ export default function WorkflowEditor() {
   async function save() {
     setSaved(null);
     const fields = { name: name.trim(), description, category: category.trim() || undefined, tags: tagList, visibility, manifest };
+    const submitted = current;
     if (workflowId) {
       const result = await update.run({ workflowId, ...fields });
       if (result) {
         setSaved(`Saved as version ${result.updateWorkflow.currentVersion}.`);
+        setBaseline(submitted);
+        setRestoredAt(null);
         existing.reload();
       }
     } else {
       const result = await create.run(fields);
-      if (result) navigate(`/workflows/${result.createWorkflow.workflowId}`);
+      if (result) {
+        setBaseline(submitted);
+        clearDraft('new');
+        navigate(`/workflows/${result.createWorkflow.workflowId}`);
+      }
     }
   }
 
@@ -187,6 +241,25 @@ export default function WorkflowEditor() {
             ' · private: not in the marketplace'
           )}
         </p>
+      )}
+      {restoredAt && (
+        <div className="notice notice-draft" role="status">
+          <p>
+            Your unsaved changes from {new Date(restoredAt).toLocaleString('en')} were kept in this browser and are back in the form. Save
+            to keep them.
+          </p>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              clearDraft(draftKey);
+              if (baseline) applyFields(baseline);
+              setRestoredAt(null);
+            }}
+          >
+            Discard the unsaved changes
+          </button>
+        </div>
       )}
       <Form
         className="editor"
