@@ -26,7 +26,16 @@ import { openApiDocument } from './rest/openapi.js';
 import { referencePage } from './rest/reference.js';
 import { createServices, type Services } from './services.js';
 import { createWebhookHandler, WEBHOOK_PATH } from './billing/webhook.js';
-import { ADDRESS_BUDGET, addressKey, chargeAfter, chargeBefore, clientAddress, isNavigation, requestCharge } from './limits/http.js';
+import {
+  ADDRESS_BUDGET,
+  addressKey,
+  chargeAfter,
+  chargeBefore,
+  chargedBefore,
+  clientAddress,
+  isNavigation,
+  requestCharge,
+} from './limits/http.js';
 import { rateBudget, type RateBudget } from './limits/plans.js';
 import { createRateLimiter, limitInto } from './limits/rate-limit.js';
 import { manifestSchemaDocument } from './manifest/schema.js';
@@ -357,7 +366,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       });
       // Charge before work: a request anyone can send without a credential is refused before its
       // handler runs, so a refused request has no effect (docs/plans.md, "Rate limits").
-      const refused = charge === 'address' ? await chargeBefore(limiter, scope, request, path) : null;
+      const refused = chargedBefore(charge) ? await chargeBefore(limiter, scope, request, path, charge) : null;
       if (refused) {
         response = refused;
       } else {

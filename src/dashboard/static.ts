@@ -61,6 +61,20 @@ export function findDashboardBuild(): string | null {
   return candidates.find((dir) => existsSync(join(dir, '.vite', 'manifest.json'))) ?? null;
 }
 
+/** The dashboard's icon from its source folder (web/public), for a service run without a build. */
+function sourceIcon(): StaticFile | null {
+  const candidates = ['../../web/public/favicon.svg', '../../../web/public/favicon.svg'].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) return null;
+  return {
+    body: readFileSync(found),
+    gzip: null,
+    headers: { 'content-type': 'image/svg+xml', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+  };
+}
+
 function listFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
@@ -95,6 +109,14 @@ export function loadDashboardAssets(dir: string | null): DashboardAssets {
       const compressible = /^(text\/|image\/svg|application\/json)/.test(type) && body.length > 512;
       files.set(urlPath, { body, gzip: compressible ? gzipSync(body, { level: 9 }) : null, headers });
     }
+  }
+  // The service's own pages name /favicon.svg, and browsers ask for /favicon.ico on pages that name
+  // no icon: both are served (from the source folder when the dashboard is not built), never a 404
+  // that logs and spends a budget.
+  const icon = files.get('/favicon.svg') ?? sourceIcon();
+  if (icon) {
+    if (!files.has('/favicon.svg')) files.set('/favicon.svg', icon);
+    if (!files.has('/favicon.ico')) files.set('/favicon.ico', icon);
   }
   const page = files.get('/index.html');
 

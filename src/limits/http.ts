@@ -4,7 +4,7 @@ import { discardReply, textResponse, type Reply } from '../http/text-response.js
 import { graphqlErrorReply } from '../graphql/errors.js';
 import { errorResponse } from '../rest/envelope.js';
 import { tooManyRequestsPage } from '../http/service-pages.js';
-import { rateBudget } from './plans.js';
+import { rateBudget, type RateBudget } from './plans.js';
 import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders } from './rate-limit.js';
 
 /**
@@ -21,10 +21,17 @@ import { hasRateLimitHeaders, limitInto, type RateLimiter, type RateLimitHeaders
  *   address). The handler charges the caller it identified before doing anything; a request whose
  *   credential fails, so that no one was charged, is charged to the client address afterwards.
  *
+ * - `sign-in`: the pages a person goes through to sign in (the sign-in page and its form, the
+ *   authorization endpoint's redirects, the consent and device-code pages). Charged to the client
+ *   address before the handler, like `address`, but to a budget of their own, so API traffic, icons
+ *   and unknown paths from the same address never starve a sign-in.
+ * - `token`: the token endpoint (code exchange, refresh, a device's polling at its interval), on a
+ *   budget of its own too, so a command line waiting for its device code costs the pages nothing.
+ *
  * The dashboard's files and page shell are not charged at all and never reach this: they are
  * answered before (src/app.ts).
  */
-export type RequestCharge = 'uncounted' | 'address' | 'caller';
+export type RequestCharge = 'uncounted' | 'address' | 'sign-in' | 'token' | 'caller';
 
 /**
  * Load balancers probe health and scrapers poll /metrics every few seconds (a refused metrics
@@ -39,8 +46,21 @@ const OPEN_PREFIXES = ['/oauth/', '/.well-known/', '/sign-'];
 /** Unidentified callers get the free plan's API rate per address. */
 export const ADDRESS_BUDGET = rateBudget('free', 'api');
 
+/** The sign-in pages and the token endpoint each get the free plan's dashboard rate per address. */
+const SIGN_IN_BUDGET = rateBudget('free', 'session');
+
+/** Sign-in pages: `/sign-…`, and the authorization server's pages a browser is sent through. */
+const SIGN_IN_PATH = /^\/(?:sign-[a-z-]+(?:\/[^/]+)*|oauth\/(?:authorize|interaction\/.*|device|session\/end))$/;
+
 export function addressKey(clientIp: string): string {
   return `ip:${clientIp}`;
+}
+
+/** The counter and budget a request of class `address`, `sign-in` or `token` is charged to. */
+function addressBudget(charge: RequestCharge, clientIp: string): { key: string; budget: RateBudget } {
+  if (charge === 'sign-in') return { key: `sign-in:${clientIp}`, budget: SIGN_IN_BUDGET };
+  if (charge === 'token') return { key: `token:${clientIp}`, budget: SIGN_IN_BUDGET };
+  return { key: addressKey(clientIp), budget: ADDRESS_BUDGET };
 }
 
 /**
@@ -68,6 +88,15 @@ export function isNavigation(request: Incoming): boolean {
   return (request.headers.get('accept') ?? '').includes('text/html');
 }
 
+/** A page load, or a form a browser submits (its answer is the next page shown). */
+function showsAPage(request: Incoming): boolean {
+  if (isNavigation(request)) return true;
+  if (request.method !== 'POST') return false;
+  const mode = request.headers.get('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return /^application\/x-www-form-urlencoded\b/.test(request.headers.get('content-type') ?? '');
+}
+
 export function requestCharge(
   request: Incoming,
   path: string,
@@ -79,6 +108,8 @@ export function requestCharge(
   },
 ): RequestCharge {
   if (UNCOUNTED.has(path) || path.startsWith('/v1/schemas/')) return 'uncounted';
+  if (SIGN_IN_PATH.test(path)) return 'sign-in';
+  if (path === '/oauth/token') return 'token';
   if (path === '/oauth' || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix))) return 'address';
   if (options.isToolEndpoint || options.hasKeyInPath || request.headers.has('authorization')) return 'caller';
   if (path === '/graphql' && options.hasSessionCookie) return 'caller';
@@ -92,7 +123,7 @@ export function requestCharge(
  * elsewhere. The headers (Retry-After, X-RateLimit-*) are added by the caller from the scope.
  */
 function refusalReply(request: Incoming, path: string, error: AppError): Reply {
-  if (isNavigation(request)) {
+  if (showsAPage(request)) {
     const details = error.details as { limit?: number; window?: string; retryAfterSeconds?: number };
     return tooManyRequestsPage({
       limit: details.limit ?? ADDRESS_BUDGET.perMinute,
@@ -110,18 +141,25 @@ function refusalReply(request: Incoming, path: string, error: AppError): Reply {
   return errorResponse(error);
 }
 
+/** Whether a request of this class is charged to its client address before it is routed. */
+export function chargedBefore(charge: RequestCharge): boolean {
+  return charge === 'address' || charge === 'sign-in' || charge === 'token';
+}
+
 /**
- * Charges a request of class `address` to its client address before it is routed. Returns the
- * refusal to answer with when the address is over its budget, or null to go on.
+ * Charges a request of class `address`, `sign-in` or `token` to its client address before it is
+ * routed. Returns the refusal to answer with when the address is over that budget, or null to go on.
  */
 export async function chargeBefore(
   limiter: RateLimiter,
   scope: { headers: RateLimitHeaders; clientIp: string },
   request: Incoming,
   path: string,
+  charge: RequestCharge = 'address',
 ): Promise<Reply | null> {
+  const { key, budget } = addressBudget(charge, scope.clientIp);
   try {
-    await limitInto(scope.headers, limiter, addressKey(scope.clientIp), ADDRESS_BUDGET);
+    await limitInto(scope.headers, limiter, key, budget);
     return null;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
@@ -145,7 +183,8 @@ export async function chargeAfter(
   if (hasRateLimitHeaders(scope.headers)) return response;
   const key = addressKey(scope.clientIp);
   if (charge !== 'caller') {
-    Object.assign(scope.headers, await limiter.peek(key, ADDRESS_BUDGET));
+    const { key: ownKey, budget } = addressBudget(charge, scope.clientIp);
+    Object.assign(scope.headers, await limiter.peek(ownKey, budget));
     return response;
   }
   try {

@@ -37,6 +37,27 @@ steps:
 `;
 
 describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
+  it('fifteen sign-ins in a row from one address all land on the dashboard, on the sign-in pages’ own budget', async () => {
+    const limits: string[] = [];
+    for (let i = 0; i < 15; i += 1) {
+      const context = await chromium.browser.newContext();
+      context.on('response', (response) => {
+        if (new URL(response.url()).pathname.startsWith('/sign-in')) limits.push(response.headers()['x-ratelimit-limit'] ?? 'none');
+      });
+      const page = await context.newPage();
+      await page.goto(`${service.origin}/`);
+      await page.waitForURL(/\/sign-in\?return=/);
+      await page.getByLabel('E-mail address').fill(`newcomer-${i}@example.com`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
+      await context.close();
+    }
+    // The page and its form, fifteen times: thirty requests, which the address's API budget (30 a
+    // minute on the free plan) could not have carried after the first page loads.
+    expect(limits.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(limits)).toEqual(new Set(['120']));
+  });
+
   it('a new workflow: leaving by "← Workflows" asks first; declining stays, accepting leaves; coming back restores the edits', async () => {
     const page = erin.page;
     await page.goto(`${service.origin}/workflows/new`);

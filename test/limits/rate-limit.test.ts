@@ -132,6 +132,42 @@ describe('rate limits per user (in memory)', () => {
     expect(expectHeaders(other, 30).remaining).toBe(29);
   });
 
+  it('keeps the sign-in pages and the token endpoint on budgets of their own: an address out of API budget still signs in', async () => {
+    const from = (ip: string, headers: Record<string, string> = {}) => ({
+      headers: { 'x-forwarded-for': `203.0.113.9, ${ip}`, ...headers },
+    });
+    const ip = '127.0.0.61';
+    // Unknown paths and API calls without a credential spend the address's API budget, icons spend nothing.
+    for (let i = 0; i < 30; i += 1) expect((await t.call('GET', '/v1/users/me', from(ip))).status).toBe(401);
+    expect((await t.call('GET', '/v1/users/me', from(ip))).status).toBe(429);
+    const icon = await t.call('GET', '/favicon.ico', from(ip));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+    const page = await t.call('GET', '/sign-in', from(ip, { accept: 'text/html', 'sec-fetch-mode': 'navigate' }));
+    expect(page.status).toBe(200);
+    const signIn = expectHeaders(page, rateBudget('free', 'session').perMinute);
+    expect(signIn.remaining).toBe(rateBudget('free', 'session').perMinute - 1);
+    // The token endpoint (a device's polling) counts on its own budget, not the pages'.
+    const token = await t.call('POST', '/oauth/token', {
+      ...from(ip, { 'content-type': 'application/x-www-form-urlencoded' }),
+      rawBody: 'grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&device_code=unknown&client_id=wfctl',
+    });
+    expect(token.status).toBe(400);
+    const again = await t.call('GET', '/sign-in', from(ip, { accept: 'text/html', 'sec-fetch-mode': 'navigate' }));
+    expect(expectHeaders(again).remaining).toBe(signIn.remaining - 1);
+  });
+
+  it('answers a sign-in form refused by its budget with a page that says when to retry, never the JSON envelope', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.9, 127.0.0.62', accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' };
+    const budget = rateBudget('free', 'session').perMinute;
+    for (let i = 0; i < budget; i += 1) await t.call('GET', '/sign-in', { headers: { 'x-forwarded-for': from['x-forwarded-for'] } });
+    const refused = await t.call('POST', '/sign-in/dev', { headers: from, rawBody: 'email=someone%40example.com' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toContain('text/html');
+    expect(refused.text).toContain('Too many requests');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
   it('refuses a user over the limit on the tool endpoint with HTTP 429 and a JSON-RPC error', async () => {
     const token = await t.token('mcp-heavy@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
