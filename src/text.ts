@@ -11,6 +11,19 @@ export function characterCount(text: string): number {
   return count;
 }
 
+/**
+ * A count with its noun, for every message a person reads (the service's errors, the dashboard,
+ * the command line): "1 deployment", "2 deployments"; `many` for nouns whose plural is not `one` + s.
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** "is" or "are", agreeing with a count. */
+export function isOrAre(count: number): string {
+  return count === 1 ? 'is' : 'are';
+}
+
 /** The first `max` characters of `text`, never splitting one. */
 export function truncateCharacters(text: string, max: number): string {
   return characterCount(text) <= max ? text : [...text].slice(0, max).join('');

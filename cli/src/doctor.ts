@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { keyEnvVarOf } from '../../src/install/clients.js';
+import { plural } from '../../src/text.js';
 import { agentClient, deploymentOfUrl, isFound, parseClients, urlOfEntry, type AgentClient } from './agents.js';
 import { readConfig, serversOf, shown } from './config-files.js';
 import type { Output } from './output.js';
@@ -291,5 +292,5 @@ export function printDoctor(result: Awaited<ReturnType<typeof doctor>>, out: Out
     }
   }
   for (const p of result.general) printProblem(p, '');
-  out.line(result.ok ? 'No problem found.' : `${result.problems} problem(s) found.`);
+  out.line(result.ok ? 'No problem found.' : `${plural(result.problems, 'problem')} found.`);
 }

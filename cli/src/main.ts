@@ -1,7 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
+import { isOrAre, plural } from '../../src/text.js';
 import { Api, currentCredential } from './api.js';
 import { browserLogin, deviceLogin, revoke } from './auth.js';
 import { credentialStore } from './credentials.js';
+import { printUsage, type UsageReport } from './usage.js';
 import { AGENT_CLIENTS } from './agents.js';
 import { deploy, DEPLOY_FILE } from './deploy.js';
 import { doctor, printDoctor } from './doctor.js';
@@ -178,7 +180,9 @@ program
             out.line(`# ${f.file}: changed on the service since your last pull (you have ${f.localVersion}, it has ${f.serviceVersion})`);
           out.line(f.patch ?? '');
         }
-        out.line(`${result.changed} of ${result.files.length} file(s) differ from the service`);
+        out.line(
+          `${result.changed} of ${plural(result.files.length, 'file')} ${result.changed === 1 ? 'differs' : 'differ'} from the service`,
+        );
       });
       if (options.exitCode && result.changed > 0) process.exitCode = EXIT.FAILURE;
     }),
@@ -197,12 +201,12 @@ program
         const lines = invalid.flatMap((r) => r.errors.map((e) => `${r.file}: ${e.path || '/'}: ${e.message} (${e.code})`));
         throw new CliError(
           'VALIDATION_ERROR',
-          `${invalid.length} of ${results.length} file(s) are not valid:\n${lines.join('\n')}`,
+          `${invalid.length} of ${plural(results.length, 'file')} ${isOrAre(invalid.length)} not valid:\n${lines.join('\n')}`,
           'Fix what each line names; docs/manifest.md explains every message.',
           { files: results },
         );
       }
-      out.result({ files: results }, () => out.line(`${results.length} file(s) valid`));
+      out.result({ files: results }, () => out.line(`${plural(results.length, 'file')} valid`));
     }),
   );
 
@@ -227,7 +231,7 @@ The deploy file (YAML or JSON); the deployment is found by its name:
       out.result(result, () =>
         out.line(
           result.dryRun
-            ? `would ${result.action} the deployment '${result.name}' with ${(result as { workflowIds: string[] }).workflowIds.length} workflow(s)`
+            ? `would ${result.action} the deployment '${result.name}' with ${plural((result as { workflowIds: string[] }).workflowIds.length, 'workflow')}`
             : `${result.action} ${(result as { deploymentId: string }).deploymentId}: ${(result as { mcpEndpoint: string }).mcpEndpoint}`,
         ),
       );
@@ -259,14 +263,14 @@ program
   .command('usage')
   .description("a deployment's usage (calls by tool, adapter and day)")
   .argument('<deploymentId>', 'the deployment')
-  .option('--period <period>', 'the period, as the service accepts it (e.g. 7d, 30d)')
+  .option('--period <period>', "day, week or month (the service's default when left out)")
   .action(
     action(async (deploymentId: string, options: { period?: string }, command: Command) => {
-      const usage = await api(command).call(
+      const usage = (await api(command).call(
         'GET',
         `/deployments/${encodeURIComponent(deploymentId)}/usage${options.period ? `?period=${encodeURIComponent(options.period)}` : ''}`,
-      );
-      out.result(usage, () => out.line(JSON.stringify(usage, null, 2)));
+      )) as UsageReport;
+      out.result(usage, () => printUsage(usage, out));
     }),
   );
 

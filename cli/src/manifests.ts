@@ -7,6 +7,7 @@ import { parseManifestInput, validateManifest } from '../../src/manifest/validat
 import type { Api } from './api.js';
 import { CliError, type Output } from './output.js';
 import { writeFileSafely } from './safe-write.js';
+import { isOrAre, plural } from '../../src/text.js';
 
 /**
  * Manifests as files (docs/cli.md, "Manifests as files"): one file per workflow (YAML or JSON, the
@@ -177,8 +178,8 @@ export async function pull(options: { api: Api; dir: string; format: 'yaml' | 'j
   if (refused.length > 0) {
     throw new CliError(
       'CONFLICT',
-      `${refused.length} file(s) were edited locally since the last pull and were not overwritten: ${refused.map((r) => r.file).join(', ')}`,
-      "Push them first (wfctl push), or pass --force to replace them with the service's version.",
+      `${plural(refused.length, 'file')} ${refused.length === 1 ? 'was' : 'were'} edited locally since the last pull and ${refused.length === 1 ? 'was' : 'were'} not overwritten: ${refused.map((r) => r.file).join(', ')}`,
+      "Compare with wfctl diff; keep your edits with wfctl push (--force when the service changed too), or take the service's version with wfctl pull --force.",
       result,
     );
   }
@@ -206,7 +207,7 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
   if (invalid.length > 0) {
     throw new CliError(
       'VALIDATION_ERROR',
-      `${invalid.length} file(s) are not valid manifests: ${invalid.map((i) => `${i.file} (${i.errors[0]!.path || '/'}: ${i.errors[0]!.message})`).join('; ')}`,
+      `${plural(invalid.length, 'file')} ${isOrAre(invalid.length)} not valid manifests: ${invalid.map((i) => `${i.file} (${i.errors[0]!.path || '/'}: ${i.errors[0]!.message})`).join('; ')}`,
       'Run wfctl validate for every problem, fix them, and push again. Nothing was pushed.',
       { files: invalid },
     );

@@ -2,6 +2,7 @@ import type { Prisma } from '@prisma/client';
 import type { ServiceDeps } from '../service-deps.js';
 import { AppError } from '../errors.js';
 import { readPlan } from '../billing/service.js';
+import { isOrAre, plural } from '../text.js';
 import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
 import { countWithinLimit, lockUserWithPlan } from './sql.js';
 
@@ -72,18 +73,19 @@ const LIMIT_OF: Record<QuotaName, (limits: PlanLimits) => number> = {
   connections: (l) => l.connectionsPerMonth,
 };
 
-const WHAT: Record<QuotaName, string> = {
-  workflows: 'workflows',
-  deployments: 'deployments',
-  subscriptions: 'subscriptions',
-  apiKeys: 'API keys',
-  connections: 'tool-endpoint connections this month',
+/** What each quota counts, singular and plural. */
+const WHAT: Record<QuotaName, [string, string]> = {
+  workflows: ['workflow', 'workflows'],
+  deployments: ['deployment', 'deployments'],
+  subscriptions: ['subscription', 'subscriptions'],
+  apiKeys: ['API key', 'API keys'],
+  connections: ['tool-endpoint connection this month', 'tool-endpoint connections this month'],
 };
 
 function exceeded(quota: QuotaName, plan: PlanName, limit: number, used: number): AppError {
   return new AppError(
     'PLAN_LIMIT_EXCEEDED',
-    `the ${plan} plan allows ${limit} ${WHAT[quota]} and ${used} are used; upgrade the plan or remove some first`,
+    `the ${plan} plan allows ${plural(limit, ...WHAT[quota])} and ${used} ${isOrAre(used)} used; upgrade the plan or remove some first`,
     { quota, limit, used, plan },
   );
 }

@@ -250,6 +250,13 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
     expect(list.json.deployments[0]).toMatchObject({ deploymentId: created.json.deploymentId, name: 'Team pipeline' });
     const usage = await wfctl('usage', created.json.deploymentId, '--json');
     expect(usage.code).toBe(0);
+    // For a person: sentences, not the JSON document.
+    const human = await wfctl('usage', created.json.deploymentId);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`${created.json.deploymentId}, this `);
+    expect(human.stdout).toContain('0 connections');
+    expect(human.stdout).toMatch(/by adapter: adapter_one 0/);
+    expect(human.stdout).not.toContain('{');
   });
 
   it('marketplace search, subscribe and fork', async () => {

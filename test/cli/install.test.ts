@@ -243,7 +243,7 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
       expect(human.stdout).toContain('Cursor ignores the Authorization header');
       expect(human.stdout).toContain(`→ Run wfctl install ${deployment.deploymentId} --client windsurf.`);
       expect(human.stdout).toContain('settings.json does not parse');
-      expect(human.stdout).toContain('5 problem(s) found.');
+      expect(human.stdout).toContain('5 problems found.');
 
       // Install mends what it can and leaves the unparsable file as it was, naming it (exit 4).
       const mend = await runCli(['install', deployment.deploymentId, '--client', 'all', '--json'], {

@@ -4,7 +4,5 @@ export function formatDate(iso: string | null | undefined): string {
   return new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** "1 deployment", "2 deployments". */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
+/** "1 deployment", "2 deployments": the service's own helper, so every face words counts alike. */
+export { plural } from '../../src/text';
