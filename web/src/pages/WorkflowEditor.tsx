@@ -25,6 +25,7 @@ const WorkflowQuery = graphql(`
       visibility
       allowForks
       currentVersion
+      revision
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -54,6 +55,7 @@ const Update = graphql(`
     $tags: [String!]
     $visibility: Visibility
     $manifest: JSON!
+    $expectedRevision: Int
   ) {
     updateWorkflow(
       workflowId: $workflowId
@@ -63,9 +65,11 @@ const Update = graphql(`
       tags: $tags
       visibility: $visibility
       manifest: $manifest
+      expectedRevision: $expectedRevision
     ) {
       workflowId
       currentVersion
+      revision
     }
   }
 `);
@@ -109,6 +113,8 @@ export default function WorkflowEditor() {
   const [manifest, setManifest] = useState(STARTER);
   const [saved, setSaved] = useState<string | null>(null);
   const loadedFor = useRef<string | null>(null);
+  // The revision the form shows: a save is made over it only (someone else's save since is not replaced).
+  const [revision, setRevision] = useState<number | null>(null);
   const create = useMutation(Create);
   const update = useMutation(Update);
   const remove = useMutation(Delete);
@@ -123,11 +129,13 @@ export default function WorkflowEditor() {
     setCategory(w.category);
     setTags(w.tags.join(', '));
     setVisibility(w.visibility);
+    setRevision(w.revision);
     // The YAML as the owner wrote it (comments and layout kept), or written from the manifest when it was sent as JSON.
     setManifest(existing.data?.manifestYaml.body ?? STARTER);
   }, [existing.data]);
 
   const saveError = create.error ?? update.error;
+  const changedElsewhere = update.error?.code === 'PRECONDITION_FAILED';
   const tagList = useMemo(
     () =>
       tags
@@ -156,8 +164,9 @@ export default function WorkflowEditor() {
     setSaved(null);
     const fields = { name: name.trim(), description, category: category.trim() || undefined, tags: tagList, visibility, manifest };
     if (workflowId) {
-      const result = await update.run({ workflowId, ...fields });
+      const result = await update.run({ workflowId, ...fields, expectedRevision: revision });
       if (result) {
+        setRevision(result.updateWorkflow.revision);
         setSaved(`Saved as version ${result.updateWorkflow.currentVersion}.`);
         existing.reload();
       }
@@ -251,7 +260,28 @@ export default function WorkflowEditor() {
             )}
           </div>
         </div>
-        {saveError && <ErrorNotice error={saveError} onRetry={() => void save()} />}
+        {changedElsewhere ? (
+          <div className="notice notice-error" role="alert">
+            <strong>Changed since you opened it</strong>
+            <p>
+              This workflow was changed (in another tab, by wfctl or through the API) since you opened it, so your save was not made: it
+              would have replaced that change. Reload it to see the change, then apply your edits again; copy anything you want to keep
+              first.
+            </p>
+            <button
+              type="button"
+              onClick={() => {
+                loadedFor.current = null;
+                update.clearError();
+                existing.reload();
+              }}
+            >
+              Reload the workflow
+            </button>
+          </div>
+        ) : (
+          saveError && <ErrorNotice error={saveError} onRetry={() => void save()} />
+        )}
         <p role="status">{saved}</p>
         <div className="row">
           <ReasonButton type="submit" pending={create.pending || update.pending} reason={blocked}>
