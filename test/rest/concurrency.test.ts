@@ -88,6 +88,26 @@ describe('workflows: ETag and If-Match', () => {
     expect(steps).not.toContain('second');
   });
 
+  serviceTest('ten clients save at once over the same ETag: exactly one save lands', async ({ service: t, alice }) => {
+    const w = await createWorkflow(t, alice);
+    const etag = (await t.call('GET', `/v1/workflows/${w.workflowId}`, { token: alice })).headers.get('etag')!;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.call('PUT', `/v1/workflows/${w.workflowId}`, {
+          token: alice,
+          headers: { 'if-match': etag },
+          body: { manifest: withStep(`s${i}`) },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(412)]);
+    const winner = answers.findIndex((a) => a.status === 200);
+    const steps = (await t.call('GET', `/v1/workflows/${w.workflowId}`, { token: alice })).body.data.manifest.steps.map(
+      (s: { id: string }) => s.id,
+    );
+    expect(steps.filter((id: string) => /^s\d$/.test(id))).toEqual([`s${winner}`]);
+  });
+
   serviceTest('If-Match: * and no If-Match write as before; a weak or unknown tag never matches', async ({ service: t, alice }) => {
     const w = await createWorkflow(t, alice);
     const star = await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
