@@ -14,6 +14,8 @@ export const errorTable = {
   NOT_FOUND: { status: 404, jsonRpc: -32004 },
   METHOD_NOT_ALLOWED: { status: 405, jsonRpc: -32601 },
   CONFLICT: { status: 409, jsonRpc: -32009 },
+  // A write's If-Match / expectedRevision names a revision the resource no longer has.
+  PRECONDITION_FAILED: { status: 412, jsonRpc: -32012 },
   PAYLOAD_TOO_LARGE: { status: 413, jsonRpc: -32600 },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, jsonRpc: -32600 },
   RATE_LIMITED: { status: 429, jsonRpc: -32029 },

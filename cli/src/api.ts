@@ -28,6 +28,7 @@ const HINTS: Record<string, string> = {
   SERVICE_UNAVAILABLE: 'The service is busy or its database does not answer: try again shortly.',
   VALIDATION_ERROR: 'Fix the input named in the message and run it again.',
   CONFLICT: 'It was changed by someone else: wfctl pull, then apply your change again.',
+  PRECONDITION_FAILED: 'It changed on the service since you read it: wfctl pull, apply your change again, and push.',
 };
 
 export function currentCredential(service: string): Credential | null {
@@ -74,9 +75,18 @@ export class Api {
     return true;
   }
 
-  /** Calls `/v1<path>` and returns the envelope's `data` (with `pagination` for lists). */
-  async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    return (await this.envelope<T>(method, path, body)).data as T;
+  /**
+   * Calls `/v1<path>` and returns the envelope's `data` (with `pagination` for lists); `headers`
+   * adds request headers (If-Match).
+   */
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return (await this.envelope<T>(method, path, body, headers)).data as T;
+  }
+
+  /** A GET's `data` with its ETag (null when the service sends none), for a conditional write after it. */
+  async read<T = any>(path: string): Promise<{ data: T; etag: string | null }> {
+    const answer = await this.envelope<T>('GET', path);
+    return { data: answer.data, etag: answer.etag };
   }
 
   async list<T = any>(path: string): Promise<T[]> {
@@ -104,12 +114,17 @@ export class Api {
     return text;
   }
 
-  private async envelope<T>(method: string, path: string, body?: unknown): Promise<{ data: T; pagination?: Page<T>['pagination'] }> {
-    const response = await this.send(method, path, body);
+  private async envelope<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ data: T; pagination?: Page<T>['pagination']; etag: string | null }> {
+    const response = await this.send(method, path, body, headers);
     const text = await response.text();
     if (!response.ok) throw this.failure(response.status, text);
     try {
-      return JSON.parse(text) as { data: T };
+      return { ...(JSON.parse(text) as { data: T }), etag: response.headers.get('etag') };
     } catch {
       throw new CliError(
         'INTERNAL_ERROR',
@@ -119,7 +134,13 @@ export class Api {
     }
   }
 
-  private async send(method: string, path: string, body?: unknown, retried = false): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    retried = false,
+  ): Promise<Response> {
     const url = `${this.service}/v1${path}`;
     let response: Response;
     try {
@@ -129,6 +150,7 @@ export class Api {
           authorization: `Bearer ${await this.token()}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           'user-agent': 'wfctl',
+          ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(60_000),
@@ -145,7 +167,7 @@ export class Api {
     if (response.status === 401 && !retried && this.credential?.kind === 'oauth' && this.credential.stored?.refreshToken) {
       await response.body?.cancel();
       await this.renew();
-      return this.send(method, path, body, true);
+      return this.send(method, path, body, headers, true);
     }
     return response;
   }

@@ -215,7 +215,8 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
   const created: PushEntry[] = [];
   const updated: PushEntry[] = [];
   const unchanged: PushEntry[] = [];
-  const conflicts: Array<PushEntry & { serviceVersion: string }> = [];
+  // `raced`: changed by someone else between this push's read and its write (412 on If-Match).
+  const conflicts: Array<PushEntry & { serviceVersion: string; raced?: true }> = [];
   let mine: Workflow[] | null = null;
   const sameName = async (name: string, file: string): Promise<Workflow | undefined> => {
     mine ??= await api.list<Workflow>('/workflows');
@@ -275,7 +276,7 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
       created.push({ file, workflowId: made.workflowId, to: made.currentVersion });
       continue;
     }
-    const current = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
+    const { data: current, etag } = await api.read<Workflow>(`/workflows/${encodeURIComponent(known.workflowId)}`);
     if (current.currentVersion !== known.version && !options.force) {
       conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: current.currentVersion });
       continue;
@@ -285,7 +286,22 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
       updated.push({ file, workflowId: known.workflowId, from: known.version });
       continue;
     }
-    const saved = await api.call<Workflow>('PUT', `/workflows/${encodeURIComponent(known.workflowId)}`, { manifest: text });
+    let saved: Workflow;
+    try {
+      // Saved only over what was just read: a change someone makes in between is not replaced
+      // (--force replaces what it read, not what it did not see).
+      saved = await api.call<Workflow>(
+        'PUT',
+        `/workflows/${encodeURIComponent(known.workflowId)}`,
+        { manifest: text },
+        etag ? { 'if-match': etag } : {},
+      );
+    } catch (error) {
+      if (!(error instanceof CliError) || error.code !== 'PRECONDITION_FAILED') throw error;
+      const now = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
+      conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: now.currentVersion, raced: true });
+      continue;
+    }
     state.workflows[file] = { workflowId: known.workflowId, version: saved.currentVersion, sha256: hash };
     writeState(dir, state);
     (saved.currentVersion === current.currentVersion ? unchanged : updated).push({
@@ -299,7 +315,13 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
   if (conflicts.length > 0) {
     throw new CliError(
       'CONFLICT',
-      `changed on the service since your last pull, not pushed: ${conflicts.map((c) => `${c.file} (you have ${c.from}, the service has ${c.serviceVersion})`).join('; ')}`,
+      `changed on the service since your last pull, not pushed: ${conflicts
+        .map((c) =>
+          c.raced
+            ? `${c.file} (changed by someone else while this push ran; the service has ${c.serviceVersion})`
+            : `${c.file} (you have ${c.from}, the service has ${c.serviceVersion})`,
+        )
+        .join('; ')}`,
       "Run wfctl diff to see the changes, wfctl pull --force to take the service's version (then apply your edit again), or push --force to replace it with yours.",
       result,
     );

@@ -5,7 +5,7 @@ import { AdapterRef } from '../manifest/graphql.js';
 import { ADAPTERS, type Adapter } from '../manifest/types.js';
 import { UserRef } from '../users/graphql.js';
 import { deploymentWorkflowStats, type DeploymentWorkflowStats } from '../workflows/stats.js';
-import { workflowFields } from '../workflows/graphql.js';
+import { EXPECTED_REVISION, workflowFields } from '../workflows/graphql.js';
 import { bundleStateOf, type BundleState } from './bundle.js';
 import {
   DEPLOYMENT_STATUSES,
@@ -87,6 +87,11 @@ export const DeploymentRef = builder.prismaObject('Deployment', {
     usage: t.field({ type: UsageSummaryRef, resolve: (d, _args, ctx) => ctx.loaders.deploymentUsage.load(d) }),
     createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
+    revision: t.exposeInt('revision', {
+      extensions: graphqlOnly,
+      description:
+        'Counts the writes made to this deployment (1 when created). Send it back as expectedRevision to make an update conditional; REST gives it as the ETag header.',
+    }),
   }),
 });
 
@@ -198,8 +203,10 @@ builder.mutationFields((t) => ({
       workflowIds: t.arg.stringList(),
       enabledAdapters: t.arg({ type: [AdapterRef] }),
       allowAnonymous: t.arg.boolean(),
+      expectedRevision: t.arg.int({ description: EXPECTED_REVISION }),
     },
-    resolve: (_root, args, ctx) => ctx.services.deployments.updateDeployment(ctx.viewer!, args),
+    resolve: (_root, { expectedRevision, ...args }, ctx) =>
+      ctx.services.deployments.updateDeployment(ctx.viewer!, args, { expectedRevision }),
   }),
   setDeploymentAdapter: t.field({
     type: AdaptersResultRef,

@@ -24,6 +24,7 @@ import {
   type UsageSubject,
 } from './types.js';
 import { deploymentsOfOwner, ENDPOINT_TARGET } from './sql.js';
+import { checkRevision } from '../revisions.js';
 import { createUsageStore, type ConnectionCaller } from './usage.js';
 
 /**
@@ -179,8 +180,17 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     return row;
   }
 
-  async function updateDeployment(viewer: Viewer, input: UpdateDeploymentInput): Promise<Deployment> {
+  /**
+   * `expectedRevision` (REST: If-Match) makes the update conditional: when the deployment has been
+   * written since the client read that revision, nothing changes and the answer is 412.
+   */
+  async function updateDeployment(
+    viewer: Viewer,
+    input: UpdateDeploymentInput,
+    precondition: { expectedRevision?: number | null } = {},
+  ): Promise<Deployment> {
     const current = await findOwned(viewer, input.deploymentId);
+    checkRevision('deployment', current.id, current.revision, precondition.expectedRevision);
     if (input.name === null) throw notNull('name');
     if (input.workflowIds === null) throw notNull('workflowIds');
     if (input.enabledAdapters === null) throw notNull('enabledAdapters');
@@ -191,22 +201,36 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     if (input.enabledAdapters !== undefined) data.enabledAdapters = adapterSet(input.enabledAdapters);
     if (input.allowAnonymous !== undefined) data.allowAnonymous = input.allowAnonymous;
     const workflowIds = input.workflowIds === undefined ? undefined : await checkWorkflowIds(viewer, input.workflowIds);
-    if (Object.keys(data).length === 0 && workflowIds === undefined) return getDeployment(viewer, current.id);
+    if (Object.keys(data).length === 0 && workflowIds === undefined) return current;
     data.updatedAt = clock.now();
     if (workflowIds) {
       data.workflows = { deleteMany: {}, create: workflowIds.map((workflowId, position) => ({ workflowId, position })) };
     }
-    await mutateOwned(viewer, current.id, data);
-    return getDeployment(viewer, current.id);
+    return mutateOwned(viewer, current.id, data, precondition.expectedRevision);
   }
 
-  /** Applies an update to a deployment the viewer owns; a concurrent delete makes it NOT_FOUND. */
-  async function mutateOwned(viewer: Viewer, deploymentId: string, data: Prisma.DeploymentUpdateInput): Promise<void> {
+  /**
+   * Applies an update to a deployment the viewer owns and answers the row as this write left it (the
+   * update's own RETURNING, not a read after it). Every write counts a revision; with `expected`,
+   * the write is made only at that revision, in the same statement. A concurrent delete makes it
+   * NOT_FOUND, a concurrent write PRECONDITION_FAILED.
+   */
+  async function mutateOwned(
+    viewer: Viewer,
+    deploymentId: string,
+    data: Prisma.DeploymentUpdateInput,
+    expected?: number | null,
+  ): Promise<Deployment> {
     try {
-      await prisma.deployment.update({ where: { id: deploymentId, ownerId: viewer.userId }, data });
+      return await prisma.deployment.update({
+        where: { id: deploymentId, ownerId: viewer.userId, ...(typeof expected === 'number' ? { revision: expected } : {}) },
+        data: { ...data, revision: { increment: 1 } },
+      });
     } catch (error) {
-      if ((error as { code?: string }).code === 'P2025') throw notFound('deployment', deploymentId);
-      throw error;
+      if ((error as { code?: string }).code !== 'P2025') throw error;
+      const now = await prisma.deployment.findFirst({ where: { id: deploymentId, ownerId: viewer.userId }, select: { revision: true } });
+      if (now && typeof expected === 'number') checkRevision('deployment', deploymentId, now.revision, expected);
+      throw notFound('deployment', deploymentId);
     }
   }
 
@@ -229,8 +253,8 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
   /** Spec 3: active <-> inactive. Asking for the state a deployment is already in changes nothing. */
   async function setStatus(viewer: Viewer, deploymentId: string, status: DeploymentStatus): Promise<Deployment> {
     const current = await findOwned(viewer, deploymentId);
-    if (current.status !== status) await mutateOwned(viewer, current.id, { status, updatedAt: clock.now() });
-    return getDeployment(viewer, current.id);
+    if (current.status === status) return current;
+    return mutateOwned(viewer, current.id, { status, updatedAt: clock.now() });
   }
 
   async function deleteDeployment(viewer: Viewer, deploymentId: string): Promise<{ deploymentId: string; deleted: true }> {

@@ -4,9 +4,11 @@ import type { GraphQLPipeline, GraphQLServerContext } from '../graphql/yoga.js';
 import { readJsonObject } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
+import type { Viewer } from '../auth/viewer.js';
 import { textResponse, type TextReply } from '../http/text-response.js';
 import { successResponse } from './envelope.js';
-import { collectVariables, compileRouter, ROUTE_OPERATION, type CompiledRoute } from './route-checks.js';
+import { collectVariables, compileRouter, ETAG_FIELD, ROUTE_OPERATION, type CompiledRoute } from './route-checks.js';
+import { createsResource, etagOf, expectedRevisionOf, fingerprintOf, replayOf } from './preconditions.js';
 import { routes } from './routes.js';
 
 /**
@@ -58,6 +60,36 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: url.searchParams, body });
+    if (route.spec.ifMatch) {
+      const expected = expectedRevisionOf(request.headers.get('if-match'));
+      if (expected !== null) variables[route.spec.ifMatch] = expected;
+    }
+    const key = request.headers.get('idempotency-key');
+    if (key === null || !createsResource(route.spec)) return run(route, variables, viewer, scope);
+    const claim = await scope.services.idempotency.claim({
+      userId: viewer.userId,
+      key,
+      request: fingerprintOf(request.method, path, body),
+    });
+    if (claim.kind === 'replay') return replayOf(claim.answer);
+    let reply: TextReply;
+    try {
+      reply = await run(route, variables, viewer, scope);
+    } catch (error) {
+      // Refused or failed, so nothing was created (the create's transaction rolled back): a retry
+      // with the key runs again.
+      await claim.release().catch((failure: unknown) => scope.log.warn({ err: failure }, 'could not free an Idempotency-Key'));
+      throw error;
+    }
+    // The resource exists: its answer goes to the client even when it cannot be kept for repeats.
+    await claim
+      .finish({ status: reply.status, headers: reply.headers, body: reply.text })
+      .catch((failure: unknown) => scope.log.warn({ err: failure }, 'could not keep the answer of an Idempotency-Key'));
+    return reply;
+  }
+
+  /** Runs the route's operation with its checked variables and makes the answer. */
+  async function run(route: CompiledRoute, variables: Record<string, unknown>, viewer: Viewer, scope: RequestScope): Promise<TextReply> {
     const initial: GraphQLServerContext = { viewer, requestId: scope.requestId, ownOperation: true };
     const enveloped = pipeline(initial);
     const context = enveloped.contextFactory();
@@ -71,6 +103,13 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     if (result.errors?.length) throw refusalOf(result.errors[0]!);
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;
     const status = route.spec.status ?? 200;
+    if (route.spec.etag) {
+      const revision = value[ETAG_FIELD] as number;
+      delete value[ETAG_FIELD];
+      const reply = successResponse(value, status);
+      reply.headers.etag = etagOf(revision);
+      return reply;
+    }
     if (route.spec.document) {
       return textResponse(value.body as string, { status, headers: { 'content-type': value.contentType as string } });
     }

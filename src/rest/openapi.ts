@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { errorTable } from '../errors.js';
 import type { RestRouter } from './route-checks.js';
+import { createsResource } from './preconditions.js';
 
 /**
  * The OpenAPI 3.1 document of the REST face, derived from the route table and the GraphQL
@@ -25,6 +26,28 @@ const SCALARS: Record<string, Schema> = {
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   JSON: {},
+};
+
+/** The headers of optimistic concurrency and idempotent creates (docs/concurrency.md). */
+const ETAG: Schema = {
+  description: "The resource's revision as a strong entity tag; send it back as If-Match to make a PUT conditional.",
+  schema: { type: 'string' },
+};
+const IF_MATCH: Schema = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag you read: when the resource has been written since, nothing changes and the answer is 412 PRECONDITION_FAILED. Left out, or *: no check.',
+  schema: { type: 'string' },
+};
+const IDEMPOTENCY_KEY: Schema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your choice (a random UUID): a repeat of this request with the same key within 24 hours gets the first answer (with Idempotent-Replayed: true) and creates nothing. The same key with another request is 400; a repeat while the first still runs is 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
 export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publicBaseUrl: string): Schema {
@@ -116,7 +139,8 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
     const bodyRequired: string[] = [];
     for (const arg of route.args) {
       const s = { ...toSchema(arg.type), ...(arg.description ? { description: arg.description } : {}) };
-      if (route.paramNames.includes(arg.name)) parameters.push({ name: arg.name, in: 'path', required: true, schema: s });
+      if (arg.name === spec.ifMatch) parameters.push(IF_MATCH);
+      else if (route.paramNames.includes(arg.name)) parameters.push({ name: arg.name, in: 'path', required: true, schema: s });
       else if (hasBody) {
         bodyProps[arg.name] = s;
         if (isNonNullType(arg.type)) bodyRequired.push(arg.name);
@@ -144,8 +168,13 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
           ...(spec.list ? { pagination: { $ref: '#/components/schemas/Pagination' } } : {}),
         },
       };
-      success = { description: spec.summary, content: { 'application/json': { schema: envelope } } };
+      success = {
+        description: spec.summary,
+        ...(spec.etag ? { headers: { ETag: ETAG } } : {}),
+        content: { 'application/json': { schema: envelope } },
+      };
     }
+    if (createsResource(spec)) parameters.push(IDEMPOTENCY_KEY);
     const errorRef = {
       description: 'An error in the envelope',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
@@ -179,6 +208,8 @@ export function openApiDocument(router: RestRouter, schema: GraphQLSchema, publi
         '400': errorRef,
         '401': errorRef,
         '404': errorRef,
+        ...(createsResource(spec) ? { '409': errorRef } : {}),
+        ...(spec.ifMatch ? { '412': errorRef } : {}),
         '429': errorRef,
         '500': errorRef,
       },

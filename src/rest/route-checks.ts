@@ -43,6 +43,9 @@ export interface CompiledRoute {
 /** The name of every route's operation. */
 export const ROUTE_OPERATION = 'Rest';
 
+/** The alias of the revision an `etag` route selects for its ETag header. */
+export const ETAG_FIELD = 'etagRevision';
+
 export type RouteMatch =
   | { kind: 'route'; route: CompiledRoute; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allowed: HttpMethod[] }
@@ -76,7 +79,10 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   const varDefs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const callArgs = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const op = typeName === 'Query' ? 'query' : 'mutation';
-  const source = `${op} ${ROUTE_OPERATION}${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selectionFor(field.type, new Set(), 0, new Set(spec.omit ?? []))} }`;
+  let selection = selectionFor(field.type, new Set(), 0, new Set(spec.omit ?? []));
+  // The revision behind the ETag header, under a name of its own that the handler takes out of the answer.
+  if (spec.etag) selection = `${selection.slice(0, -1)}${ETAG_FIELD}: revision }`;
+  const source = `${op} ${ROUTE_OPERATION}${varDefs ? `(${varDefs})` : ''} { ${fieldName}${callArgs ? `(${callArgs})` : ''} ${selection} }`;
   const paramNames: string[] = [];
   const pattern = new RegExp(
     `^${spec.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z]+)/g, (_m, name: string) => {
@@ -87,7 +93,9 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): CompiledRoute {
   for (const p of paramNames) {
     if (!field.args.some((a) => a.name === p)) throw new Error(`route ${spec.path}: ${spec.field} has no argument ${p}`);
   }
-  const bodyArgs = new Set(field.args.map((a) => a.name).filter((name) => !paramNames.includes(name)));
+  if (spec.ifMatch && !field.args.some((a) => a.name === spec.ifMatch))
+    throw new Error(`route ${spec.path}: ${spec.field} has no argument ${spec.ifMatch}`);
+  const bodyArgs = new Set(field.args.map((a) => a.name).filter((name) => !paramNames.includes(name) && name !== spec.ifMatch));
   const label = `${spec.method} /v1${spec.path}`;
   return { spec, label, pattern, paramNames, bodyArgs, document: parse(source), fieldName, args: field.args, field };
 }
@@ -196,6 +204,8 @@ export function collectVariables(route: CompiledRoute, input: RestRequestInput):
     }
   }
   for (const arg of route.args) {
+    // Set from a header by the handler, never from the body or the query string.
+    if (arg.name === route.spec.ifMatch) continue;
     let value: unknown;
     if (route.paramNames.includes(arg.name)) {
       value = input.params[arg.name];

@@ -19,6 +19,10 @@ export interface RouteSpec {
   document?: boolean;
   /** Fields left out of this route's answer, as `Type.field` (e.g. the manifest in list summaries). */
   omit?: string[];
+  /** The answer's `revision` is sent as its ETag header (docs/concurrency.md). */
+  etag?: true;
+  /** The argument the If-Match header sets (a revision), rather than the body. */
+  ifMatch?: string;
   summary: string;
   tag: string;
 }
@@ -69,15 +73,39 @@ export const routes: RouteSpec[] = [
     summary: "List the caller's workflows",
     tag: 'Workflows',
   },
-  { method: 'POST', path: '/workflows', field: 'Mutation.createWorkflow', status: 201, summary: 'Create a workflow', tag: 'Workflows' },
-  { method: 'GET', path: '/workflows/:workflowId', field: 'Query.workflow', summary: 'Get a workflow with its manifest', tag: 'Workflows' },
-  { method: 'PUT', path: '/workflows/:workflowId', field: 'Mutation.updateWorkflow', summary: 'Replace a workflow', tag: 'Workflows' },
+  {
+    method: 'POST',
+    path: '/workflows',
+    field: 'Mutation.createWorkflow',
+    status: 201,
+    etag: true,
+    summary: 'Create a workflow',
+    tag: 'Workflows',
+  },
+  {
+    method: 'GET',
+    path: '/workflows/:workflowId',
+    field: 'Query.workflow',
+    etag: true,
+    summary: 'Get a workflow with its manifest',
+    tag: 'Workflows',
+  },
+  {
+    method: 'PUT',
+    path: '/workflows/:workflowId',
+    field: 'Mutation.updateWorkflow',
+    etag: true,
+    ifMatch: 'expectedRevision',
+    summary: 'Replace a workflow',
+    tag: 'Workflows',
+  },
   { method: 'DELETE', path: '/workflows/:workflowId', field: 'Mutation.deleteWorkflow', summary: 'Delete a workflow', tag: 'Workflows' },
   {
     method: 'POST',
     path: '/workflows/:workflowId/fork',
     field: 'Mutation.forkWorkflow',
     status: 201,
+    etag: true,
     summary: 'Fork a public workflow',
     tag: 'Workflows',
   },
@@ -226,14 +254,24 @@ export const routes: RouteSpec[] = [
     path: '/deployments',
     field: 'Mutation.createDeployment',
     status: 201,
+    etag: true,
     summary: 'Create a deployment (an MCP endpoint)',
     tag: 'Deployments',
   },
-  { method: 'GET', path: '/deployments/:deploymentId', field: 'Query.deployment', summary: 'Get a deployment', tag: 'Deployments' },
+  {
+    method: 'GET',
+    path: '/deployments/:deploymentId',
+    field: 'Query.deployment',
+    etag: true,
+    summary: 'Get a deployment',
+    tag: 'Deployments',
+  },
   {
     method: 'PUT',
     path: '/deployments/:deploymentId',
     field: 'Mutation.updateDeployment',
+    etag: true,
+    ifMatch: 'expectedRevision',
     summary: 'Change a deployment',
     tag: 'Deployments',
   },
@@ -255,6 +293,7 @@ export const routes: RouteSpec[] = [
     method: 'POST',
     path: '/deployments/:deploymentId/activate',
     field: 'Mutation.activateDeployment',
+    etag: true,
     summary: 'Activate a deployment',
     tag: 'Deployments',
   },
@@ -262,6 +301,7 @@ export const routes: RouteSpec[] = [
     method: 'POST',
     path: '/deployments/:deploymentId/deactivate',
     field: 'Mutation.deactivateDeployment',
+    etag: true,
     summary: 'Deactivate a deployment',
     tag: 'Deployments',
   },

@@ -106,8 +106,17 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
     }),
     createdAt: t.field(workflowFields.createdAt),
     updatedAt: t.field(workflowFields.updatedAt),
+    revision: t.exposeInt('revision', {
+      extensions: graphqlOnly,
+      description:
+        'Counts the writes made to this workflow (1 when created). Send it back as expectedRevision to make an update conditional; REST gives it as the ETag header.',
+    }),
   }),
 });
+
+/** The precondition argument of the update mutations (REST sends it as If-Match). */
+export const EXPECTED_REVISION =
+  'The revision you read: when the resource has been written since, nothing changes and the error is PRECONDITION_FAILED. Left out: no check.';
 
 builder.objectField(WorkflowRef, 'forkedFromWorkflow', (t) =>
   t.field({
@@ -264,8 +273,10 @@ builder.mutationFields((t) => ({
       category: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
       tags: t.arg.stringList({ description: 'Left out: unchanged. Null: no tags.' }),
       allowForks: t.arg.boolean({ description: 'Left out: unchanged. Null is refused.' }),
+      expectedRevision: t.arg.int({ description: EXPECTED_REVISION }),
     },
-    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.workflows.updateWorkflow(ctx.viewer!, workflowId, input, query),
+    resolve: (query, _root, { workflowId, expectedRevision, ...input }, ctx) =>
+      ctx.services.workflows.updateWorkflow(ctx.viewer!, workflowId, input, query, { expectedRevision }),
   }),
   deleteWorkflow: t.field({
     type: DeletedWorkflowRef,

@@ -16,6 +16,7 @@ import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
 import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
+import { checkRevision } from '../revisions.js';
 import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from './sql.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
@@ -74,8 +75,12 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return workflow;
   }
 
-  async function reload(workflowId: string, query: WorkflowQuery) {
-    return prisma.workflow.findUniqueOrThrow({ where: { id: workflowId }, ...query });
+  /**
+   * The row as a write left it, read inside the write's transaction: read after the commit, the
+   * answer could describe another client's write made in between.
+   */
+  async function reload(tx: Tx, workflowId: string, query: WorkflowQuery) {
+    return tx.workflow.findUniqueOrThrow({ where: { id: workflowId }, ...query });
   }
 
   /**
@@ -126,7 +131,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     const clean = cleanWorkflowInput(input);
     const id = newId('wf');
     const now = clock.now();
-    await prisma.$transaction(async (tx) => {
+    return prisma.$transaction(async (tx) => {
       await enforceQuota(tx, viewer.userId, 'workflows');
       await insertNewWorkflow(
         tx,
@@ -147,15 +152,26 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         },
         viewer.userId,
       );
+      return reload(tx, id, query);
     });
-    return reload(id, query);
   }
 
-  async function updateWorkflow(viewer: Viewer, workflowId: string, input: WorkflowUpdateInput, query: WorkflowQuery = {}) {
+  /**
+   * `expectedRevision` (REST: If-Match) makes the update conditional: when the workflow has been
+   * written since the client read that revision, nothing changes and the answer is 412.
+   */
+  async function updateWorkflow(
+    viewer: Viewer,
+    workflowId: string,
+    input: WorkflowUpdateInput,
+    query: WorkflowQuery = {},
+    precondition: { expectedRevision?: number | null } = {},
+  ) {
     const now = clock.now();
-    await prisma.$transaction(async (tx) => {
+    return prisma.$transaction(async (tx) => {
       await tx.$queryRaw(lockWorkflowForUpdate(workflowId));
       const current = await findOwned(viewer, workflowId, tx);
+      checkRevision('workflow', workflowId, current.revision, precondition.expectedRevision);
       const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
       // Versions compare content, not key order (jsonb's or the user's).
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
@@ -175,6 +191,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           manifestText: text,
           manifestYaml: clean.manifestYaml,
           updatedAt: now,
+          revision: { increment: 1 },
           ...(version ? { currentVersion: version } : {}),
           ...(becomesPublic ? { publishedAt: now } : {}),
           ...(clean.visibility === 'private' && current.visibility === 'public' ? { publishedAt: null } : {}),
@@ -210,8 +227,8 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
         });
       }
+      return reload(tx, workflowId, query);
     });
-    return reload(workflowId, query);
   }
 
   async function deleteWorkflow(viewer: Viewer, workflowId: string) {
@@ -230,7 +247,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     const id = newId('wf');
     const now = clock.now();
     try {
-      await prisma.$transaction(async (tx) => {
+      return await prisma.$transaction(async (tx) => {
         const original = await findReadable(viewer, workflowId, tx);
         if (original.ownerId === viewer.userId)
           throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
@@ -271,12 +288,12 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           original.ownerId,
         );
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
+        return reload(tx, id, query);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw forkedTwice(workflowId);
       throw error;
     }
-    return reload(id, query);
   }
 
   async function listVersions(viewer: Viewer, workflowId: string, input: VersionPageInput) {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Incoming } from '../../src/http/incoming.js';
 import { createNodeServer } from '../../src/http/node.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
@@ -24,12 +25,21 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The service on a loopback port (PGlite, or PostgreSQL when DATABASE_URL is set), as wfctl reaches it. */
-export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+/**
+ * The service on a loopback port (PGlite, or PostgreSQL when DATABASE_URL is set), as wfctl reaches it.
+ * `beforeRequest` runs before each request is handled (a test makes another client's change there).
+ */
+export async function startService(
+  env: Record<string, string> = {},
+  options: { beforeRequest?: (request: Incoming) => Promise<void> } = {},
+): Promise<RunningService> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t = await startTestApp({ env: { PUBLIC_BASE_URL: `${origin}/v1`, ...env } });
-  const server: Server = createNodeServer((request, connection) => t.app.handle(request, connection));
+  const server: Server = createNodeServer(async (request, connection) => {
+    await options.beforeRequest?.(request);
+    return t.app.handle(request, connection);
+  });
   await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
   return {
     t,

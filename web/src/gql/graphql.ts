@@ -315,7 +315,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -337,10 +337,11 @@ export type UpdateWorkflowMutationVariables = Exact<{
   tags?: Array<string> | string | null | undefined;
   visibility?: Visibility | null | undefined;
   manifest: unknown;
+  expectedRevision?: number | null | undefined;
 }>;
 
 
-export type UpdateWorkflowMutation = { updateWorkflow: { workflowId: string, currentVersion: string } };
+export type UpdateWorkflowMutation = { updateWorkflow: { workflowId: string, currentVersion: string, revision: number } };
 
 export type DeleteWorkflowMutationVariables = Exact<{
   workflowId: string;
@@ -983,6 +984,7 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     visibility
     allowForks
     currentVersion
+    revision
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
     body
@@ -1004,7 +1006,7 @@ export const CreateWorkflowDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CreateWorkflowMutation, CreateWorkflowMutationVariables>;
 export const UpdateWorkflowDocument = new TypedDocumentString(`
-    mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!) {
+    mutation UpdateWorkflow($workflowId: String!, $name: String!, $description: String, $category: String, $tags: [String!], $visibility: Visibility, $manifest: JSON!, $expectedRevision: Int) {
   updateWorkflow(
     workflowId: $workflowId
     name: $name
@@ -1013,9 +1015,11 @@ export const UpdateWorkflowDocument = new TypedDocumentString(`
     tags: $tags
     visibility: $visibility
     manifest: $manifest
+    expectedRevision: $expectedRevision
   ) {
     workflowId
     currentVersion
+    revision
   }
 }
     `) as unknown as TypedDocumentString<UpdateWorkflowMutation, UpdateWorkflowMutationVariables>;

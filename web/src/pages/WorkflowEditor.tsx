@@ -26,6 +26,7 @@ const WorkflowQuery = graphql(`
       visibility
       allowForks
       currentVersion
+      revision
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -55,6 +56,7 @@ const Update = graphql(`
     $tags: [String!]
     $visibility: Visibility
     $manifest: JSON!
+    $expectedRevision: Int
   ) {
     updateWorkflow(
       workflowId: $workflowId
@@ -64,9 +66,11 @@ const Update = graphql(`
       tags: $tags
       visibility: $visibility
       manifest: $manifest
+      expectedRevision: $expectedRevision
     ) {
       workflowId
       currentVersion
+      revision
     }
   }
 `);
@@ -110,6 +114,8 @@ export default function WorkflowEditor() {
   const [manifest, setManifest] = useState(STARTER);
   const [saved, setSaved] = useState<string | null>(null);
   const loadedFor = useRef<string | null>(null);
+  // The revision the form shows: a save is made over it only (someone else's save since is not replaced).
+  const [revision, setRevision] = useState<number | null>(null);
   const create = useMutation(Create);
   const update = useMutation(Update);
   const remove = useMutation(Delete);
@@ -154,6 +160,7 @@ export default function WorkflowEditor() {
     const w = existing.data?.workflow;
     if (!w || loadedFor.current === w.workflowId) return;
     loadedFor.current = w.workflowId;
+    setRevision(w.revision);
     startFrom({
       name: w.name,
       description: w.description,
@@ -175,6 +182,7 @@ export default function WorkflowEditor() {
   }, [name, description, category, tags, visibility, manifest, baseline, draftKey]);
 
   const saveError = create.error ?? update.error;
+  const changedElsewhere = update.error?.code === 'PRECONDITION_FAILED';
   const tagList = useMemo(
     () =>
       tags
@@ -204,8 +212,9 @@ export default function WorkflowEditor() {
     const fields = { name: name.trim(), description, category: category.trim() || undefined, tags: tagList, visibility, manifest };
     const submitted = current;
     if (workflowId) {
-      const result = await update.run({ workflowId, ...fields });
+      const result = await update.run({ workflowId, ...fields, expectedRevision: revision });
       if (result) {
+        setRevision(result.updateWorkflow.revision);
         setSaved(`Saved as version ${result.updateWorkflow.currentVersion}.`);
         setBaseline(submitted);
         setRestoredAt(null);
@@ -324,7 +333,30 @@ export default function WorkflowEditor() {
             )}
           </div>
         </div>
-        {saveError && <ErrorNotice error={saveError} onRetry={() => void save()} />}
+        {changedElsewhere ? (
+          <div className="notice notice-error" role="alert">
+            <strong>Changed since you opened it</strong>
+            <p>
+              This workflow was changed (in another tab, by wfctl or through the API) since you opened it, so your save was not made: it
+              would have replaced that change. Reload it to see the change, then apply your edits again; copy anything you want to keep
+              first.
+            </p>
+            <button
+              type="button"
+              onClick={() => {
+                // The form shows the version as it is now: the edits that could not be saved are not kept as a draft.
+                clearDraft(draftKey);
+                loadedFor.current = null;
+                update.clearError();
+                existing.reload();
+              }}
+            >
+              Reload the workflow
+            </button>
+          </div>
+        ) : (
+          saveError && <ErrorNotice error={saveError} onRetry={() => void save()} />
+        )}
         <p role="status">{saved}</p>
         <div className="row">
           <ReasonButton type="submit" pending={create.pending || update.pending} reason={blocked}>
