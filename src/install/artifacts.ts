@@ -11,16 +11,16 @@
  * stale: different content is a different key; old keys simply fall out.
  *
  * The cache wraps the builders (the skill renderer and catalogs.ts); it never looks inside their text.
- * It is bounded in entries and bytes, least recently used out first. A deployment whose skills add
- * up to more than ARCHIVE_MAX_BYTES gets no archive and no skills catalog: the refusal is what is
- * kept for it, so asking again costs nothing.
+ * It is bounded in entries and bytes, least recently used out first. A deployment whose archive
+ * (its skills, with plugin.json) would hold more than ARCHIVE_MAX_BYTES gets no archive and no
+ * skills catalog: the refusal is what is kept for it, so asking again costs nothing.
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { pluginPackageOf, skillsIndexOf, type PluginPackage, type SkillDocument } from './catalogs.js';
 import type { InstallTarget } from './clients.js';
 
-/** The most a plugin archive (and so the skills of one deployment) may hold: 8 MiB. */
+/** The most a plugin archive may hold (and so the skills of one deployment, which it holds): 8 MiB. */
 const ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;
 /** Deployments whose artefacts one instance keeps. */
 const CACHE_MAX_ENTRIES = 256;
@@ -50,7 +50,7 @@ function mebibytes(bytes: number): string {
 function tooLarge(bytes: number): AppError {
   return new AppError(
     'PAYLOAD_TOO_LARGE',
-    `this deployment's workflows make ${mebibytes(bytes)} of skills, over the ${mebibytes(ARCHIVE_MAX_BYTES)} an install archive or skills catalog may hold: split it into smaller deployments (its tool endpoint serves it as it is)`,
+    `this deployment's workflows make an archive of at least ${mebibytes(bytes)}, over the ${mebibytes(ARCHIVE_MAX_BYTES)} an install archive or skills catalog may hold: split it into smaller deployments (its tool endpoint serves it as it is)`,
     { reason: 'install_archive_too_large', bytes, maxBytes: ARCHIVE_MAX_BYTES },
   );
 }
@@ -88,6 +88,8 @@ export function createArtifactCache(options: { onLookup?: (outcome: ArtifactOutc
     const size = skills.reduce((n, s) => n + Buffer.byteLength(s.text, 'utf8'), 0);
     if (size > ARCHIVE_MAX_BYTES) return { refusal: tooLarge(size), bytes: REFUSAL_BYTES };
     const plugin = pluginPackageOf(target, skills);
+    // The archive adds headers and plugin.json to the skills: the bound is on what is served.
+    if (plugin.zip.length > ARCHIVE_MAX_BYTES) return { refusal: tooLarge(plugin.zip.length), bytes: REFUSAL_BYTES };
     const skillsIndex = skillsIndexOf(skills);
     return { artifacts: { skills, plugin, skillsIndex }, bytes: size + plugin.zip.length + JSON.stringify(skillsIndex).length };
   }
