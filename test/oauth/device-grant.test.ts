@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientMetadataPolicy } from '../../src/oauth/client-metadata.js';
 import { loadKnownClientDocuments } from '../../src/oauth/known-clients.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { registerClient, tokenRequest } from '../helpers/oauth.js';
+import { createBrowser, registerClient, tokenRequest } from '../helpers/oauth.js';
 
 /**
  * The device authorization grant (RFC 8628) belongs to the command-line tool alone: dynamic
@@ -91,6 +91,23 @@ describe('the device grant', () => {
     const started = await deviceAuthorization({ client_id: 'wfctl', scope: 'api', resource: `${ORIGIN}/v1` });
     expect(started.status).toBe(200);
     expect(started.body.device_code).toEqual(expect.any(String));
+  });
+
+  it("the code's confirmation page names the client that asked", async () => {
+    const started = await deviceAuthorization({ client_id: 'wfctl', scope: 'api', resource: `${ORIGIN}/v1` });
+    // The code's address answers a form that posts itself (with its anti-forgery field), as a browser would.
+    const browser = createBrowser(t.app, ORIGIN);
+    const landing = await browser.follow(started.body.verification_uri_complete);
+    const form = await landing.response.text();
+    const fields = Object.fromEntries(
+      [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const page = await browser.follow('/oauth/device', { form: fields });
+    expect(page.response.status).toBe(200);
+    const html = await page.response.text();
+    expect(html).toContain(started.body.user_code);
+    expect(html).toContain('<strong>Workflow command-line tool (wfctl)</strong> asks to act on your account');
+    expect(html).toContain('Continue only if you started the sign-in of Workflow command-line tool (wfctl) yourself');
   });
 
   it('client ID metadata documents, pinned or fetched, never give a client the device grant', async () => {
