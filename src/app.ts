@@ -152,7 +152,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
   const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
   const mcp = createMcpEndpoint({ services, config, log });
-  const installRoutes = createInstallRoutes({ services, mcp });
+  const installRoutes = createInstallRoutes({ services, mcp, onArtifactLookup: (outcome) => metrics.installArtifactLookup(outcome) });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
   const oauthStore = createOAuthStore({ db, clock });

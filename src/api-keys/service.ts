@@ -50,6 +50,8 @@ function viewOf(key: ApiKey): ApiKeyView {
 export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void {
   const credential = viewer.credential;
   if (!credential) return;
+  // The user's install catalog takes any of the user's API keys and lists only what the key opens.
+  if (use.face === 'catalog') return;
   if (credential.kind === 'oauth') {
     if (credential.deploymentId === null) {
       if (use.face === 'api') return;

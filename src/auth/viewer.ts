@@ -45,5 +45,8 @@ export interface Viewer {
   credential?: ApiKeyCredential | OAuthTokenCredential;
 }
 
-/** What a request uses its credential for: the API (REST, GraphQL) or one deployment's tool endpoint. */
-export type CredentialUse = { face: 'api' } | { face: 'mcp'; deploymentId: string };
+/**
+ * What a request uses its credential for: the API (REST, GraphQL), one deployment's tool endpoint,
+ * or the user's install catalog (an API key of either scope: it lists what the key opens).
+ */
+export type CredentialUse = { face: 'api' } | { face: 'mcp'; deploymentId: string } | { face: 'catalog' };

@@ -143,12 +143,17 @@ function json(value: unknown): string {
 
 // --- Cursor ---------------------------------------------------------------------------------------
 
-/** Cursor's install link: `config` is the base64 of the server entry without its name (cursor.com/docs/mcp/install-links). */
-export function cursorDeeplink(name: string, entry: Record<string, unknown>): { url: string; webUrl: string } {
+/**
+ * Cursor's install link: `config` is the base64 of the server entry without its name
+ * (cursor.com/docs/mcp/install-links). Its web fallback is a page of cursor.com that receives the
+ * whole entry, so it is offered only for an entry without a key: a key-bound URL never goes to
+ * another site (the custom-scheme link stays on this computer).
+ */
+export function cursorDeeplink(name: string, entry: Record<string, unknown>, carriesKey: boolean): { url: string; webUrl: string | null } {
   const query = `name=${encodeURIComponent(name)}&config=${encodeURIComponent(base64(JSON.stringify(entry)))}`;
   return {
     url: `cursor://anysphere.cursor-deeplink/mcp/install?${query}`,
-    webUrl: `https://cursor.com/en/install-mcp?${query}`,
+    webUrl: carriesKey ? null : `https://cursor.com/en/install-mcp?${query}`,
   };
 }
 
@@ -160,11 +165,11 @@ export function cursorEntry(target: InstallTarget, withKey: boolean): Record<str
 function cursor(target: InstallTarget): ClientInstall {
   const name = serverNameOf(target);
   const forms: InstallForm[] = [];
-  const plain = cursorDeeplink(name, cursorEntry(target, false));
+  const plain = cursorDeeplink(name, cursorEntry(target, false), false);
   forms.push(form({ auth: plainAuth(target), kind: 'deeplink', label: plainLabel(target, 'Add to Cursor'), ...plain }));
   if (!target.allowAnonymous) {
     // Cursor drops a configured header when the server offers OAuth: the key goes in the path instead.
-    const keyed = cursorDeeplink(name, cursorEntry(target, true));
+    const keyed = cursorDeeplink(name, cursorEntry(target, true), true);
     forms.push(
       form({ auth: 'api_key', kind: 'deeplink', label: 'Add to Cursor with an API key (key-bound URL)', ...keyed, usesApiKey: true }),
     );

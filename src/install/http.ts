@@ -18,15 +18,13 @@ import type { RequestScope } from '../http/scope.js';
 import { textResponse, type Reply } from '../http/text-response.js';
 import { renderSkill } from '../mcp/render/index.js';
 import { looksLikeApiKey } from '../api-keys/secret.js';
+import { createArtifactCache, type ArtifactOutcome, type InstallArtifacts } from './artifacts.js';
 import {
   deploymentMarketplaceOf,
   marketplaceEntryOf,
   marketplaceOf,
-  pluginPackageOf,
   skillPathOf,
-  skillsIndexOf,
   userMarketplaceNameOf,
-  type PluginPackage,
   type SkillDocument,
 } from './catalogs.js';
 import type { CatalogEntry } from './service.js';
@@ -44,6 +42,49 @@ interface ToolEndpoint {
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Catalogs change with the deployment: clients must ask again (they are small). */
 const NO_STORE = 'no-store';
+
+/** The fixed words of install addresses; every other segment is the caller's (an id, a key, a name). */
+const ADDRESS_WORDS = new Set(['user', 'marketplace.json', 'plugin', 'mcp', '.well-known', 'agent-skills', 'index.json', 'SKILL.md']);
+/** A deployment id as the service makes them (src/clock.ts, newId): never mistaken for a key. */
+const ID_SHAPE = /^[a-z]{2,5}_[0-9a-z]{20}$/;
+/** Shorter segments are no key, and replacing them would mangle ordinary words. */
+const SHORTEST_SECRET = 8;
+
+/**
+ * The error without any segment of the address that may be a key (a key, a mistyped or misplaced
+ * one, anything not a word of the address or an id's shape): a client shows or logs error texts,
+ * and a key in one would leave the service with it.
+ */
+function withoutAddressSegments(error: unknown, pathname: string): unknown {
+  if (!(error instanceof AppError)) return error;
+  const secrets = new Set<string>();
+  for (const raw of pathname.slice(INSTALL_PREFIX.length).split('/')) {
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      // The raw form is what may be repeated.
+    }
+    for (const segment of [raw, decoded])
+      if (segment.length >= SHORTEST_SECRET && !ADDRESS_WORDS.has(segment) && !ID_SHAPE.test(segment)) secrets.add(segment);
+  }
+  if (secrets.size === 0) return error;
+  const scrub = (text: string) => {
+    let out = text;
+    for (const secret of secrets) out = out.split(secret).join('…');
+    return out;
+  };
+  const scrubValue = (value: unknown): unknown => {
+    if (typeof value === 'string') return scrub(value);
+    if (Array.isArray(value)) return value.map(scrubValue);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v)]));
+    return value;
+  };
+  const message = scrub(error.message);
+  const details = scrubValue(error.details) as Record<string, unknown>;
+  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
+  return new AppError(error.code, message, details, error.headers);
+}
 
 function noRoute(): AppError {
   // The path may hold a key: the message does not repeat it.
@@ -85,9 +126,15 @@ async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
   return (await entry.workflows()).map((w) => renderSkill(w, adapter));
 }
 
-export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoint }) {
+export function createInstallRoutes(deps: {
+  services: Services;
+  mcp: ToolEndpoint;
+  /** Told of every artefact lookup (metrics). */
+  onArtifactLookup?: (outcome: ArtifactOutcome) => void;
+}) {
   const { services, mcp } = deps;
   const install = services.install;
+  const artifacts = createArtifactCache({ onLookup: deps.onArtifactLookup });
 
   /** The deployment of an address: with a key, the key's owner's (rate-limited as that user); without, an anonymous one. */
   async function entryOf(scope: InstallScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
@@ -97,17 +144,29 @@ export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoin
     return install.catalogOf(deploymentId, key, viewer);
   }
 
-  async function packageOf(entry: CatalogEntry): Promise<PluginPackage> {
-    return pluginPackageOf(entry.target, await skillsOf(entry));
+  /** The entry's artefacts, built only when its content changed (src/install/artifacts.ts). */
+  function artifactsOf(entry: CatalogEntry): Promise<InstallArtifacts> {
+    return artifacts.artifactsOf(entry.contentKey, entry.target, () => skillsOf(entry));
   }
 
   async function userCatalog(scope: InstallScope, key: string): Promise<Reply> {
     scope.identify = () => install.viewerOfAddressKey(key);
-    // The key is checked as an API key of its owner; which deployments it opens is the catalog's filter.
-    const viewer = await scope.identify();
+    // Charged to the key's owner before any work. The key is checked as an API key of its owner
+    // (of either scope); which deployments it opens is the catalog's filter.
+    const viewer = await scope.authenticate({ face: 'catalog' });
     const entries = await install.userCatalogOf(viewer, key);
     const plugins = [];
-    for (const entry of entries) plugins.push(marketplaceEntryOf(entry.target, await packageOf(entry)));
+    for (const entry of entries) {
+      let plugin;
+      try {
+        plugin = (await artifactsOf(entry)).plugin;
+      } catch (error) {
+        // A deployment too large for an archive is left out of the user's catalog, not the others.
+        if (error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE') continue;
+        throw error;
+      }
+      plugins.push(marketplaceEntryOf(entry.target, plugin));
+    }
     return jsonReply(marketplaceOf(userMarketplaceNameOf(viewer.userId), 'Your workflow deployments', plugins));
   }
 
@@ -119,7 +178,7 @@ export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoin
     return reply;
   }
 
-  return {
+  const routes = {
     async handle(request: Incoming, url: URL, scope: InstallScope): Promise<Reply> {
       const parts = url.pathname.slice(INSTALL_PREFIX.length).split('/');
       scope.route = `${request.method} /v1/install/*`;
@@ -136,7 +195,8 @@ export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoin
         getOnly(request);
         return userCatalog(scope, key);
       }
-      if (!first) throw noRoute();
+      // A key where the deployment id belongs (the id left out): no deployment is looked up by it.
+      if (!first || looksLikeApiKey(first)) throw noRoute();
       const deploymentId = first;
       let rest = parts.slice(1);
       let key: string | null = null;
@@ -153,12 +213,12 @@ export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoin
         scope.route = label('marketplace.json');
         getOnly(request);
         const entry = await entryOf(scope, deploymentId, key);
-        return jsonReply(deploymentMarketplaceOf(entry.target, await packageOf(entry)));
+        return jsonReply(deploymentMarketplaceOf(entry.target, (await artifactsOf(entry)).plugin));
       }
       if (rest.length === 2 && rest[0] === 'plugin' && rest[1]!.endsWith('.zip')) {
         scope.route = label('plugin/:version.zip');
         getOnly(request);
-        const pkg = await packageOf(await entryOf(scope, deploymentId, key));
+        const pkg = (await artifactsOf(await entryOf(scope, deploymentId, key))).plugin;
         if (rest[1] !== `${pkg.version}.zip`) {
           throw new AppError(
             'NOT_FOUND',
@@ -183,18 +243,28 @@ export function createInstallRoutes(deps: { services: Services; mcp: ToolEndpoin
         if (tail.length === 1 && tail[0] === 'index.json') {
           scope.route = label('.well-known/agent-skills/index.json');
           getOnly(request);
-          return jsonReply(skillsIndexOf(await skillsOf(await entryOf(scope, deploymentId, key))));
+          return jsonReply((await artifactsOf(await entryOf(scope, deploymentId, key))).skillsIndex);
         }
         if (tail.length === 2 && tail[1] === 'SKILL.md') {
           scope.route = label('.well-known/agent-skills/:name/SKILL.md');
           getOnly(request);
-          const skills = await skillsOf(await entryOf(scope, deploymentId, key));
+          const { skills } = await artifactsOf(await entryOf(scope, deploymentId, key));
           const skill = skills.find((s) => skillPathOf(s.name) === tail.join('/'));
-          if (!skill) throw new AppError('NOT_FOUND', `this deployment serves no skill named '${tail[0]}'`, { name: tail[0] });
+          // The name is a segment of the address, which may be a key: it is not repeated.
+          if (!skill)
+            throw new AppError('NOT_FOUND', 'this deployment serves no skill by that name: its skills are listed in index.json', {});
           return textResponse(skill.text, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': NO_STORE } });
         }
       }
       throw noRoute();
     },
+  };
+
+  return {
+    /** Every install address; no error it answers repeats a segment of the address that may be a key. */
+    handle: (request: Incoming, url: URL, scope: InstallScope): Promise<Reply> =>
+      routes.handle(request, url, scope).catch((error: unknown) => {
+        throw withoutAddressSegments(error, url.pathname);
+      }),
   };
 }

@@ -12,6 +12,7 @@ import type { Deployment } from '@prisma/client';
 import type { EndpointWorkflow } from '../deployments/types.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { NAME_MAX } from '../text.js';
+import { contentKeyOf } from './artifacts.js';
 import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
 
 /** What the install service uses of the other services (the same objects every face calls). */
@@ -31,6 +32,12 @@ export interface InstallKeyResult {
 /** A deployment a catalog lists: its install target (with the key of the address, if any) and its workflows. */
 export interface CatalogEntry {
   target: InstallTarget;
+  /**
+   * Names what the entry's artefacts are built of (src/install/artifacts.ts): the deployment's
+   * fields, the base URL, the adapter and each bundled workflow's id, author, version, update time,
+   * name and adapters. Never the key of the address.
+   */
+  contentKey: string;
   /** The adapter its skills are rendered for. */
   adapter: Adapter | null;
   workflows: () => Promise<EndpointWorkflow[]>;
@@ -98,8 +105,29 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
 
   function entryOf(d: EndpointTarget, apiKey: string | null): CatalogEntry {
     const adapter = SKILL_ADAPTERS.find((a) => d.enabledAdapters.includes(a)) ?? null;
+    const content = contentKeyOf([
+      baseUrl,
+      d.deploymentId,
+      d.name,
+      d.description,
+      d.allowAnonymous,
+      adapter,
+      d.bundle.map((w) => [
+        w.id,
+        w.ownerId,
+        w.name,
+        w.description,
+        w.visibility,
+        w.version,
+        w.manifestKey,
+        w.available,
+        w.isActive,
+        w.adapters,
+      ]),
+    ]);
     return {
       target: targetOf(d, apiKey),
+      contentKey: content,
       adapter,
       workflows: async () => (adapter ? peers.deployments.renderableFor(d, adapter) : []),
     };
@@ -116,16 +144,27 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
         return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, null), null);
       } catch (error) {
         if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+          // The id is a segment of an address that may hold a key by mistake: it is not repeated.
           throw new AppError(
             'NOT_FOUND',
-            `deployment '${deploymentId}' has no public catalog: a private deployment's catalogs are at the address with its key, on its install page`,
-            { id: deploymentId },
+            "this deployment has no public catalog: a private deployment's catalogs are at the address with its key, on its install page",
+            {},
           );
         }
         throw error;
       }
     }
-    return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, viewer), apiKey);
+    try {
+      return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, viewer), apiKey);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND')
+        throw new AppError(
+          'NOT_FOUND',
+          "the key of this address opens no such deployment: copy the address from the deployment's install page",
+          {},
+        );
+      throw error;
+    }
   }
 
   /** The active deployments of the key's owner that the key covers (one page of 100 at most), for the user's catalog. */

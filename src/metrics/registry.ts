@@ -16,6 +16,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const MAX_SERIES = 2000;
 
 export type RateLimitKind = 'user' | 'session' | 'anon' | 'address';
+/** hit: kept artefacts served; miss: built; refused: over the archive bound (the kept refusal). */
+type InstallArtifactOutcome = 'hit' | 'miss' | 'refused';
 
 interface PoolStats {
   /** Connections open (busy or idle). */
@@ -39,6 +41,8 @@ export interface MetricsRegistry {
   /** Records one answered request; `route` must be a template (`scope.route`), never a raw path. */
   observeRequest(route: string, status: number, seconds: number): void;
   rateLimited(kind: RateLimitKind): void;
+  /** One lookup of a deployment's install artefacts (src/install/artifacts.ts). */
+  installArtifactLookup(outcome: InstallArtifactOutcome): void;
   /** The exposition text, with the gauges read at this moment. */
   render(gauges: { pool: PoolStats; database: string }): string;
 }
@@ -68,6 +72,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   const requests = new Map<string, Map<number, RequestSeries>>();
   let seriesCount = 0;
   const refusals: Record<RateLimitKind, number> = { user: 0, session: 0, anon: 0, address: 0 };
+  const artifactLookups: Record<InstallArtifactOutcome, number> = { hit: 0, miss: 0, refused: 0 };
   const startedAt = Date.now() / 1000 - process.uptime();
 
   function seriesOf(route: string, status: number): RequestSeries {
@@ -102,6 +107,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     rateLimited(kind) {
       refusals[kind] += 1;
     },
+    installArtifactLookup(outcome) {
+      artifactLookups[outcome] += 1;
+    },
     render({ pool, database }) {
       const out: string[] = [];
       const all = [...requests.values()]
@@ -133,6 +141,13 @@ export function createMetricsRegistry(): MetricsRegistry {
       out.push('# TYPE rate_limited_requests_total counter');
       for (const kind of Object.keys(refusals) as RateLimitKind[])
         out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
+
+      out.push(
+        "# HELP install_artifact_lookups_total Lookups of a deployment's install artefacts (plugin archive, skills, skills index), by outcome (hit: kept ones served, miss: built, refused: over the archive bound).",
+      );
+      out.push('# TYPE install_artifact_lookups_total counter');
+      for (const outcome of Object.keys(artifactLookups) as InstallArtifactOutcome[])
+        out.push(`install_artifact_lookups_total${labels({ outcome })} ${artifactLookups[outcome]}`);
 
       const db = { database };
       out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');

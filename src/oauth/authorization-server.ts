@@ -14,12 +14,20 @@ import type { Logger } from '../logger.js';
 import { withOAuthRequest, type OAuthStore } from '../oauth-store/index.js';
 import { createClientMetadataPolicy } from './client-metadata.js';
 import { browserErrorMiddleware, renderOAuthError } from './browser-errors.js';
-import { API_SCOPE, apiResourceServerInfo, cliClient, deviceFlowFeature, isApiResource } from './device-flow.js';
+import {
+  API_SCOPE,
+  apiResourceServerInfo,
+  cliClient,
+  createDevicePollPacer,
+  deviceFlowFeature,
+  isApiResource,
+  mayUseDeviceGrant,
+} from './device-flow.js';
 import { createInteractions, INTERACTION_PATH } from './interaction.js';
 import { loadAuthorizationServerKeys } from './keys.js';
 import { loadKnownClientDocuments } from './known-clients.js';
 import { authorizationProblemPage } from './pages.js';
-import { CLIENT_METADATA_LIMITS, checkRegistration } from './redirect-uris.js';
+import { CLIENT_METADATA_LIMITS, checkRegistration, DEVICE_CODE_GRANT } from './redirect-uris.js';
 import { deploymentOfResource, endpointResource, MCP_SCOPE, PRM_PATH, protectedResourceMetadata } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
@@ -73,9 +81,13 @@ export interface AuthorizationServer {
   readonly issuer: string;
 }
 
-function jsonNotFound(path: string): Response {
+/**
+ * Nothing published at a discovery path. The path is not repeated: a client derives these paths from
+ * the endpoint it was given, and a key-bound endpoint's path holds a key.
+ */
+function jsonNotFound(): Response {
   return Response.json(
-    { error: { code: 'NOT_FOUND', message: `nothing is published at ${path}` } },
+    { error: { code: 'NOT_FOUND', message: 'nothing is published at this address' } },
     { status: 404, headers: { 'cache-control': 'no-store' } },
   );
 }
@@ -323,6 +335,39 @@ export async function createAuthorizationServer(deps: {
     return null;
   }
 
+  const devicePolls = createDevicePollPacer();
+
+  /**
+   * The device grant's own rules, before the library sees the request: only the command-line tool
+   * may start a device authorization (a client registered with the grant before it was reserved
+   * included), and a poll of the token endpoint sooner than the interval is told `slow_down`
+   * (RFC 8628 §3.5; the library does not pace polls itself).
+   */
+  function deviceGrantRefusal(path: string, request: Incoming, body: string | undefined): Response | null {
+    const device = path === `${OAUTH_PREFIX}/device/auth`;
+    const token = path === `${OAUTH_PREFIX}/token`;
+    if ((!device && !token) || request.method !== 'POST' || body === undefined) return null;
+    if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) return null;
+    const params = new URLSearchParams(body);
+    if (device && !mayUseDeviceGrant(params.get('client_id'))) {
+      return Response.json(
+        {
+          error: 'unauthorized_client',
+          error_description: "the device authorization grant is reserved for this service's own command-line tool (wfctl)",
+        },
+        { status: 400, headers: { 'cache-control': 'no-store' } },
+      );
+    }
+    const deviceCode = params.get('device_code');
+    if (token && params.get('grant_type') === DEVICE_CODE_GRANT && deviceCode && devicePolls.tooSoon(deviceCode)) {
+      return Response.json(
+        { error: 'slow_down', error_description: 'polling too quickly: wait 5 seconds more between polls than before' },
+        { status: 400, headers: { 'cache-control': 'no-store' } },
+      );
+    }
+    return null;
+  }
+
   const sweep = () => store.sweepExpired();
   const sweeping = setInterval(() => {
     sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'removing expired OAuth records failed'));
@@ -348,19 +393,19 @@ export async function createAuthorizationServer(deps: {
         try {
           deploymentId = decodeURIComponent(prm[1]!);
         } catch {
-          return jsonNotFound(path);
+          return jsonNotFound();
         }
         const exists = await store.deploymentAccess(deploymentId);
         // An anonymous deployment needs no credential: there is nothing to protect, so nothing is
         // published. An unknown id gets metadata like a private deployment's, so that this path,
         // like the endpoint's 401, does not say which private deployments exist.
-        if (exists?.allowAnonymous) return jsonNotFound(path);
+        if (exists?.allowAnonymous) return jsonNotFound();
         return Response.json(protectedResourceMetadata(config.publicBaseUrl, deploymentId, issuer), {
           headers: { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' },
         });
       }
       // Discovery paths answer JSON where nothing is published, never the dashboard's HTML.
-      if (path.startsWith('/.well-known/')) return jsonNotFound(path);
+      if (path.startsWith('/.well-known/')) return jsonNotFound();
       if (path !== OAUTH_PREFIX && !path.startsWith(`${OAUTH_PREFIX}/`)) return null;
       const refused = await charge(request, path, scope);
       if (refused) return refused;
@@ -384,6 +429,8 @@ export async function createAuthorizationServer(deps: {
           if (checked.error) return Response.json(checked.error, { status: 400, headers: { 'cache-control': 'no-store' } });
           body = checked.body;
         }
+        const refusedDevice = deviceGrantRefusal(path, request, body);
+        if (refusedDevice) return refusedDevice;
       }
       return forward(request, url, body);
     },

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { guardedFetch, isSpecialUseAddress } from '../net/guarded-fetch.js';
 import type { ClientMetadataDocument } from './known-clients.js';
-import { clientMetadataProblem } from './redirect-uris.js';
+import { clientMetadataProblem, DEVICE_CODE_GRANT } from './redirect-uris.js';
 
 /**
  * Client ID metadata documents (the MCP clients' preferred registration: `client_id` is an https
@@ -31,6 +31,8 @@ function checkClientDocument(document: unknown, clientId: string): ClientMetadat
   if (problem) throw new ClientDocumentRefused(problem);
   const uris = metadata.redirect_uris as string[];
   if (metadata.application_type === undefined && uris.some((u) => !u.startsWith('https:'))) metadata.application_type = 'native';
+  // The device grant is the command-line tool's alone (src/oauth/device-flow.ts): a document may list it, the client does not get it.
+  if (Array.isArray(metadata.grant_types)) metadata.grant_types = metadata.grant_types.filter((g) => g !== DEVICE_CODE_GRANT);
   return metadata as ClientMetadataDocument;
 }
 

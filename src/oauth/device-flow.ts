@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
 import type { TextReply } from '../http/text-response.js';
 import { formActionSource, page } from './pages.js';
+import { DEVICE_CODE_GRANT } from './redirect-uris.js';
 
 /**
  * The command-line tool (cli/, `wfctl`) as a first-party client of the authorization server
@@ -18,7 +20,50 @@ import { formActionSource, page } from './pages.js';
 
 const CLI_CLIENT_ID = 'wfctl';
 export const API_SCOPE = 'api';
-const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/**
+ * Whether `clientId` may use the device authorization grant (RFC 8628): the command-line tool alone.
+ * A device code page is where a phishing link would send a victim, so no other client may start
+ * one. Dynamic registration refuses the grant, client ID metadata documents (fetched or pinned) lose
+ * it, and the device authorization endpoint refuses any other client (docs/cli.md, "Signing in").
+ */
+export function mayUseDeviceGrant(clientId: string | null | undefined): boolean {
+  return clientId === CLI_CLIENT_ID;
+}
+
+/** RFC 8628 §3.2: without an `interval` in the answer a client waits 5 seconds between polls. */
+const POLL_INTERVAL_SECONDS = 5;
+/** Network jitter can bring two polls that were sent an interval apart closer together. */
+const POLL_LEEWAY_MS = 1000;
+/** Device codes one instance paces at a time (a code lives 10 minutes). */
+const PACED_CODES_MAX = 10_000;
+const PACED_CODE_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * RFC 8628 §3.5: a client polling the token endpoint faster than the interval is told `slow_down`,
+ * and its interval grows by 5 seconds for this and every later poll. Kept per device code (by its
+ * digest) in this instance; bounded, oldest first out.
+ */
+export function createDevicePollPacer(now: () => number = () => performance.now()) {
+  const codes = new Map<string, { lastPollAt: number; intervalSeconds: number; firstSeenAt: number }>();
+  return {
+    /** True when this poll of `deviceCode` comes too soon (and the code's interval has grown). */
+    tooSoon(deviceCode: string): boolean {
+      const key = createHash('sha256').update(deviceCode).digest('base64url');
+      const at = now();
+      const state = codes.get(key);
+      if (!state || at - state.firstSeenAt > PACED_CODE_TTL_MS) {
+        codes.delete(key);
+        codes.set(key, { lastPollAt: at, intervalSeconds: POLL_INTERVAL_SECONDS, firstSeenAt: at });
+        while (codes.size > PACED_CODES_MAX) codes.delete(codes.keys().next().value!);
+        return false;
+      }
+      const early = at - state.lastPollAt < state.intervalSeconds * 1000 - POLL_LEEWAY_MS;
+      state.lastPollAt = at;
+      if (early) state.intervalSeconds += 5;
+      return early;
+    },
+  };
+}
 
 /** The resource identifier of the REST and GraphQL API: the service's base URL. */
 function apiResource(publicBaseUrl: string): string {
@@ -58,6 +103,11 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** A client as its pages name it: its registered name, else its id. */
+function clientNameOf(client: { clientName?: string; clientId: string }): string {
+  return client.clientName ?? client.clientId;
+}
+
 function render(ctx: KoaContextWithOIDC, title: string, body: string, status = 200): void {
   const reply = page(title, body, status);
   ctx.status = reply.status;
@@ -95,12 +145,14 @@ ${form.replace('name="user_code"', 'id="user-code" name="user_code" aria-label="
     _info: unknown,
     userCode: string,
   ) {
+    // The client's own name, not the command line's wording: the page says who would get the account.
+    const name = escape(clientNameOf(client));
     render(
       ctx,
       'Confirm the code',
       `<h1>Is this the code on your screen?</h1>
 <p><code style="font-size:1.6rem;letter-spacing:.1em">${escape(userCode)}</code></p>
-<p><strong>${escape(client.clientName ?? client.clientId)}</strong> asks to act on your account through the API: your workflows, library, deployments and API keys. Continue only if you started <code>wfctl login --device</code> yourself and it shows this code.</p>
+<p><strong>${name}</strong> asks to act on your account through the API: your workflows, library, deployments and API keys. Continue only if you started the sign-in of ${name} yourself and it shows this code.</p>
 ${form}
 <button type="submit" form="op.deviceConfirmForm">Continue</button>
 <button type="submit" form="op.deviceConfirmForm" name="abort" value="yes" style="background:#4b5563">Cancel</button>`,

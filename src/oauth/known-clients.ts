@@ -9,8 +9,9 @@ import path from 'node:path';
  * the shipped copy with the same `client_id` or adding a new client.
  *
  * Each copy holds what the client publishes (client_id, name, redirect URIs, grant and response
- * types, `none` authentication); the service then applies the same rules to a pinned copy as to a
- * fetched document (src/oauth/client-metadata.ts).
+ * types, `none` authentication), less the device grant, which is the command-line tool's alone;
+ * the service then applies the same rules to a pinned copy as to a fetched document
+ * (src/oauth/client-metadata.ts), which also removes that grant from an operator's copy.
  */
 export type ClientMetadataDocument = Record<string, unknown> & { client_id: string };
 
@@ -31,7 +32,7 @@ const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
     client_name: 'Visual Studio Code',
     client_uri: 'https://vscode.dev/product',
     redirect_uris: ['http://127.0.0.1:33418/', 'https://vscode.dev/redirect'],
-    grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+    grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
     application_type: 'native',

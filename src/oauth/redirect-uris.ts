@@ -4,6 +4,12 @@
  * registration reaches oidc-provider, with an RFC 7591 error naming the refused URI.
  */
 
+/**
+ * The device authorization grant (RFC 8628), the command-line tool's alone (src/oauth/device-flow.ts):
+ * registration refuses it and client ID metadata documents lose it.
+ */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /** Custom URI schemes of the IDEs (each opens the IDE itself, so no other program receives the code). */
 const IDE_SCHEMES = ['cursor:', 'vscode:', 'vscode-insiders:', 'windsurf:', 'claude:'] as const;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -133,6 +139,14 @@ export function checkRegistration(body: string): RegistrationCheck {
         ? 'invalid_redirect_uri'
         : 'invalid_client_metadata';
     return { error: { error, error_description: problem } };
+  }
+  if (Array.isArray(metadata.grant_types) && metadata.grant_types.includes(DEVICE_CODE_GRANT)) {
+    return {
+      error: {
+        error: 'invalid_client_metadata',
+        error_description: `grant_types: the device authorization grant (${DEVICE_CODE_GRANT}) is reserved for this service's own command-line tool; register with authorization_code and refresh_token`,
+      },
+    };
   }
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(metadata)) if (KEPT_METADATA.has(key)) kept[key] = value;

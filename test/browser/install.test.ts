@@ -106,6 +106,18 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     const keyBound = JSON.parse(Buffer.from(new URL(keyedLink!).searchParams.get('config')!, 'base64').toString()).url as string;
     expect(keyBound).toBe(`http://127.0.0.1:${new URL(service.origin).port}/v1/install/${deploymentId}/${key}/mcp`);
     await expect(page.getByText('Make a key above to fill it in here.').count()).resolves.toBe(0);
+    // No link on the page sends the key, or the key-bound URL, to another site (in any encoding).
+    const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+    const offSite = hrefs.filter((href) => /^https?:/.test(href) && new URL(href).origin !== service.origin);
+    for (const href of offSite) {
+      const readings = [
+        href,
+        decodeURIComponent(href),
+        ...[...new URL(href).searchParams.values()].map((v) => Buffer.from(v, 'base64').toString()),
+      ];
+      for (const text of readings) expect(text, href).not.toContain(key);
+    }
+    await expect(cursor.getByRole('link', { name: 'Open the web page instead' }).count()).resolves.toBe(1);
     // The key opens this deployment's catalog by URL alone.
     const catalog = await fetch(`${service.origin}/v1/install/${deploymentId}/${key}/marketplace.json`);
     expect(catalog.status).toBe(200);

@@ -178,6 +178,53 @@ describe('install catalogs and the key-bound endpoint', () => {
     expect(unknownPath.text).not.toContain(key);
   });
 
+  it('no malformed install address, nor a discovery path derived from one, repeats a key in its error', async () => {
+    const body = key.slice('wfk_'.length);
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    const cases: Array<[string, string]> = [
+      // The id left out, the key in its place.
+      ['GET', `/v1/install/${key}/marketplace.json`],
+      ['GET', `/v1/install/${key}/.well-known/agent-skills/index.json`],
+      ['GET', `/v1/install/${key}/plugin/1.0.0.zip`],
+      ['POST', `/v1/install/${key}/${key}/mcp`],
+      // The key without its prefix, or cut short, where the id or the key belongs.
+      ['GET', `/v1/install/${body}/marketplace.json`],
+      ['GET', `/v1/install/${body}/${key}/marketplace.json`],
+      ['POST', `/v1/install/${body}/${key}/mcp`],
+      ['GET', `/v1/install/${privateId}/${key.slice(0, -3)}/marketplace.json`],
+      ['GET', `/v1/install/${privateId}/${body}/marketplace.json`],
+      // The key where a skill's name or a version belongs.
+      ['GET', `/v1/install/${privateId}/${key}/.well-known/agent-skills/${key}/SKILL.md`],
+      ['GET', `/v1/install/${anonymousId}/.well-known/agent-skills/${body}/SKILL.md`],
+      ['GET', `/v1/install/${privateId}/${key}/plugin/${key}.zip`],
+      ['GET', `/v1/install/user/${key}/${key}`],
+      ['GET', `/v1/install/user/${key}/marketplace.json/${body}`],
+      // An unknown deployment of the right shape, with the key.
+      ['GET', `/v1/install/dep_${'a'.repeat(20)}/${key}/marketplace.json`],
+      // What a client derives from the key-bound endpoint (RFC 9728, RFC 8414).
+      ['GET', `/.well-known/oauth-protected-resource/v1/install/${privateId}/${key}/mcp`],
+      ['GET', `/.well-known/oauth-protected-resource/v1/install/${privateId}/${key}`],
+      ['GET', `/.well-known/oauth-protected-resource${encodeURIComponent(`/v1/install/${privateId}/${key}/mcp`)}`],
+      ['GET', `/.well-known/openid-configuration/v1/install/${privateId}/${key}/mcp/extra`],
+    ];
+    for (const [method, path] of cases) {
+      const res = await t.call(method, path, {
+        ...(method === 'POST' ? { body: initialize, headers: { accept: 'application/json, text/event-stream' } } : {}),
+      });
+      // The authorization server's metadata is published under any suffix; everything else is refused.
+      if (!path.startsWith('/.well-known/openid-configuration/')) expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path}`).toBeLessThan(500);
+      expect(res.text, `${method} ${path}`).not.toContain(body.slice(0, 12));
+      expect(res.text, `${method} ${path}`).not.toContain(encodeURIComponent(body.slice(0, 12)));
+      for (const [name, value] of res.headers) expect(value, `${method} ${path}: ${name}`).not.toContain(body.slice(0, 12));
+    }
+  });
+
   it("the user's catalog lists every deployment its key opens, each with a pinned archive", async () => {
     const all = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'all deployments' } })).body.data.secret;
     const catalog = await getJson(`${base}/install/user/${all}/marketplace.json`);

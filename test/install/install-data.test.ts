@@ -163,10 +163,12 @@ describe('install data', () => {
       const link = new URL(f.url!);
       expect(`${link.protocol}//${link.host}${link.pathname}`).toBe('cursor://anysphere.cursor-deeplink/mcp/install');
       expect(link.searchParams.get('name')).toBe('code-review');
-      const web = new URL(f.webUrl!);
-      expect(`${web.origin}${web.pathname}`).toBe('https://cursor.com/en/install-mcp');
-      expect(web.search).toBe(link.search);
     }
+    const web = new URL(cursorOAuth!.webUrl!);
+    expect(`${web.origin}${web.pathname}`).toBe('https://cursor.com/en/install-mcp');
+    expect(web.search).toBe(new URL(cursorOAuth!.url!).search);
+    // The key-bound URL is never handed to cursor.com: its form has no web page.
+    expect(cursorKey!.webUrl).toBeNull();
     expect(base64Json(new URL(cursorOAuth!.url!).searchParams.get('config')!)).toEqual({ url: endpoint });
     // Cursor drops a header once OAuth is offered: its key form is the key-bound URL, with no header.
     expect(base64Json(new URL(cursorKey!.url!).searchParams.get('config')!)).toEqual({ url: keyBound });
@@ -258,6 +260,36 @@ describe('install data', () => {
 
     // The skills CLI takes the deployment's install base (with the key for a private one).
     expect(clientOf(install, 'skills').forms[0]!.commands).toEqual([`npx skills add ${base}/install/${privateId}/${key}`]);
+  });
+
+  it("no form's web page (another site) receives the key or the key-bound URL, in any encoding", async () => {
+    const made = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
+    const key: string = made.body.data.apiKey.secret;
+    const install: Install = made.body.data.install;
+    /** Every text the link carries: itself, its query values URI-decoded, and those that are base64 decoded. */
+    function readings(link: string): string[] {
+      const out = [link, decodeURIComponent(link)];
+      for (const value of new URL(link).searchParams.values()) {
+        out.push(value, decodeURIComponent(value), Buffer.from(value, 'base64').toString('utf8'));
+        if (/^[a-z-]+:/.test(value)) for (const inner of new URL(value).searchParams.values()) out.push(inner);
+      }
+      return out;
+    }
+    let webLinks = 0;
+    for (const client of install.clients) {
+      for (const f of client.forms) {
+        if (!f.webUrl) continue;
+        webLinks += 1;
+        expect(new URL(f.webUrl).protocol).toBe('https:');
+        for (const text of readings(f.webUrl)) {
+          expect(text, `${client.client}: ${f.label}`).not.toContain(key);
+          expect(text, `${client.client}: ${f.label}`).not.toContain(`/install/${privateId}/`);
+        }
+      }
+    }
+    // The OAuth forms of Cursor and both VS Codes keep their web pages.
+    expect(webLinks).toBeGreaterThanOrEqual(3);
+    expect(clientOf(install, 'cursor').forms.find((f) => f.usesApiKey)!.webUrl).toBeNull();
   });
 
   it('GraphQL makes the key the same way, and the key opens the tool endpoint of that deployment only', async () => {
