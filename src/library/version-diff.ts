@@ -18,7 +18,7 @@ export interface VersionChange {
 }
 
 /** The most changes listed: beyond it the dashboard's line diff of the manifests tells the rest. */
-export const MAX_CHANGES = 200;
+const MAX_CHANGES = 200;
 
 /** Agent-visible columns a version row may hold besides its manifest, in the order they are listed. */
 const VERSION_TEXT_FIELDS = ['name', 'description', 'category', 'tags'] as const;

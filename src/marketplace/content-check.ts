@@ -29,7 +29,7 @@ export interface CheckFinding {
   message: string;
 }
 
-export type CheckStatus = 'passed' | 'warnings' | 'blocked';
+type CheckStatus = 'passed' | 'warnings' | 'blocked';
 
 export interface CheckResult {
   status: CheckStatus;
@@ -73,7 +73,7 @@ function textsOf(content: CheckedContent): { field: string; text: string }[] {
 }
 
 /** A stretch of text a person can read in a list: hidden characters named, line breaks shown. */
-export function visibleExcerpt(text: string, start: number, end: number): string {
+function visibleExcerpt(text: string, start: number, end: number): string {
   const from = Math.max(0, start - EXCERPT_CONTEXT);
   const to = Math.min(text.length, end + EXCERPT_CONTEXT);
   let excerpt = text.slice(from, to);
