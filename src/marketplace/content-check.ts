@@ -192,7 +192,9 @@ const SECRET_FILES = new RegExp(
   [
     String.raw`(?<![\w-])\.env(?:\.(?!example\b|sample\b|template\b|dist\b)[\w-]+)?(?![\w-]|\.(?:example|sample|template|dist)\b)`,
     String.raw`~?/?\.aws(?:/(?:credentials|config))?\b`,
-    String.raw`~?/?\.ssh(?:/[\w.-]+)?`,
+    String.raw`~?/?\.ssh\b(?:/[\w.-]+)?`,
+    String.raw`~?/?\.(?:bash|zsh|python|node_repl|psql|mysql)_history\b`,
+    String.raw`~?/?\.(?:azure|config/gcloud)\b`,
     String.raw`\bid_(?:rsa|dsa|ecdsa|ed25519)\b`,
     String.raw`~?/?\.(?:npmrc|netrc|pgpass|git-credentials|pypirc)\b`,
     String.raw`~?/?\.docker/config\.json`,
@@ -314,6 +316,21 @@ const sendToUrl: Rule = (text) => {
       if (pattern !== SEND_WORDS && !URL.test(sentence)) continue;
       add(m.index, m.index + m[0].length, sentence, pattern === SEND_WORDS ? 'tells the agent to send' : 'sends');
     }
+  }
+  // An address built from a secret, the user's identity or a command's output sends it by being fetched.
+  const fromVariable = new RegExp(
+    String.raw`\bhttps?://[^\s\`'"<>]*?\$(?:\(|\{?(?:${SECRET_NAME}|USER|HOME|PWD|HOSTNAME|LOGNAME)\b)[^\s\`'"<>]*`,
+  );
+  for (const m of matchesOf(fromVariable, text)) {
+    if (seen.has(m.index)) continue;
+    seen.add(m.index);
+    hits.push({
+      rule: 'send-to-url',
+      severity: 'block',
+      start: m.index,
+      end: m.index + m[0].length,
+      message: "builds an address from a variable or a command's output: fetching it sends that value to the author's server",
+    });
   }
   for (const m of matchesOf(
     /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n\r|]*\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b|\b(?:ba)?sh\s+<\(\s*curl\b/i,
