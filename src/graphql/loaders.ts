@@ -5,6 +5,7 @@ import type { Page } from '../pagination.js';
 import type { Services } from '../services.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { Workflow, WorkflowVersion } from '../workflows/service.js';
+import type { LibraryUpdate, UpdateSubject } from '../library/service.js';
 
 /**
  * Per-request batch loaders for lookups that are not Prisma relations (so plugin-prisma cannot
@@ -18,6 +19,7 @@ export class Loaders {
   private versionPages: Map<number | null, DataLoader<string, Page<WorkflowVersion>>> | undefined;
   private bundles: DataLoader<string, BundledWorkflow[]> | undefined;
   private usage: DataLoader<UsageSubject, DeploymentUsageSummary, string> | undefined;
+  private updates: DataLoader<UpdateSubject, LibraryUpdate | null, string> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -54,5 +56,14 @@ export class Loaders {
       cacheKeyFn: (row) => row.id,
     });
     return this.usage;
+  }
+
+  /** The waiting update of one of the viewer's library entries, batched over the entries of a page. */
+  get libraryUpdate(): DataLoader<UpdateSubject, LibraryUpdate | null, string> {
+    this.updates ??= new DataLoader<UpdateSubject, LibraryUpdate | null, string>(
+      (entries) => this.services.library.pendingUpdates(this.viewer!, entries),
+      { cacheKeyFn: (e) => `${e.workflowId}@${e.workflowVersion}:${e.sourceType}:${e.autoUpdate}` },
+    );
+    return this.updates;
   }
 }

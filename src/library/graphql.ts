@@ -5,11 +5,37 @@ import { AdapterRef } from '../manifest/graphql.js';
 import { UserRef } from '../users/graphql.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
 import { canRead, unavailableReason } from '../workflows/service.js';
-import type { LibraryQuery } from './service.js';
+import { ContentCheckRef } from '../marketplace/graphql.js';
+import type { LibraryQuery, LibraryUpdate } from './service.js';
+import type { VersionChange } from './version-diff.js';
 
 const SourceTypeEnum = builder.enumType('LibrarySourceType', {
   description: 'How a workflow came into a library: created by the user, forked by the user, or subscribed to from the marketplace.',
   values: ['owned', 'forked', 'subscribed'] as const,
+});
+
+const VersionChangeRef = builder.objectRef<VersionChange>('VersionChange').implement({
+  description: 'One difference between the version a library entry uses and the latest.',
+  fields: (t) => ({
+    path: t.exposeString('path', { description: 'manifest.intent, manifest.steps[<step id>].name, description…' }),
+    change: t.exposeString('change', { description: 'added, removed or changed.' }),
+    before: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.before }),
+    after: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.after }),
+  }),
+});
+
+const LibraryUpdateRef = builder.objectRef<LibraryUpdate>('LibraryUpdate').implement({
+  description:
+    "A subscription's newer version, waiting for the subscriber: pinned entries (autoUpdate false) wait for every update; entries that follow updates wait only for versions the publishing check found something in (held).",
+  fields: (t) => ({
+    fromVersion: t.exposeString('fromVersion', { description: 'The version the entry uses now.' }),
+    latestVersion: t.exposeString('latestVersion'),
+    held: t.exposeBoolean('held', {
+      description: 'The entry follows updates, but the check found something in this one: it waits for your accept.',
+    }),
+    check: t.field({ type: ContentCheckRef, description: 'The publishing check on the latest version.', resolve: (u) => u.check }),
+    changes: t.field({ type: [VersionChangeRef], resolve: (u) => u.changes }),
+  }),
 });
 
 const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
@@ -38,6 +64,13 @@ const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
       description: 'Why the workflow cannot be used now (null while it can).',
       select: { workflow: { select: { ownerId: true, visibility: true } } },
       resolve: (e) => unavailableReason(e.userId, e.workflow),
+    }),
+    update: t.field({
+      type: LibraryUpdateRef,
+      nullable: true,
+      description: 'The newer version waiting for you to accept it, with what changed; null when the entry is up to date.',
+      select: { workflowId: true, sourceType: true, workflowVersion: true, autoUpdate: true },
+      resolve: (e, _args, ctx) => ctx.loaders.libraryUpdate.load(e),
     }),
     workflow: t.field({
       type: WorkflowRef,
@@ -105,6 +138,17 @@ builder.mutationFields((t) => ({
     args: { workflowId: t.arg.string({ required: true }), isActive: t.arg.boolean(), enabledAdapters: t.arg({ type: [AdapterRef] }) },
     resolve: (query, _root, { workflowId, ...input }, ctx) =>
       ctx.services.library.updateLibraryEntry(ctx.viewer!, workflowId, input, query),
+  }),
+  acceptLibraryUpdate: t.prismaField({
+    type: 'LibraryEntry',
+    description:
+      "Moves a subscription to the workflow's latest version (a pinned entry stays pinned, at that version). REST: POST /v1/library/:workflowId/accept.",
+    authScopes: { authenticated: true },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      version: t.arg.string({ description: 'The version you reviewed: refused (409) when a newer one was published since.' }),
+    },
+    resolve: (query, _root, { workflowId, ...input }, ctx) => ctx.services.library.acceptUpdate(ctx.viewer!, workflowId, input, query),
   }),
   removeFromLibrary: t.field({
     type: RemovedEntryRef,

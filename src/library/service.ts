@@ -8,11 +8,35 @@ import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '..
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead } from '../workflows/service.js';
-import { lockWorkflowForSubscription } from '../workflows/sql.js';
+import { lockWorkflowForSubscription, lockWorkflowForUpdate } from '../workflows/sql.js';
+import { storedCheck, type CheckResult } from '../marketplace/content-check.js';
+import { versionChanges, type VersionChange } from './version-diff.js';
 
 export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Prisma.LibraryEntrySelect };
 
 type Tx = Prisma.TransactionClient;
+
+/** A subscription's newer version, waiting for the subscriber (docs/marketplace.md, "Updates"). */
+export interface LibraryUpdate {
+  /** The version the entry uses now. */
+  fromVersion: string;
+  /** The workflow's latest version. */
+  latestVersion: string;
+  /** True when the entry follows updates but this one waits: the check found something in it. */
+  held: boolean;
+  /** The publishing check on the latest version (null when recorded before the check existed). */
+  check: CheckResult | null;
+  /** What changed from the entry's version to the latest. */
+  changes: VersionChange[];
+}
+
+/** The entry of a subscription, as the update lookup needs it. */
+export interface UpdateSubject {
+  workflowId: string;
+  sourceType: string;
+  workflowVersion: string;
+  autoUpdate: boolean;
+}
 
 export function createLibraryService({ db, clock }: ServiceDeps) {
   const prisma = db.prisma;
@@ -132,7 +156,84 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
     return { workflowId, deleted: true as const };
   }
 
-  return { listLibrary, addToLibrary, updateLibraryEntry, removeFromLibrary };
+  /**
+   * The waiting update of each of the viewer's entries, or null (up to date, not a subscription, or
+   * the workflow is not readable now), in two statements whatever their number: the workflows,
+   * then the versions to compare.
+   */
+  async function pendingUpdates(viewer: Viewer, entries: readonly UpdateSubject[]): Promise<(LibraryUpdate | null)[]> {
+    const subscribed = entries.filter((e) => e.sourceType === 'subscribed');
+    if (subscribed.length === 0) return entries.map(() => null);
+    const workflows = await prisma.workflow.findMany({
+      where: { id: { in: [...new Set(subscribed.map((e) => e.workflowId))] } },
+      select: { id: true, ownerId: true, visibility: true, currentVersion: true },
+    });
+    const latest = new Map(workflows.filter((w) => canRead(viewer, w)).map((w) => [w.id, w.currentVersion]));
+    const behind = subscribed.filter((e) => latest.has(e.workflowId) && latest.get(e.workflowId) !== e.workflowVersion);
+    const versions = behind.length
+      ? await prisma.workflowVersion.findMany({
+          where: {
+            OR: behind.flatMap((e) => [
+              { workflowId: e.workflowId, version: e.workflowVersion },
+              { workflowId: e.workflowId, version: latest.get(e.workflowId)! },
+            ]),
+          },
+        })
+      : [];
+    const row = (workflowId: string, version: string) => versions.find((v) => v.workflowId === workflowId && v.version === version);
+    return entries.map((e) => {
+      if (!behind.includes(e)) return null;
+      const latestVersion = latest.get(e.workflowId)!;
+      const [from, to] = [row(e.workflowId, e.workflowVersion), row(e.workflowId, latestVersion)];
+      if (!to) return null;
+      return {
+        fromVersion: e.workflowVersion,
+        latestVersion,
+        held: e.autoUpdate,
+        check: storedCheck(to.checkFindings),
+        // A version beyond the history's limit may be gone: then everything of the latest is new.
+        changes: versionChanges(from ?? { manifest: {} }, to),
+      };
+    });
+  }
+
+  /**
+   * Moves a subscription to the workflow's latest version: the subscriber accepts an update they
+   * were shown (a pinned entry stays pinned, now at that version). With `version`, the version the
+   * subscriber reviewed: a newer one published meanwhile is refused (CONFLICT), so nothing is
+   * accepted unseen.
+   */
+  async function acceptUpdate(viewer: Viewer, workflowId: string, input: { version?: string | null }, query: LibraryQuery = {}) {
+    const entryId = await prisma.$transaction(async (tx) => {
+      // The lock an update of the workflow takes: a new version is recorded before or after, never between.
+      await tx.$queryRaw(lockWorkflowForUpdate(workflowId));
+      const entry = await findEntry(viewer, workflowId, tx);
+      const workflow = await tx.workflow.findUnique({ where: { id: workflowId } });
+      if (entry.sourceType !== 'subscribed' || !workflow)
+        throw new AppError('CONFLICT', 'only a subscription has updates to accept: your own workflows are always at their latest version', {
+          workflowId,
+        });
+      if (!canRead(viewer, workflow))
+        throw new AppError('CONFLICT', 'the author has made this workflow private: there is no update to accept until it is public again', {
+          workflowId,
+        });
+      if (input.version != null && input.version !== workflow.currentVersion)
+        throw new AppError(
+          'CONFLICT',
+          `version '${input.version}' is not the latest any more ('${workflow.currentVersion}' is): review the update again before accepting it`,
+          { workflowId, version: input.version, latestVersion: workflow.currentVersion },
+        );
+      if (entry.workflowVersion !== workflow.currentVersion)
+        await tx.libraryEntry.update({
+          where: { id: entry.id },
+          data: { workflowVersion: workflow.currentVersion, updatedAt: clock.now() },
+        });
+      return entry.id;
+    });
+    return prisma.libraryEntry.findUniqueOrThrow({ where: { id: entryId }, ...query });
+  }
+
+  return { listLibrary, addToLibrary, updateLibraryEntry, removeFromLibrary, pendingUpdates, acceptUpdate };
 }
 
 function alreadyInLibrary(workflowId: string): AppError {

@@ -1,8 +1,47 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { workflowFields, WorkflowRef } from '../workflows/graphql.js';
+import { checkSummary, storedCheck, type CheckFinding, type CheckResult } from './content-check.js';
 import { handleOf } from './identity.js';
 import { MARKETPLACE_ITEM_SELECT, MARKETPLACE_SORTS, publishedAtOf } from './service.js';
+
+const CheckSeverityEnum = builder.enumType('CheckSeverity', {
+  description: 'block: the workflow cannot be public with it. warn: it may, and subscribers see the warning.',
+  values: ['block', 'warn'] as const,
+});
+
+const CheckStatusEnum = builder.enumType('CheckStatus', {
+  description:
+    'passed: no findings. warnings: only warnings (publishable; shown to subscribers). blocked: at least one blocking finding (cannot be public). unchecked: recorded before the check existed.',
+  values: ['passed', 'warnings', 'blocked', 'unchecked'] as const,
+});
+
+const CheckFindingRef = builder.objectRef<CheckFinding>('CheckFinding').implement({
+  description: 'One finding of the publishing check (docs/marketplace.md, "The publishing check").',
+  fields: (t) => ({
+    rule: t.exposeString('rule', {
+      description:
+        'client-execution, client-file-reference, hidden-characters, secret-read, send-to-url, download-and-run or encoded-blob.',
+    }),
+    severity: t.field({ type: CheckSeverityEnum, resolve: (f) => f.severity }),
+    field: t.exposeString('field', { description: 'Where the text is: name, description, tags[1], manifest.steps[0].name…' }),
+    excerpt: t.exposeString('excerpt', { description: 'The text found, with a little context; hidden characters shown as <U+XXXX>.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+/** A check result, or null for content recorded before the check existed (status unchecked). */
+export const ContentCheckRef = builder.objectRef<CheckResult | null>('ContentCheck').implement({
+  description: "The publishing check's result on a workflow's content: what a subscriber sees on the listing.",
+  fields: (t) => ({
+    status: t.field({ type: CheckStatusEnum, resolve: (c) => c?.status ?? 'unchecked' }),
+    summary: t.string({
+      description: 'One line for a listing: "checked: no findings", "checked: 2 warnings"…',
+      resolve: (c) => checkSummary(c),
+    }),
+    findings: t.field({ type: [CheckFindingRef], resolve: (c) => c?.findings ?? [] }),
+  }),
+});
 
 export const PublicUserRef = builder.prismaObject('User', {
   variant: 'PublicUser',
@@ -41,6 +80,11 @@ const MarketplaceWorkflowRef = builder.prismaObject('Workflow', {
     }),
     createdAt: t.field(workflowFields.createdAt),
     updatedAt: t.field(workflowFields.updatedAt),
+    check: t.field({
+      type: ContentCheckRef,
+      description: 'The publishing check on the current version: "checked: no findings", or the warnings.',
+      resolve: (w) => storedCheck(w.checkFindings),
+    }),
     workflow: t.field({
       type: WorkflowRef,
       nullable: true,
@@ -91,6 +135,42 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, ctx) => ctx.services.marketplace.featured(),
   }),
 }));
+
+// The publishing check on a workflow's current content, and on each recorded version.
+builder.prismaObjectField(WorkflowRef, 'check', (t) =>
+  t.field({
+    type: ContentCheckRef,
+    description: 'The publishing check on the current content (docs/marketplace.md, "The publishing check").',
+    select: { checkFindings: true },
+    resolve: (w) => storedCheck(w.checkFindings),
+  }),
+);
+builder.prismaObjectField('WorkflowVersion', 'check', (t) =>
+  t.field({
+    type: ContentCheckRef,
+    description: 'The publishing check on this version, as it was recorded.',
+    select: { checkFindings: true },
+    resolve: (v) => storedCheck(v.checkFindings),
+  }),
+);
+
+builder.mutationField('checkWorkflow', (t) =>
+  t.field({
+    type: ContentCheckRef,
+    description:
+      'The publishing check on what your workflow would be after an update with these fields (each optional; none: as it is), without storing anything. REST: POST /v1/workflows/:workflowId/check.',
+    authScopes: { authenticated: true },
+    args: {
+      workflowId: t.arg.string({ required: true }),
+      name: t.arg.string(),
+      description: t.arg.string(),
+      manifest: t.arg({ type: 'JSON' }),
+      category: t.arg.string(),
+      tags: t.arg.stringList(),
+    },
+    resolve: (_root, { workflowId, ...input }, ctx) => ctx.services.workflows.checkWorkflow(ctx.viewer!, workflowId, input),
+  }),
+);
 
 // Who wrote a workflow, by their public identity (the dashboard's marketplace page and editor).
 builder.prismaObjectField(WorkflowRef, 'owner', (t) =>

@@ -84,6 +84,7 @@ export const MARKETPLACE_ITEM_SELECT = {
   publishedAt: true,
   createdAt: true,
   updatedAt: true,
+  checkFindings: true,
   owner: { select: { id: true, displayName: true } },
 } as const satisfies Prisma.WorkflowSelect;
 
@@ -104,6 +105,7 @@ export type MarketplaceItem = Pick<
   | 'publishedAt'
   | 'createdAt'
   | 'updatedAt'
+  | 'checkFindings'
 > & { owner: Pick<User, 'id' | 'displayName'> };
 
 /** When a public workflow was (last) published: rows from before that was recorded count their creation. */
@@ -127,6 +129,7 @@ function toItem(r: ItemRow): MarketplaceItem {
     publishedAt: r.published_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    checkFindings: r.check_findings as MarketplaceItem['checkFindings'],
     owner: { id: r.owner_id, displayName: r.owner_display_name },
   };
 }

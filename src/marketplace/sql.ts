@@ -25,6 +25,7 @@ export interface ItemRow {
   published_at: Date;
   created_at: Date;
   updated_at: Date;
+  check_findings: unknown;
 }
 
 /** A row of a sorted page: the item and its sort keys (`k2` null when the order has one key). */
@@ -37,7 +38,7 @@ export interface KeyRow extends ItemRow {
 const WORKFLOW_COLUMNS = Prisma.sql`
   w.id, w.owner_id, w.name, w.description, w.visibility::text AS visibility, w.category, w.tags, w.current_version,
   w.forks_count, w.subscribers_count, w.rating_sum, w.rating_count,
-  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at`;
+  coalesce(w.published_at, w.created_at) AS published_at, w.created_at, w.updated_at, w.check_findings`;
 
 // The users table is read for the display name only: the e-mail address is never selected.
 const ITEM_COLUMNS = Prisma.sql`${WORKFLOW_COLUMNS}, u.display_name AS owner_display_name`;

@@ -118,6 +118,13 @@ export const routes: RouteSpec[] = [
     tag: 'Workflows',
   },
   {
+    method: 'POST',
+    path: '/workflows/:workflowId/check',
+    field: 'Mutation.checkWorkflow',
+    summary: 'Run the publishing check on your workflow, or on the changes in the body, without storing anything',
+    tag: 'Workflows',
+  },
+  {
     method: 'GET',
     path: '/workflows/:workflowId/versions',
     field: 'Query.workflowVersions',
@@ -232,6 +239,13 @@ export const routes: RouteSpec[] = [
     path: '/library/:workflowId',
     field: 'Mutation.updateLibraryEntry',
     summary: 'Change a library entry',
+    tag: 'Library',
+  },
+  {
+    method: 'POST',
+    path: '/library/:workflowId/accept',
+    field: 'Mutation.acceptLibraryUpdate',
+    summary: "Accept a subscription's update: move it to the latest version",
     tag: 'Library',
   },
   {

@@ -18,6 +18,7 @@ import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type Workflow
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { checkRevision } from '../revisions.js';
 import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from './sql.js';
+import { checkContent, publishingRefused, type CheckResult } from '../marketplace/content-check.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
@@ -129,6 +130,8 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
 
   async function createWorkflow(viewer: Viewer, input: WorkflowInput, query: WorkflowQuery = {}) {
     const clean = cleanWorkflowInput(input);
+    const check = checkContent(clean);
+    if (clean.visibility === 'public' && check.status === 'blocked') throw publishingRefused(check);
     const id = newId('wf');
     const now = clock.now();
     return prisma.$transaction(async (tx) => {
@@ -148,6 +151,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           manifestText: manifestTextOf(clean.manifest),
           manifestYaml: clean.manifestYaml,
           publishedAt: clean.visibility === 'public' ? now : null,
+          checkFindings: findingsColumn(check),
           createdAt: now,
         },
         viewer.userId,
@@ -173,6 +177,9 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       const current = await findOwned(viewer, workflowId, tx);
       checkRevision('workflow', workflowId, current.revision, precondition.expectedRevision);
       const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
+      // A public workflow never holds content the publishing check blocks: made public or changed.
+      const check = checkContent(clean);
+      if (clean.visibility === 'public' && check.status === 'blocked') throw publishingRefused(check);
       // Versions compare content, not key order (jsonb's or the user's).
       const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
       if (version) await enforceVersionQuota(tx, current.ownerId, workflowId);
@@ -192,6 +199,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           manifestYaml: clean.manifestYaml,
           updatedAt: now,
           revision: { increment: 1 },
+          checkFindings: findingsColumn(check),
           ...(version ? { currentVersion: version } : {}),
           ...(becomesPublic ? { publishedAt: now } : {}),
           ...(clean.visibility === 'private' && current.visibility === 'public' ? { publishedAt: null } : {}),
@@ -206,6 +214,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             manifest: clean.manifest as unknown as Prisma.InputJsonValue,
             manifestText: text,
             manifestYaml: clean.manifestYaml,
+            checkFindings: findingsColumn(check),
             createdAt: now,
           },
         });
@@ -217,13 +226,21 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           data: { manifestText: text, manifestYaml: clean.manifestYaml },
         });
       }
+      // The current version's findings follow what agents see of it (its name and description too).
+      if (!version)
+        await tx.workflowVersion.updateMany({
+          where: { workflowId, version: current.currentVersion },
+          data: { checkFindings: findingsColumn(check) },
+        });
       // Library entries that follow the source move to its current version; the others stay. While
       // the workflow is private only the owner's entry follows: subscribers keep their entries
       // (shown unavailable) but learn nothing of versions made meanwhile, and catch up when it is
-      // public again.
+      // public again. A version the publishing check found anything in is held: subscribers' entries
+      // stay where they are until each subscriber accepts it (library service, acceptUpdate).
       if (version || becomesPublic) {
+        const held = check.findings.length > 0;
         await tx.libraryEntry.updateMany({
-          where: { workflowId, autoUpdate: true, ...(clean.visibility === 'public' ? {} : { userId: current.ownerId }) },
+          where: { workflowId, autoUpdate: true, ...(clean.visibility === 'public' && !held ? {} : { userId: current.ownerId }) },
           data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
         });
       }
@@ -283,6 +300,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             forkedFromWorkflowId: original.id,
             forkedFromUserId: original.ownerId,
             forkedFromVersion: original.currentVersion,
+            checkFindings: findingsColumn(checkContent({ ...original, name, manifest: writtenManifest(original) })),
             createdAt: now,
           },
           original.ownerId,
@@ -375,6 +393,15 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     };
   }
 
+  /**
+   * The publishing check on what the workflow would be after `input` (the fields of an update,
+   * each optional), without storing anything: the author's dry run before publishing.
+   */
+  async function checkWorkflow(viewer: Viewer, workflowId: string, input: WorkflowUpdateInput): Promise<CheckResult> {
+    const current = await findOwned(viewer, workflowId);
+    return checkContent(cleanWorkflowInput(mergeWorkflowUpdate(input, current)));
+  }
+
   /** Each of several workflows in one statement, where `viewer` may read it; otherwise null (deleted, or now private). */
   async function readableByIds(viewer: Viewer | null, workflowIds: readonly string[]): Promise<(Workflow | null)[]> {
     const rows = await prisma.workflow.findMany({ where: { id: { in: [...workflowIds] } } });
@@ -400,7 +427,13 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     getVersion,
     exportWorkflowManifest,
     exportSource,
+    checkWorkflow,
   };
+}
+
+/** Findings as stored in a check_findings column. */
+function findingsColumn(check: CheckResult): Prisma.InputJsonValue {
+  return check.findings as unknown as Prisma.InputJsonValue;
 }
 
 function forkedTwice(workflowId: string, forkId?: string): AppError {
@@ -430,10 +463,10 @@ async function insertNewWorkflow(
   },
   sourceUserId: string,
 ): Promise<void> {
-  const { id, ownerId, manifest, manifestText, manifestYaml, createdAt } = row;
+  const { id, ownerId, manifest, manifestText, manifestYaml, checkFindings, createdAt } = row;
   await tx.workflow.create({ data: { ...row, currentVersion: INITIAL_VERSION, updatedAt: createdAt } });
   await tx.workflowVersion.create({
-    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, manifestYaml, createdAt },
+    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, manifestYaml, checkFindings, createdAt },
   });
   await addLibraryEntry(tx, {
     userId: ownerId,

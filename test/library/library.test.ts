@@ -29,6 +29,7 @@ describe('the library', () => {
       autoUpdate: true,
       available: true,
       unavailableReason: null,
+      update: null,
       addedAt: expect.any(String),
       updatedAt: expect.any(String),
     });

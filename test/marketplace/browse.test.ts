@@ -48,6 +48,7 @@ describe('marketplace browse', () => {
         publishedAt: expect.any(String),
         createdAt: pub.createdAt,
         updatedAt: pub.updatedAt,
+        check: { status: 'passed', summary: 'checked: no findings', findings: [] },
       },
     ]);
     expect(res.body.pagination).toEqual({ nextCursor: null, hasMore: false, count: 1 });

@@ -61,6 +61,23 @@ function VersionSelect({
   );
 }
 
+/** The difference between two recorded versions of a workflow's manifest, as YAML lines. */
+export function ManifestDiff({ workflowId, from, to }: { workflowId: string; from: string; to: string }) {
+  const compared = useQuery(ComparedVersionsQuery, { workflowId, from, to }, { skip: !from || !to });
+  const pair = compared.data;
+  const parts = pair && from && to ? diffLines(manifestAsYaml(pair.from.manifest), manifestAsYaml(pair.to.manifest)) : [];
+  return (
+    <>
+      {compared.error && <ErrorNotice error={compared.error} onRetry={compared.reload} />}
+      <pre className="diff" aria-label={`Changes from ${from} to ${to}`} tabIndex={0}>
+        {parts.map((p, i) =>
+          p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
+        )}
+      </pre>
+    </>
+  );
+}
+
 /** The recorded versions, and the difference between any two of them (as YAML lines). */
 export function VersionHistory({ workflowId, currentVersion }: { workflowId: string; currentVersion: string }) {
   const { data, error, reload } = useQuery(VersionsQuery, { workflowId });
@@ -73,15 +90,11 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
     setTo(versions[0]!.version);
     setFrom((versions[1] ?? versions[0]!).version);
   }, [data]);
-  const compared = useQuery(ComparedVersionsQuery, { workflowId, from, to }, { skip: !from || !to });
-  const pair = compared.data;
-  const parts = pair && from && to ? diffLines(manifestAsYaml(pair.from.manifest), manifestAsYaml(pair.to.manifest)) : [];
 
   return (
     <section aria-labelledby="versions">
       <h2 id="versions">Version history</h2>
       {error && <ErrorNotice error={error} onRetry={reload} />}
-      {compared.error && <ErrorNotice error={compared.error} onRetry={compared.reload} />}
       <ul>
         {versions.map((v) => (
           <li key={v.version}>
@@ -95,11 +108,7 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
             <VersionSelect label="Compare" value={from} onChange={setFrom} versions={versions.map((v) => v.version)} />
             <VersionSelect label="with" value={to} onChange={setTo} versions={versions.map((v) => v.version)} />
           </div>
-          <pre className="diff" aria-label={`Changes from ${from} to ${to}`} tabIndex={0}>
-            {parts.map((p, i) =>
-              p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
-            )}
-          </pre>
+          <ManifestDiff workflowId={workflowId} from={from} to={to} />
         </>
       )}
     </section>

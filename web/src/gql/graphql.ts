@@ -21,6 +21,18 @@ export type BillingPrice =
   | 'team_annual'
   | 'team_monthly';
 
+/** block: the workflow cannot be public with it. warn: it may, and subscribers see the warning. */
+export type CheckSeverity =
+  | 'block'
+  | 'warn';
+
+/** passed: no findings. warnings: only warnings (publishable; shown to subscribers). blocked: at least one blocking finding (cannot be public). unchecked: recorded before the check existed. */
+export type CheckStatus =
+  | 'blocked'
+  | 'passed'
+  | 'unchecked'
+  | 'warnings';
+
 export type DeploymentStatus =
   | 'active'
   | 'inactive';
@@ -221,7 +233,15 @@ export type CreateDeploymentMutation = { createDeployment: { deploymentId: strin
 export type LibraryQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type LibraryQuery = { library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType, isActive: boolean, autoUpdate: boolean, enabledAdapters: Array<Adapter>, addedAt: string }> } };
+export type LibraryQuery = { library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType, isActive: boolean, autoUpdate: boolean, enabledAdapters: Array<Adapter>, addedAt: string, update: { fromVersion: string, latestVersion: string, held: boolean, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> }, changes: Array<{ path: string }> } | null }> } };
+
+export type AcceptLibraryUpdateMutationVariables = Exact<{
+  workflowId: string;
+  version?: string | null | undefined;
+}>;
+
+
+export type AcceptLibraryUpdateMutation = { acceptLibraryUpdate: { workflowId: string, workflowVersion: string } };
 
 export type UpdateLibraryEntryMutationVariables = Exact<{
   workflowId: string;
@@ -239,28 +259,28 @@ export type RemoveLibraryEntryMutationVariables = Exact<{
 
 export type RemoveLibraryEntryMutation = { removeFromLibrary: { workflowId: string } };
 
-export type MarketplaceCardFragment = { workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } };
+export type MarketplaceCardFragment = { workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string } };
 
 export type MarketplaceBrowseQueryVariables = Exact<{
   sort?: MarketplaceSort | null | undefined;
 }>;
 
 
-export type MarketplaceBrowseQuery = { marketplaceFeatured: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> }, marketplace: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+export type MarketplaceBrowseQuery = { marketplaceFeatured: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string } }> }, marketplace: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string } }> } };
 
 export type MarketplaceSearchQueryVariables = Exact<{
   q: string;
 }>;
 
 
-export type MarketplaceSearchQuery = { marketplaceSearch: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }> } };
+export type MarketplaceSearchQuery = { marketplaceSearch: { data: Array<{ workflowId: string, name: string, description: string, category: string, owner: { handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string } }> } };
 
 export type MarketplaceWorkflowPageQueryVariables = Exact<{
   workflowId: string;
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -424,6 +444,10 @@ export const MarketplaceCardFragmentDoc = new TypedDocumentString(`
     forks
     rating
     ratingCount
+  }
+  check {
+    status
+    summary
   }
 }
     `, {"fragmentName":"MarketplaceCard"}) as unknown as TypedDocumentString<MarketplaceCardFragment, unknown>;
@@ -808,10 +832,37 @@ export const LibraryDocument = new TypedDocumentString(`
       autoUpdate
       enabledAdapters
       addedAt
+      update {
+        fromVersion
+        latestVersion
+        held
+        check {
+          status
+          summary
+          findings {
+            rule
+            severity
+            field
+            excerpt
+            message
+          }
+        }
+        changes {
+          path
+        }
+      }
     }
   }
 }
     `) as unknown as TypedDocumentString<LibraryQuery, LibraryQueryVariables>;
+export const AcceptLibraryUpdateDocument = new TypedDocumentString(`
+    mutation AcceptLibraryUpdate($workflowId: String!, $version: String) {
+  acceptLibraryUpdate(workflowId: $workflowId, version: $version) {
+    workflowId
+    workflowVersion
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptLibraryUpdateMutation, AcceptLibraryUpdateMutationVariables>;
 export const UpdateLibraryEntryDocument = new TypedDocumentString(`
     mutation UpdateLibraryEntry($workflowId: String!, $isActive: Boolean, $enabledAdapters: [Adapter!]) {
   updateLibraryEntry(
@@ -859,6 +910,10 @@ export const MarketplaceBrowseDocument = new TypedDocumentString(`
     rating
     ratingCount
   }
+  check {
+    status
+    summary
+  }
 }`) as unknown as TypedDocumentString<MarketplaceBrowseQuery, MarketplaceBrowseQueryVariables>;
 export const MarketplaceSearchDocument = new TypedDocumentString(`
     query MarketplaceSearch($q: String!) {
@@ -882,6 +937,10 @@ export const MarketplaceSearchDocument = new TypedDocumentString(`
     rating
     ratingCount
   }
+  check {
+    status
+    summary
+  }
 }`) as unknown as TypedDocumentString<MarketplaceSearchQuery, MarketplaceSearchQueryVariables>;
 export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     query MarketplaceWorkflowPage($workflowId: String!) {
@@ -903,6 +962,17 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
       forks
       rating
       ratingCount
+    }
+    check {
+      status
+      summary
+      findings {
+        rule
+        severity
+        field
+        excerpt
+        message
+      }
     }
   }
   workflowReviews(workflowId: $workflowId, limit: 50) {

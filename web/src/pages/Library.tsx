@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Checkbox, CheckboxGroup, Label, Switch } from 'react-aria-components';
+import { Button, Checkbox, CheckboxGroup, Label, Switch } from 'react-aria-components';
 import { Link } from 'wouter';
 import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
+import { CheckResult } from '../components/CheckResult';
 import { ConfirmButton } from '../components/ConfirmButton';
+import { ManifestDiff } from '../components/VersionHistory';
 import { formatDate } from '../format';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
@@ -21,7 +23,34 @@ const LibraryQuery = graphql(`
         autoUpdate
         enabledAdapters
         addedAt
+        update {
+          fromVersion
+          latestVersion
+          held
+          check {
+            status
+            summary
+            findings {
+              rule
+              severity
+              field
+              excerpt
+              message
+            }
+          }
+          changes {
+            path
+          }
+        }
       }
+    }
+  }
+`);
+const AcceptUpdate = graphql(`
+  mutation AcceptLibraryUpdate($workflowId: String!, $version: String) {
+    acceptLibraryUpdate(workflowId: $workflowId, version: $version) {
+      workflowId
+      workflowVersion
     }
   }
 `);
@@ -47,12 +76,15 @@ export default function Library() {
   const { data, error, reload } = useQuery(LibraryQuery);
   const update = useMutation(UpdateEntry);
   const remove = useMutation(RemoveEntry);
+  const accept = useMutation(AcceptUpdate);
   const [removed, setRemoved] = useState<string | null>(null);
   return (
     <>
       <h1>Library</h1>
       <p className="lead">Your own workflows, forks and subscriptions. Active entries can go into deployments.</p>
-      {(error ?? update.error ?? remove.error) && <ErrorNotice error={(error ?? update.error ?? remove.error)!} onRetry={reload} />}
+      {(error ?? update.error ?? remove.error ?? accept.error) && (
+        <ErrorNotice error={(error ?? update.error ?? remove.error ?? accept.error)!} onRetry={reload} />
+      )}
       <p role="status">{removed}</p>
       {!data && !error && <p aria-live="polite">Loading…</p>}
       {data && data.library.data.length === 0 && (
@@ -74,6 +106,35 @@ export default function Library() {
               {e.sourceType} · version {e.workflowVersion} · {e.autoUpdate ? 'updates automatically' : 'pinned to this version'} · added{' '}
               {formatDate(e.addedAt)}
             </p>
+            {e.update && (
+              <section className="update" aria-label={`Update available: ${e.workflowName}`}>
+                <h3>
+                  Update available: {e.update.fromVersion} → {e.update.latestVersion}
+                  {e.update.held && ' (held for your review)'}
+                </h3>
+                {e.update.held && (
+                  <p className="hint">
+                    This entry follows updates, but the publishing check found something in this version: it waits until you accept it.
+                  </p>
+                )}
+                <CheckResult check={e.update.check} label={`Publishing check of version ${e.update.latestVersion}`} />
+                <details>
+                  <summary>What changed ({e.update.changes.map((c) => c.path).join(', ') || 'nothing an agent sees'})</summary>
+                  <ManifestDiff workflowId={e.workflowId} from={e.update.fromVersion} to={e.update.latestVersion} />
+                </details>
+                <Button
+                  isDisabled={accept.pending}
+                  onPress={async () => {
+                    if (await accept.run({ workflowId: e.workflowId, version: e.update!.latestVersion })) {
+                      setRemoved(`“${e.workflowName}” now uses version ${e.update!.latestVersion}.`);
+                      reload();
+                    }
+                  }}
+                >
+                  Accept version {e.update.latestVersion}
+                </Button>
+              </section>
+            )}
             <Switch
               isSelected={e.isActive}
               onChange={async (on) => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Input, Label, SearchField, ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 import { Link } from 'wouter';
 import { useQuery } from '../api';
+import { CheckResult } from '../components/CheckResult';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { plural } from '../format';
 import { graphql } from '../gql';
@@ -22,6 +23,10 @@ graphql(`
       forks
       rating
       ratingCount
+    }
+    check {
+      status
+      summary
     }
   }
 `);
@@ -67,6 +72,7 @@ function Cards({ items, label }: { items: Card[]; label: string }) {
             {plural(w.stats.subscribers, 'subscriber')} ·{' '}
             {w.stats.ratingCount ? `${w.stats.rating.toFixed(1)} ★ (${w.stats.ratingCount})` : 'no ratings yet'}
           </p>
+          <CheckResult check={w.check} label={`Publishing check of ${w.name}`} />
         </li>
       ))}
     </ul>

@@ -5,6 +5,7 @@ import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NotFound } from '../components/NotFound';
 import { StepGraph, type GraphStep } from '../components/StepGraph';
+import { CheckResult } from '../components/CheckResult';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ReasonButton } from '../components/ReasonButton';
 import { formatDate, plural } from '../format';
@@ -32,6 +33,17 @@ const PageQuery = graphql(`
         forks
         rating
         ratingCount
+      }
+      check {
+        status
+        summary
+        findings {
+          rule
+          severity
+          field
+          excerpt
+          message
+        }
       }
     }
     workflowReviews(workflowId: $workflowId, limit: 50) {
@@ -138,6 +150,7 @@ export default function MarketplaceWorkflow() {
           .filter(Boolean)
           .join(' · ')}
       </p>
+      <CheckResult check={w.check} />
       {actionError && <ErrorNotice error={actionError} />}
       <p role="status">{notice}</p>
       <div className="row">
