@@ -113,7 +113,7 @@ export type WorkflowVersionsQueryVariables = Exact<{
 }>;
 
 
-export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, createdAt: string }> } };
+export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, name: string, digest: string, createdAt: string }> } };
 
 export type ComparedVersionsQueryVariables = Exact<{
   workflowId: string;
@@ -315,7 +315,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, digest: string }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -522,6 +522,8 @@ export const WorkflowVersionsDocument = new TypedDocumentString(`
   workflowVersions(workflowId: $workflowId, limit: 100) {
     data {
       version
+      name
+      digest
       createdAt
     }
   }
@@ -983,6 +985,7 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     visibility
     allowForks
     currentVersion
+    digest
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
     body

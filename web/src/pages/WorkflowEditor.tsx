@@ -11,6 +11,7 @@ import { lazyPage } from '../components/lazyPage';
 import type { Problem } from '../editor/validate';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
+import { Digest } from '../components/Digest';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
 
@@ -25,6 +26,7 @@ const WorkflowQuery = graphql(`
       visibility
       allowForks
       currentVersion
+      digest
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -176,6 +178,8 @@ export default function WorkflowEditor() {
       {w && (
         <p className="hint">
           Version {w.currentVersion}
+          {' · '}
+          <Digest digest={w.digest} />
           {w.visibility === 'public' ? (
             <>
               {' · '}
