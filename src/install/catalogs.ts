@@ -48,9 +48,9 @@ export interface PluginPackage {
  * The plugin of a deployment: `.claude-plugin/plugin.json` (its MCP server inline, and the key as a
  * sensitive userConfig option for a private deployment) and `skills/<name>/SKILL.md` per workflow.
  * The version is derived from the rest of plugin.json and the content digests of the workflow
- * versions it bundles (docs/marketplace.md, "Content digest"): a client sees an update exactly when
- * the deployment or the content of one of its workflows changes, and not when only the service's
- * wording of a skill does.
+ * versions it bundles (docs/marketplace.md, "Versions, pins and content digests"): a client sees
+ * an update exactly when the deployment or the content of one of its workflows changes, and not
+ * when only the service's wording of a skill does.
  */
 export function pluginPackageOf(target: InstallTarget, skills: SkillDocument[]): PluginPackage {
   const name = pluginNameOf(target);

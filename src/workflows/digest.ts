@@ -4,12 +4,12 @@ import type { WorkflowManifest } from '../manifest/types.js';
 
 /**
  * The content digest of a workflow version: `sha256:<hex>` over the canonical form of everything
- * an agent is shown of that version (docs/marketplace.md, "Content digest"). It names the content,
- * so two versions with the same content have the same digest and a subscriber can tell that what
- * their agent is served is what they reviewed.
+ * an agent is shown of that version (docs/marketplace.md, "Versions, pins and content digests").
+ * It names the content, so two versions with the same content have the same digest and a
+ * subscriber can tell that what their agent is served is what they reviewed.
  *
- * Covered, as one JSON object with its keys (and every object's keys within) in UTF-16 code-unit order (JavaScript's default sort),
- * without whitespace, after the line `workflow-version-digest/1`:
+ * Covered, as one JSON object with its keys (and every object's keys within) in UTF-16 code-unit
+ * order (JavaScript's default sort), without whitespace, after the line `workflow-version-digest/1`:
  * - `workflowId`: skills and tools are named after it;
  * - `version`: the label, shown in every rendering;
  * - `author`: the author's stable handle (`pseudonymOf(ownerId)`), which never changes. The display

@@ -29,7 +29,7 @@ const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').imple
 const STRING = 'String' as const;
 
 const DIGEST_DESCRIPTION =
-  'The content digest of the version, sha256:<hex> over the canonical form of everything an agent sees of it (docs/marketplace.md, "Content digest"): equal content, equal digest.';
+  'The content digest of the version, sha256:<hex> over the canonical form of everything an agent sees of it (docs/marketplace.md, "Versions, pins and content digests"): equal content, equal digest.';
 
 /** A row's digest: written with every version, and filled at start for rows recorded before digests existed. */
 function digestOf(row: { digest: string | null }): string {
