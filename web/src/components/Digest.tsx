@@ -13,7 +13,7 @@ export function Digest({ digest }: { digest: string }) {
   const [algorithm, hex = ''] = digest.split(':');
   return (
     <span className="digest">
-      <code title={digest} aria-label={`Content digest ${digest}`}>
+      <code title={digest}>
         {algorithm}:{hex.slice(0, SHORT)}
       </code>{' '}
       <Button
