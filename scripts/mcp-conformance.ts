@@ -78,7 +78,15 @@ async function main(): Promise<number> {
         description: 'Ships a feature.',
         currentVersion: '1.0.0',
         manifest: MANIFEST,
-        versions: { create: { id: 'wfv_conformance000000000', version: '1.0.0', manifest: MANIFEST } },
+        versions: {
+          create: {
+            id: 'wfv_conformance000000000',
+            version: '1.0.0',
+            name: 'Feature pipeline',
+            description: 'Ships a feature.',
+            manifest: MANIFEST,
+          },
+        },
       },
     });
     const token = await signDevToken(dataDir, { email: EMAIL });

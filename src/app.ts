@@ -136,6 +136,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       queryTimeoutMs: config.queryTimeoutMs,
     }));
   const services = createServices({ db, config, clock });
+  // Versions recorded before content digests existed get theirs before anything is served.
+  await services.workflows.fillMissingDigests();
   const metrics = createMetricsRegistry();
   const limiter = countingRefusals(
     await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),

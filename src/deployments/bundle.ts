@@ -3,6 +3,8 @@ import type { Database } from '../db/index.js';
 import type { ReadRows } from '../db/statement.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import { unavailableReason } from '../workflows/service.js';
+import { versionDigest } from '../workflows/digest.js';
+import { provenanceOf } from '../workflows/provenance.js';
 import { BUNDLES_OF_DEPLOYMENTS, MANIFESTS_AT_VERSIONS } from './sql.js';
 import type { DeploymentWorkflowRow, EndpointWorkflow } from './types.js';
 
@@ -25,8 +27,16 @@ export interface BundleRow {
   deploymentId: string;
   workflowId: string;
   workflowOwnerId: string;
+  /** The name and description of the version in use (see sql.ts). */
   workflowName: string;
   workflowDescription: string;
+  /** The category and tags of the version in use: with the above, what its digest covers. */
+  versionCategory: string;
+  versionTags: string[];
+  /** The content digest of the version in use; null only for a version row written without one. */
+  versionDigest: string | null;
+  /** The author's display name as they set it (provenance.ts decides what of it is shown). */
+  authorDisplayName: string | null;
   visibility: string;
   currentVersion: string;
   /** When the workflow last changed: names the text of its current version (see ManifestCache). */
@@ -98,6 +108,11 @@ export interface BundledWorkflow extends DeploymentWorkflowRow, BundleState {
    * changing its content (and so without a new version).
    */
   manifestKey: string;
+  /** What the version in use adds to the row for provenance (see BundleRow). */
+  versionCategory: string;
+  versionTags: string[];
+  versionDigest: string | null;
+  authorDisplayName: string | null;
 }
 
 /** A row of the bundle statements in Prisma's shape, as the deployment `ownerId` sees it. */
@@ -137,7 +152,8 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
     const state = bundleStateOf(row);
     if (!state) continue;
     const manifestKey = state.version === row.currentVersion ? `${state.version}@${row.updatedAt.getTime()}` : state.version;
-    out.push({ ...row, ...state, manifestKey });
+    const { versionCategory, versionTags, versionDigest, authorDisplayName } = r;
+    out.push({ ...row, ...state, manifestKey, versionCategory, versionTags, versionDigest, authorDisplayName });
   }
   return out;
 }
@@ -223,7 +239,17 @@ export async function renderable(
     const manifest = cache.get(w.id, w.manifestKey) ?? fetched.get(`${w.id}@${w.manifestKey}`);
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
-    out.push({ workflowId: w.id, name: w.name, description: w.description, version: w.version, manifest });
+    const content = { name: w.name, description: w.description, category: w.versionCategory, tags: w.versionTags, manifest };
+    // A version row written by something other than the service (a seed script) gets its digest here.
+    const digest = w.versionDigest ?? versionDigest(w.id, w.ownerId, w.version, content);
+    out.push({
+      workflowId: w.id,
+      name: w.name,
+      description: w.description,
+      version: w.version,
+      manifest,
+      provenance: provenanceOf({ id: w.ownerId, displayName: w.authorDisplayName }, digest, !w.isOwned),
+    });
   }
   return out;
 }

@@ -26,13 +26,25 @@ export const deploymentsOfOwner = ownerPageStatements({
 
 /**
  * The columns of a bundled workflow (bundle.ts's BundleRow without the deployment), over `w`
- * (workflows) and `e` (the deployment owner's library entry, all null without one).
+ * (workflows), `e` (the deployment owner's library entry, all null without one), `v` (the version
+ * in use, VERSION_IN_USE) and `u` (the workflow's author). Name and description are the version's:
+ * a subscriber pinned to a version sees that version's, not the workflow's latest.
  */
 const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowOwnerId",
-  w.name AS "workflowName", w.description AS "workflowDescription", w.visibility::text AS visibility,
+  coalesce(v.name, w.name) AS "workflowName", coalesce(v.description, w.description) AS "workflowDescription",
+  coalesce(v.category, w.category) AS "versionCategory", coalesce(v.tags, w.tags) AS "versionTags",
+  v.digest AS "versionDigest", u.display_name AS "authorDisplayName", w.visibility::text AS visibility,
   w.current_version AS "currentVersion", w.updated_at AS "workflowUpdatedAt", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
   w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
   e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
+
+/**
+ * The joins of the version in use by the deployment owner `owner` (bundle.ts's rule: an owned
+ * workflow's current version, a subscription's library entry's version) and of the author.
+ */
+const versionInUse = (owner: string) => `LEFT JOIN workflow_versions v ON v.workflow_id = w.id
+      AND v.version = CASE WHEN w.owner_id = ${owner} THEN w.current_version ELSE e.workflow_version END
+    LEFT JOIN users u ON u.id = w.owner_id`;
 
 /** The bundles of the deployments $1 (text[]) of the owner $2, each in deployment order. */
 export const BUNDLES_OF_DEPLOYMENTS: Statement = {
@@ -41,6 +53,7 @@ export const BUNDLES_OF_DEPLOYMENTS: Statement = {
     FROM deployment_workflows dw
     JOIN workflows w ON w.id = dw.workflow_id
     LEFT JOIN library_entries e ON e.user_id = $2 AND e.workflow_id = w.id
+    ${versionInUse('$2')}
     WHERE dw.deployment_id = ANY($1::text[])
     ORDER BY dw.deployment_id, dw.position`,
 };
@@ -60,6 +73,7 @@ export const ENDPOINT_TARGET: Statement = {
     LEFT JOIN deployment_workflows dw ON dw.deployment_id = d.id
     LEFT JOIN workflows w ON w.id = dw.workflow_id
     LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
+    ${versionInUse('d.owner_id')}
     WHERE d.id = $1
     ORDER BY dw.position`,
 };

@@ -1,6 +1,7 @@
 import type { Adapter, WorkflowManifest } from '../manifest/types.js';
 import type { Prisma } from '@prisma/client';
 import { TEXT_LIMITS } from '../text.js';
+import type { Provenance } from '../workflows/provenance.js';
 
 /** The shapes of spec 2.4 and 4.2 as the deployments service returns them. */
 
@@ -90,4 +91,6 @@ export interface EndpointWorkflow {
   description: string;
   version: string;
   manifest: WorkflowManifest;
+  /** Who wrote it and which content it is, shown with every rendering of it. */
+  provenance: Provenance;
 }

@@ -9,11 +9,12 @@ import { createHash } from 'node:crypto';
 import { installBaseOf, pluginNameOf, marketplaceNameOf, serverNameOf, type InstallTarget } from './clients.js';
 import { zipFiles } from './zip.js';
 
-/** A workflow rendered as an Agent Skill (its SKILL.md). */
+/** A workflow rendered as an Agent Skill (its SKILL.md), with the content digest of the version it renders. */
 export interface SkillDocument {
   name: string;
   description: string;
   text: string;
+  digest: string;
 }
 
 const SKILLS_INDEX_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -34,7 +35,7 @@ function pluginServer(target: InstallTarget): Record<string, unknown> {
 
 export interface PluginPackage {
   name: string;
-  /** Changes whenever what the plugin brings changes (the deployment, its workflows or their versions). */
+  /** Changes exactly when what the plugin brings changes: the deployment's plugin.json, or a workflow's content digest. */
   version: string;
   /** The archive's path below the install base. */
   archivePath: string;
@@ -46,8 +47,10 @@ export interface PluginPackage {
 /**
  * The plugin of a deployment: `.claude-plugin/plugin.json` (its MCP server inline, and the key as a
  * sensitive userConfig option for a private deployment) and `skills/<name>/SKILL.md` per workflow.
- * The version is a digest of everything else in the archive, so updating the deployment (or a
- * workflow it serves) gives a new version, and nothing else does.
+ * The version is derived from the rest of plugin.json and the content digests of the workflow
+ * versions it bundles (docs/marketplace.md, "Versions, pins and content digests"): a client sees
+ * an update exactly when the deployment or the content of one of its workflows changes, and not
+ * when only the service's wording of a skill does.
  */
 export function pluginPackageOf(target: InstallTarget, skills: SkillDocument[]): PluginPackage {
   const name = pluginNameOf(target);
@@ -72,7 +75,8 @@ export function pluginPackageOf(target: InstallTarget, skills: SkillDocument[]):
   const skillFiles = [...skills]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((s) => ({ path: `skills/${s.name}/SKILL.md`, content: s.text }));
-  const digest = sha256Hex(JSON.stringify({ manifest, skills: skillFiles }));
+  const contents = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((s) => [s.name, s.digest]);
+  const digest = sha256Hex(JSON.stringify({ manifest, contents }));
   const version = `1.0.0-c${digest.slice(0, 12)}`;
   const files = [{ path: '.claude-plugin/plugin.json', content: `${JSON.stringify({ ...manifest, version }, null, 2)}\n` }, ...skillFiles];
   const zip = zipFiles(files);

@@ -2,7 +2,7 @@ import { builder } from '../graphql/builder.js';
 import { CreatedApiKeyRef } from '../api-keys/graphql.js';
 import { DeploymentRef } from '../deployments/graphql.js';
 import { INSTALL_CLIENTS, type ClientInstall, type DeploymentInstall, type InstallForm } from './clients.js';
-import type { InstallKeyResult } from './service.js';
+import { installedWorkflowsOf, type InstalledWorkflow, type InstallKeyResult } from './service.js';
 
 const AuthEnum = builder.enumType('InstallAuth', {
   description: '`oauth`: sign in with this service; `api_key`: the form carries an API key; `none`: an anonymous deployment needs nothing.',
@@ -39,6 +39,26 @@ const ClientRef = builder.objectRef<ClientInstall>('ClientInstall').implement({
   }),
 });
 
+const InstalledWorkflowRef = builder.objectRef<InstalledWorkflow>('InstalledWorkflow').implement({
+  description: 'A workflow an install brings, at the version its agent is served, with its author and content digest.',
+  fields: (t) => ({
+    workflowId: t.exposeString('workflowId'),
+    name: t.exposeString('name', { description: 'The name at that version.' }),
+    version: t.exposeString('version'),
+    digest: t.exposeString('digest', {
+      description: 'The content digest of that version (docs/marketplace.md, "Versions, pins and content digests").',
+    }),
+    authorHandle: t.exposeString('authorHandle', { description: "The author's stable handle (user-xxxxxxxx)." }),
+    authorDisplayName: t.exposeString('authorDisplayName', {
+      nullable: true,
+      description: "The author's display name, when they chose one.",
+    }),
+    thirdParty: t.exposeBoolean('thirdParty', {
+      description: "True when another user wrote it (the deployment's owner subscribes to it).",
+    }),
+  }),
+});
+
 const DeploymentInstallRef = builder.objectRef<DeploymentInstall>('DeploymentInstall').implement({
   description:
     "How to install a deployment into each agent client (docs/install.md). Forms that need a key carry '<API_KEY>' unless `apiKeyIncluded`.",
@@ -58,6 +78,11 @@ const DeploymentInstallRef = builder.objectRef<DeploymentInstall>('DeploymentIns
     skillsSource: t.exposeString('skillsSource', { description: 'What `npx skills add` takes.' }),
     skillsIndexUrl: t.exposeString('skillsIndexUrl'),
     clients: t.field({ type: [ClientRef], resolve: (d) => d.clients }),
+    workflows: t.field({
+      type: [InstalledWorkflowRef],
+      description: 'The workflows the install brings, each at the version served, with its author and content digest.',
+      resolve: async (d, _args, ctx) => installedWorkflowsOf(await ctx.loaders.deploymentBundle.load(d.deploymentId)),
+    }),
   }),
 });
 

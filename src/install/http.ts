@@ -123,7 +123,7 @@ function withKey(request: Incoming, url: string, key: string): Incoming {
 async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
   if (!entry.adapter) return [];
   const adapter = entry.adapter;
-  return (await entry.workflows()).map((w) => renderSkill(w, adapter));
+  return (await entry.workflows()).map((w) => ({ ...renderSkill(w, adapter), digest: w.provenance.digest }));
 }
 
 export function createInstallRoutes(deps: {

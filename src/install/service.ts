@@ -14,6 +14,30 @@ import type { ServiceDeps } from '../service-deps.js';
 import { NAME_MAX } from '../text.js';
 import { contentKeyOf } from './artifacts.js';
 import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
+import type { BundledWorkflow } from '../deployments/bundle.js';
+import { provenanceOf, type Provenance } from '../workflows/provenance.js';
+
+/** A workflow an install brings, at the version its agent is served, with who wrote it and its content digest. */
+export interface InstalledWorkflow extends Provenance {
+  workflowId: string;
+  name: string;
+  version: string;
+}
+
+/**
+ * The workflows of a deployment's bundle that its install brings (those its owner may use now), each
+ * with its provenance: what a user compares with what their agent is shown.
+ */
+export function installedWorkflowsOf(bundle: readonly BundledWorkflow[]): InstalledWorkflow[] {
+  return bundle
+    .filter((w) => w.available)
+    .map((w) => {
+      // The bundle's statement reads the digest the service wrote with the version (filled at start for older rows).
+      if (w.versionDigest === null) throw new Error(`workflow ${w.id} version ${w.version} has no content digest`);
+      const provenance = provenanceOf({ id: w.ownerId, displayName: w.authorDisplayName }, w.versionDigest, !w.isOwned);
+      return { workflowId: w.id, name: w.name, version: w.version, ...provenance };
+    });
+}
 
 /** What the install service uses of the other services (the same objects every face calls). */
 interface InstallPeers {

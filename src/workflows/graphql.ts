@@ -28,6 +28,15 @@ const WorkflowStatsRef = builder.objectRef<WorkflowStats>('WorkflowStats').imple
 
 const STRING = 'String' as const;
 
+const DIGEST_DESCRIPTION =
+  'The content digest of the version, sha256:<hex> over the canonical form of everything an agent sees of it (docs/marketplace.md, "Versions, pins and content digests"): equal content, equal digest.';
+
+/** A row's digest: written with every version, and filled at start for rows recorded before digests existed. */
+function digestOf(row: { digest: string | null }): string {
+  if (row.digest === null) throw new Error('a workflow version without a content digest: the start-up fill did not run');
+  return row.digest;
+}
+
 /**
  * A field that is a column of the row under its own name: the field `t.exposeString(name)` would
  * make, as a definition the views share. Pothos gives an exposed field no resolver of its own, so
@@ -89,6 +98,11 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
     category: t.field(workflowFields.category),
     tags: t.field(workflowFields.tags),
     currentVersion: t.field(workflowFields.currentVersion),
+    digest: t.string({
+      description: DIGEST_DESCRIPTION,
+      select: { digest: true },
+      resolve: (w) => digestOf(w),
+    }),
     allowForks: t.exposeBoolean('allowForks', { description: 'Whether other users may fork this workflow.' }),
     stats: t.field(workflowFields.stats),
     forkedFrom: t.field({
@@ -129,10 +143,15 @@ builder.objectField(WorkflowRef, 'forkedFromWorkflow', (t) =>
 );
 
 const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
-  description: 'One recorded manifest of a workflow.',
+  description: 'One recorded version of a workflow: everything an agent sees of it at that version, and its content digest.',
   fields: (t) => ({
     workflowId: t.exposeString('workflowId'),
     version: t.exposeString('version'),
+    name: t.exposeString('name', { description: 'The name at this version.' }),
+    description: t.exposeString('description', { description: 'The description at this version.' }),
+    category: t.exposeString('category', { description: 'The category at this version.' }),
+    tags: t.exposeStringList('tags', { description: 'The tags at this version.' }),
+    digest: t.string({ description: DIGEST_DESCRIPTION, select: { digest: true }, resolve: (v) => digestOf(v) }),
     manifest: t.field({ type: 'JSON', description: 'The manifest of this version as written.', resolve: (v) => writtenManifest(v) }),
     createdAt: t.string({ resolve: (v) => v.createdAt.toISOString() }),
   }),
@@ -258,7 +277,7 @@ builder.mutationFields((t) => ({
   updateWorkflow: t.prismaField({
     type: 'Workflow',
     description:
-      'Updates a workflow (the fields of create, each optional): a field left out keeps its current value; null empties description, category or tags. A changed manifest records a new version. REST: PUT /v1/workflows/:workflowId.',
+      'Updates a workflow (the fields of create, each optional): a field left out keeps its current value; null empties description, category or tags. A change of the manifest, name, description, category or tags records a new version. REST: PUT /v1/workflows/:workflowId.',
     authScopes: { authenticated: true },
     args: {
       workflowId: t.arg.string({ required: true }),

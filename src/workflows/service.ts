@@ -17,8 +17,19 @@ import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
 import { cleanWorkflowInput, mergeWorkflowUpdate, type Visibility, type WorkflowInput, type WorkflowUpdateInput } from './input.js';
 import { INITIAL_VERSION, nextVersion } from './versioning.js';
 import { checkRevision } from '../revisions.js';
-import { lockWorkflowForUpdate, newestVersionIds, WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from './sql.js';
 import { checkContent, publishingRefused, type CheckResult } from '../marketplace/content-check.js';
+import { versionDigest, type VersionContent } from './digest.js';
+import { provenanceOf } from './provenance.js';
+import {
+  completeVersionsWithoutDigest,
+  copyCurrentDigests,
+  lockWorkflowForUpdate,
+  newestVersionIds,
+  versionsWithoutDigest,
+  WORKFLOW_BY_ID,
+  workflowsOfOwner,
+  workflowSummariesOfOwner,
+} from './sql.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
@@ -181,7 +192,8 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       const check = checkContent(clean);
       if (clean.visibility === 'public' && check.status === 'blocked') throw publishingRefused(check);
       // Versions compare content, not key order (jsonb's or the user's).
-      const version = nextVersion(current.currentVersion, current.manifest as unknown as WorkflowManifest, clean.manifest);
+      const version = nextVersion(current.currentVersion, { ...current, manifest: current.manifest as unknown as WorkflowManifest }, clean);
+      const digest = version ? versionDigest(workflowId, current.ownerId, version, clean) : undefined;
       if (version) await enforceVersionQuota(tx, current.ownerId, workflowId);
       const text = manifestTextOf(clean.manifest);
       const becomesPublic = clean.visibility === 'public' && current.visibility !== 'public';
@@ -200,7 +212,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           updatedAt: now,
           revision: { increment: 1 },
           checkFindings: findingsColumn(check),
-          ...(version ? { currentVersion: version } : {}),
+          ...(version ? { currentVersion: version, digest } : {}),
           ...(becomesPublic ? { publishedAt: now } : {}),
           ...(clean.visibility === 'private' && current.visibility === 'public' ? { publishedAt: null } : {}),
         },
@@ -211,6 +223,8 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             id: newId('wfv'),
             workflowId,
             version,
+            ...versionFields(clean),
+            digest,
             manifest: clean.manifest as unknown as Prisma.InputJsonValue,
             manifestText: text,
             manifestYaml: clean.manifestYaml,
@@ -381,15 +395,22 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     return renderManifest(writtenManifest(workflow), format);
   }
 
-  /** What a rendering (a skill) is made from: the readable workflow's current manifest, name and version. */
+  /**
+   * What a rendering (a skill) is made from: the readable workflow's current version (manifest,
+   * name, description) with its provenance, third-party unless the viewer wrote it.
+   */
   async function exportSource(viewer: Viewer, workflowId: string) {
     const workflow = await findReadable(viewer, workflowId);
+    const author = await prisma.user.findUnique({ where: { id: workflow.ownerId }, select: { id: true, displayName: true } });
+    const manifest = writtenManifest(workflow);
+    const digest = workflow.digest ?? versionDigest(workflow.id, workflow.ownerId, workflow.currentVersion, { ...workflow, manifest });
     return {
       workflowId: workflow.id,
       name: workflow.name,
       description: workflow.description,
       version: workflow.currentVersion,
-      manifest: writtenManifest(workflow),
+      manifest,
+      provenance: provenanceOf(author ?? { id: workflow.ownerId, displayName: null }, digest, workflow.ownerId !== viewer.userId),
     };
   }
 
@@ -412,7 +433,48 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     });
   }
 
+  /**
+   * Gives every version row without a digest its digest, and every workflow its current version's:
+   * rows recorded before digests existed, or written by something other than the service. Run at
+   * start, before serving; idempotent (it reads only rows whose digest is null, and a digest is a
+   * function of the row, so two instances starting together write the same value). Returns how
+   * many versions it filled.
+   */
+  async function fillMissingDigests(): Promise<number> {
+    const BATCH = 500;
+    let filled = 0;
+    await prisma.$executeRaw(completeVersionsWithoutDigest);
+    // Bounded: each round fills its whole batch, so the rounds end when the rows do.
+    for (let round = 0; round < 100_000; round += 1) {
+      const rows = await prisma.$queryRaw<
+        {
+          id: string;
+          workflowId: string;
+          ownerId: string;
+          version: string;
+          name: string;
+          description: string;
+          category: string;
+          tags: string[];
+          manifestText: string;
+        }[]
+      >(versionsWithoutDigest(BATCH));
+      for (const v of rows) {
+        const digest = versionDigest(v.workflowId, v.ownerId, v.version, {
+          ...v,
+          manifest: JSON.parse(v.manifestText) as WorkflowManifest,
+        });
+        await prisma.workflowVersion.updateMany({ where: { id: v.id, digest: null }, data: { digest } });
+      }
+      filled += rows.length;
+      if (rows.length < BATCH) break;
+    }
+    await prisma.$executeRaw(copyCurrentDigests);
+    return filled;
+  }
+
   return {
+    fillMissingDigests,
     findReadable,
     readableByIds,
     listWorkflows,
@@ -447,6 +509,11 @@ function forkedTwice(workflowId: string, forkId?: string): AppError {
   );
 }
 
+/** The fields of a version row that describe the workflow (the manifest is written beside them). */
+function versionFields(content: VersionContent) {
+  return { name: content.name, description: content.description, category: content.category, tags: [...content.tags] };
+}
+
 /** Adds a workflow to a user's library with every adapter enabled; used when creating and forking. */
 /**
  * Writes a new workflow the one way every new workflow is written, created or forked: the row at
@@ -464,9 +531,28 @@ async function insertNewWorkflow(
   sourceUserId: string,
 ): Promise<void> {
   const { id, ownerId, manifest, manifestText, manifestYaml, checkFindings, createdAt } = row;
-  await tx.workflow.create({ data: { ...row, currentVersion: INITIAL_VERSION, updatedAt: createdAt } });
+  const content: VersionContent = {
+    name: row.name,
+    description: row.description ?? '',
+    category: row.category ?? '',
+    tags: Array.isArray(row.tags) ? row.tags : [],
+    manifest: manifest as unknown as WorkflowManifest,
+  };
+  const digest = versionDigest(id, ownerId, INITIAL_VERSION, content);
+  await tx.workflow.create({ data: { ...row, currentVersion: INITIAL_VERSION, digest, updatedAt: createdAt } });
   await tx.workflowVersion.create({
-    data: { id: newId('wfv'), workflowId: id, version: INITIAL_VERSION, manifest, manifestText, manifestYaml, checkFindings, createdAt },
+    data: {
+      id: newId('wfv'),
+      workflowId: id,
+      version: INITIAL_VERSION,
+      ...versionFields(content),
+      digest,
+      manifest,
+      manifestText,
+      manifestYaml,
+      checkFindings,
+      createdAt,
+    },
   });
   await addLibraryEntry(tx, {
     userId: ownerId,

@@ -14,7 +14,7 @@ const SUMMARY_COLUMNS = `id, owner_id AS "ownerId", name, description, visibilit
   forked_from_workflow_id AS "forkedFromWorkflowId", forked_from_user_id AS "forkedFromUserId",
   forked_from_version AS "forkedFromVersion", forks_count AS "forksCount",
   subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",
-  published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt", revision,
+  published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt", revision, digest,
   check_findings AS "checkFindings"`;
 const WORKFLOW_COLUMNS = `${SUMMARY_COLUMNS},
   CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
@@ -59,3 +59,24 @@ export const newestVersionIds = (workflowIds: readonly string[], count: number) 
     SELECT id, row_number() OVER (PARTITION BY workflow_id ORDER BY created_at DESC, id DESC) AS n
     FROM workflow_versions WHERE workflow_id IN (${Prisma.join(workflowIds)})
   ) ranked WHERE n <= ${count}`;
+
+/**
+ * The first step of filling missing digests: a version row without a digest that was written
+ * without its name (by a writer other than the service: seed scripts) takes the workflow's name,
+ * description, category and tags, as the migration workflow_version_content did for older rows.
+ */
+export const completeVersionsWithoutDigest = Prisma.sql`
+  UPDATE workflow_versions v SET name = w.name, description = w.description, category = w.category, tags = w.tags
+  FROM workflows w WHERE v.workflow_id = w.id AND v.digest IS NULL AND v.name = ''`;
+
+/** Versions without a digest, `count` at a time, with what their digest covers. */
+export const versionsWithoutDigest = (count: number) => Prisma.sql`
+  SELECT v.id, v.workflow_id AS "workflowId", w.owner_id AS "ownerId", v.version, v.name, v.description, v.category,
+    coalesce(v.tags, ARRAY[]::text[]) AS tags, coalesce(v.manifest_text, v.manifest::text) AS "manifestText"
+  FROM workflow_versions v JOIN workflows w ON w.id = v.workflow_id
+  WHERE v.digest IS NULL ORDER BY v.id LIMIT ${count}`;
+
+/** Workflows without a digest take their current version's. */
+export const copyCurrentDigests = Prisma.sql`
+  UPDATE workflows w SET digest = v.digest FROM workflow_versions v
+  WHERE w.digest IS NULL AND v.workflow_id = w.id AND v.version = w.current_version AND v.digest IS NOT NULL`;

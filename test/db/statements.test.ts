@@ -238,16 +238,23 @@ describe('named statements return what Prisma would', () => {
     const links = await prisma.deploymentWorkflow.findMany({
       where: { deploymentId: { in: deploymentIds } },
       orderBy: [{ deploymentId: 'asc' }, { position: 'asc' }],
-      include: { workflow: { include: { libraryEntries: { where: { userId: ownerId } } } } },
+      include: { workflow: { include: { libraryEntries: { where: { userId: ownerId } }, versions: true, owner: true } } },
     });
     return links.map(({ deploymentId, workflow: w }) => {
       const e = w.libraryEntries[0];
+      // The version in use: an owned workflow's current one, a subscription's entry's.
+      const inUse = w.ownerId === ownerId ? w.currentVersion : e?.workflowVersion;
+      const v = w.versions.find((x) => x.version === inUse);
       return {
         deploymentId,
         workflowId: w.id,
         workflowOwnerId: w.ownerId,
-        workflowName: w.name,
-        workflowDescription: w.description,
+        workflowName: v?.name ?? w.name,
+        workflowDescription: v?.description ?? w.description,
+        versionCategory: v?.category ?? w.category,
+        versionTags: v?.tags ?? w.tags,
+        versionDigest: v?.digest ?? null,
+        authorDisplayName: w.owner.displayName,
         visibility: w.visibility,
         currentVersion: w.currentVersion,
         workflowUpdatedAt: w.updatedAt,

@@ -133,20 +133,22 @@ describe('GraphQL and manifests are bounded', () => {
       versions: Array.from({ length: 100 }, (_, i) => ({ version: `1.0.${i}`, manifest: seedManifest(`v${i}`) })),
     });
     const current = seedManifest('v99');
-    const renamed = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { name: 'Renamed only', manifest: current } });
-    expect(renamed.status).toBe(200);
-    const refused = await t.call('PUT', `/v1/workflows/${id}`, {
-      token: owner,
-      body: { name: 'Renamed only', manifest: seedManifest('v100') },
-    });
-    expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({
-      code: 'PLAN_LIMIT_EXCEEDED',
-      details: { quota: 'versionsPerWorkflow', limit: 100, used: 100, plan: 'free', workflowId: id },
-    });
+    // Nothing an agent sees changes (the same manifest, fork permission): no version, accepted.
+    const unchanged = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { allowForks: false, manifest: current } });
+    expect(unchanged.status, unchanged.text).toBe(200);
+    // A new manifest, or a new name alone, is a new version: refused.
+    for (const body of [{ manifest: seedManifest('v100') }, { name: 'Renamed only' }]) {
+      const refused = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body });
+      expect(refused.status).toBe(402);
+      expect(refused.body.error).toMatchObject({
+        code: 'PLAN_LIMIT_EXCEEDED',
+        details: { quota: 'versionsPerWorkflow', limit: 100, used: 100, plan: 'free', workflowId: id },
+      });
+    }
     const after = await t.call('GET', `/v1/workflows/${id}`, { token: owner });
     expect(after.body.data.currentVersion).toBe('1.0.99');
     expect(after.body.data.manifest.name).toBe('v99');
+    expect(after.body.data.name).toBe('Feature pipeline');
   });
 
   it('reports the versions limit with the plan', async () => {

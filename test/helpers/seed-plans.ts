@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
 import { seedSubscription } from './seed.js';
+import { versionDigest } from '../../src/workflows/digest.js';
 
 /**
  * Rows the plans, billing and deletion tests need from other capabilities, written with Prisma
@@ -28,18 +29,29 @@ export async function seedWorkflows(
   for (let i = 0; i < count; i += 1) {
     const id = `wf_${suffix()}`;
     const versions = Array.from({ length: options.versions ?? 1 }, (_, v) => `1.${v}.0`);
+    const described = { name: `Workflow ${i}`, description: '', category: '', tags: [] };
+    const digestOf = (version: string) => versionDigest(id, ownerId, version, { ...described, manifest: MANIFEST as never });
     await prisma.workflow.create({
       data: {
         id,
         ownerId,
-        name: `Workflow ${i}`,
+        name: described.name,
         visibility: options.visibility ?? 'private',
         currentVersion: versions[versions.length - 1]!,
+        digest: digestOf(versions[versions.length - 1]!),
         manifest: MANIFEST,
         ...(options.forkOf
           ? { forkedFromWorkflowId: options.forkOf.workflowId, forkedFromUserId: options.forkOf.userId, forkedFromVersion: '1.0.0' }
           : {}),
-        versions: { create: versions.map((version) => ({ id: `wfv_${suffix()}`, version, manifest: MANIFEST })) },
+        versions: {
+          create: versions.map((version) => ({
+            id: `wfv_${suffix()}`,
+            version,
+            ...described,
+            digest: digestOf(version),
+            manifest: MANIFEST,
+          })),
+        },
         libraryEntries: {
           create: {
             id: `lib_${suffix()}`,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
 import { ADAPTERS } from '../../src/manifest/adapter-list.js';
 import { sampleManifest } from './workflows.js';
+import { versionDigest } from '../../src/workflows/digest.js';
 
 /**
  * Rows the deployment tests need that other capabilities own (workflows, library entries, plans),
@@ -52,17 +53,33 @@ export async function seedWorkflow(t: TestApp, ownerId: string, options: SeedWor
   const versions = options.versions ?? [{ version: '1.0.0', manifest: seedManifest() }];
   const current = versions[versions.length - 1]!;
   const now = new Date();
+  const described = {
+    name: options.name ?? 'Feature pipeline',
+    description: options.description ?? 'Ships a feature.',
+    category: '',
+    tags: [],
+  };
+  const digestOf = (v: { version: string; manifest: Record<string, any> }) =>
+    versionDigest(id, ownerId, v.version, { ...described, manifest: v.manifest as never });
   await prisma.workflow.create({
     data: {
       id,
       ownerId,
-      name: options.name ?? 'Feature pipeline',
-      description: options.description ?? 'Ships a feature.',
+      ...described,
       visibility: options.visibility ?? 'private',
       currentVersion: current.version,
+      digest: digestOf(current),
       manifest: current.manifest,
       publishedAt: options.visibility === 'public' ? now : null,
-      versions: { create: versions.map((v) => ({ id: `wfv_${suffix()}`, version: v.version, manifest: v.manifest })) },
+      versions: {
+        create: versions.map((v) => ({
+          id: `wfv_${suffix()}`,
+          version: v.version,
+          ...described,
+          digest: digestOf(v),
+          manifest: v.manifest,
+        })),
+      },
       libraryEntries: {
         create: {
           id: `lib_${suffix()}`,

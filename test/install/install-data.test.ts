@@ -11,7 +11,8 @@ import { seedEndpointOwner } from '../helpers/mcp.js';
 
 const INSTALL_FIELDS = `deploymentId name serverName endpoint allowAnonymous apiKeyIncluded keyBoundEndpoint
   claudeMarketplaceUrl claudePlugin skillsSource skillsIndexUrl
-  clients { client title note forms { auth kind label url webUrl commands steps file { path content } usesApiKey } }`;
+  clients { client title note forms { auth kind label url webUrl commands steps file { path content } usesApiKey } }
+  workflows { workflowId name version digest authorHandle authorDisplayName thirdParty }`;
 
 type Form = {
   auth: string;
@@ -25,7 +26,13 @@ type Form = {
   usesApiKey: boolean;
 };
 type Client = { client: string; title: string; note: string | null; forms: Form[] };
-type Install = { endpoint: string; keyBoundEndpoint: string | null; clients: Client[]; [k: string]: unknown };
+type Install = {
+  endpoint: string;
+  keyBoundEndpoint: string | null;
+  clients: Client[];
+  workflows: Record<string, unknown>[];
+  [k: string]: unknown;
+};
 
 function clientOf(install: Install, id: string): Client {
   const found = install.clients.find((c) => c.client === id);
@@ -43,12 +50,15 @@ describe('install data', () => {
   let otherToken: string;
   let privateId: string;
   let anonymousId: string;
+  let owned: string;
+  let subscribed: string;
   const base = 'http://localhost:4000/v1';
 
   beforeAll(async () => {
     t = await startTestApp({ env: { PUBLIC_BASE_URL: base } });
     const owner = await seedEndpointOwner(t);
     token = owner.token;
+    ({ owned, subscribed } = owner);
     otherToken = await t.token('someone-else@example.com');
     privateId = await owner.deploy({ name: 'Code Review', workflowIds: [owner.owned, owner.subscribed] });
     anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned], allowAnonymous: true });
@@ -96,6 +106,34 @@ describe('install data', () => {
       'claude-desktop',
       'skills',
     ]);
+  });
+
+  it('names each workflow the install brings, at the version served, with its author and content digest', async () => {
+    const rest = await restInstall(privateId);
+    const digestOf = async (id: string, version: string) =>
+      (await t.call('GET', `/v1/workflows/${id}/versions/${version}`, { token })).body.data.digest as string;
+    expect(rest.workflows).toEqual([
+      {
+        workflowId: owned,
+        name: 'Feature pipeline',
+        version: '1.0.0',
+        digest: await digestOf(owned, '1.0.0'),
+        authorHandle: expect.stringMatching(/^user-[0-9a-z]{8}$/),
+        authorDisplayName: null,
+        thirdParty: false,
+      },
+      {
+        workflowId: subscribed,
+        name: 'Bug triage',
+        version: '3.1.0',
+        digest: await digestOf(subscribed, '3.1.0'),
+        authorHandle: expect.stringMatching(/^user-[0-9a-z]{8}$/),
+        authorDisplayName: null,
+        thirdParty: true,
+      },
+    ]);
+    expect(rest.workflows[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(rest.workflows[0]!.authorHandle).not.toBe(rest.workflows[1]!.authorHandle);
   });
 
   it("another user's deployment, an unknown one and no token are refused on both faces", async () => {

@@ -130,9 +130,10 @@ steps:
       const json = await t.call('GET', `/v1/workflows/${id}/manifest?format=json`, { token: owner });
       expect(JSON.parse(json.text)).toEqual(parseYaml(WRITTEN_YAML));
 
-      // An update of another field keeps the text.
+      // An update of another field keeps the text (in the version it records, too).
       const renamed = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { description: 'Now described' } });
       expect(renamed.status, renamed.text).toBe(200);
+      expect(renamed.body.data.currentVersion).toBe('1.0.1');
       expect(await yamlOf(t, id, owner)).toBe(WRITTEN_YAML);
 
       // Only comments changed (through GraphQL): no new version, and the new text is shown.
@@ -143,7 +144,7 @@ steps:
         owner,
       );
       expect(gqlUpdate.body.errors).toBeUndefined();
-      expect(gqlUpdate.body.data.updateWorkflow.currentVersion).toBe('1.0.0');
+      expect(gqlUpdate.body.data.updateWorkflow.currentVersion).toBe('1.0.1');
       expect(await yamlOf(t, id, owner)).toBe(recommented);
 
       // A fork starts from the text as written.
@@ -155,7 +156,7 @@ steps:
       const changed = recommented.replace('Plan, then code', 'Plan, then code, then rest');
       const put = await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { manifest: changed } });
       expect(put.status, put.text).toBe(200);
-      expect(put.body.data.currentVersion).not.toBe('1.0.0');
+      expect(put.body.data.currentVersion).toBe('1.0.2');
       expect(await yamlOf(t, id, owner)).toBe(changed);
 
       // Sent as JSON, the manifest has no YAML text: format=yaml writes YAML from the data, without the old comments.

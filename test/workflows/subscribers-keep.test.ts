@@ -77,7 +77,8 @@ describe('updates keep what they do not mention; subscribers keep their data', (
       category: 'quality',
       tags: ['a', 'b'],
       allowForks: false,
-      currentVersion: '1.0.0',
+      // A new name is a new version (an agent sees it); the manifest is unchanged.
+      currentVersion: '1.0.1',
     });
     expect(put.body.data.manifest).toEqual(sampleManifest());
 
@@ -131,7 +132,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
       visibility: 'public',
       description: 'only this',
       tags: ['g'],
-      currentVersion: '1.0.0',
+      currentVersion: '1.0.1',
     });
   });
 

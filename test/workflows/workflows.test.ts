@@ -145,15 +145,17 @@ describe('workflows', () => {
   });
 
   describe('update and versions', () => {
-    it('keeps the version for metadata changes, bumps patch for content and minor for shape', async () => {
+    it('keeps the version when nothing an agent sees changes, bumps patch for content and minor for shape', async () => {
       const w = await createWorkflow(t, alice, { name: 'Versioned' });
       const put = (body: Record<string, unknown>) =>
         t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: alice, body: { name: 'Versioned', manifest: sampleManifest(), ...body } });
+      const same = await put({ allowForks: false });
+      expect(same.body.data).toMatchObject({ allowForks: false, currentVersion: '1.0.0' });
       const meta = await put({ name: 'Versioned (renamed)', description: 'new words', tags: ['x'] });
       expect(meta.status).toBe(200);
-      expect(meta.body.data).toMatchObject({ name: 'Versioned (renamed)', description: 'new words', tags: ['x'], currentVersion: '1.0.0' });
+      expect(meta.body.data).toMatchObject({ name: 'Versioned (renamed)', description: 'new words', tags: ['x'], currentVersion: '1.0.1' });
       const patch = await put({ manifest: sampleManifest({ intent: 'A clearer intent' }) });
-      expect(patch.body.data.currentVersion).toBe('1.0.1');
+      expect(patch.body.data.currentVersion).toBe('1.0.2');
       const shape = sampleManifest();
       shape.steps.push({ id: 'docs', name: 'Docs', action: 'docs_agent', depends_on: ['review'] });
       const minor = await put({ manifest: shape });
@@ -164,7 +166,7 @@ describe('workflows', () => {
 
       const versions = await t.call('GET', `/v1/workflows/${w.workflowId}/versions`, { token: alice });
       expect(versions.status).toBe(200);
-      expect(versions.body.data.map((v: any) => v.version)).toEqual(['1.1.0', '1.0.1', '1.0.0']);
+      expect(versions.body.data.map((v: any) => v.version)).toEqual(['1.1.0', '1.0.2', '1.0.1', '1.0.0']);
       const old = await t.call('GET', `/v1/workflows/${w.workflowId}/versions/1.0.0`, { token: alice });
       expect(old.body.data.manifest).toEqual(sampleManifest());
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/versions/9.9.9`, { token: alice })).status).toBe(404);

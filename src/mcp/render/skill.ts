@@ -74,7 +74,9 @@ export function renderSkill(workflow: RenderableWorkflow, adapter: Adapter): Ren
   const description = skillDescription(workflow);
   const input = buildPlanInput(workflow, chosen, renderer.modeOf(workflow.manifest), {});
   const plan = renderer.renderPlan(input).text;
-  const frontMatter = stringify({ name, description }, { lineWidth: 0 });
+  // The version's content digest as skill metadata (the Agent Skills `metadata` map): what a reviewer compares.
+  const metadata = workflow.provenance ? { metadata: { version: workflow.version, digest: workflow.provenance.digest } } : {};
+  const frontMatter = stringify({ name, description, ...metadata }, { lineWidth: 0 });
   const use =
     'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
   return { name, description, text: `---\n${frontMatter}---\n\n${use}\n\n${plan}` };

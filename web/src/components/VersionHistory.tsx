@@ -6,6 +6,7 @@ import { useQuery } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
 import { formatDate } from '../format';
+import { Digest } from './Digest';
 
 // The list carries no manifests (a page of them is the most expensive answer the API gives); only
 // the two versions being compared are read with theirs.
@@ -14,6 +15,8 @@ const VersionsQuery = graphql(`
     workflowVersions(workflowId: $workflowId, limit: 100) {
       data {
         version
+        name
+        digest
         createdAt
       }
     }
@@ -98,7 +101,7 @@ export function VersionHistory({ workflowId, currentVersion }: { workflowId: str
       <ul>
         {versions.map((v) => (
           <li key={v.version}>
-            {v.version} <span className="hint">{formatDate(v.createdAt)}</span>
+            {v.version} <span className="hint">{formatDate(v.createdAt)}</span> {v.name} <Digest digest={v.digest} />
           </li>
         ))}
       </ul>

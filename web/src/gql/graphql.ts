@@ -125,7 +125,7 @@ export type WorkflowVersionsQueryVariables = Exact<{
 }>;
 
 
-export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, createdAt: string }> } };
+export type WorkflowVersionsQuery = { workflowVersions: { data: Array<{ version: string, name: string, digest: string, createdAt: string }> } };
 
 export type ComparedVersionsQueryVariables = Exact<{
   workflowId: string;
@@ -335,7 +335,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -547,6 +547,8 @@ export const WorkflowVersionsDocument = new TypedDocumentString(`
   workflowVersions(workflowId: $workflowId, limit: 100) {
     data {
       version
+      name
+      digest
       createdAt
     }
   }
@@ -1055,6 +1057,7 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     allowForks
     currentVersion
     revision
+    digest
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
     body

@@ -12,6 +12,7 @@ import type { Problem } from '../editor/validate';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
 import { clearDraft, loadDraft, sameFields, storeDraft, useLeaveGuard, type DraftFields } from '../editor/draft';
+import { Digest } from '../components/Digest';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
 
@@ -27,6 +28,7 @@ const WorkflowQuery = graphql(`
       allowForks
       currentVersion
       revision
+      digest
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -239,6 +241,8 @@ export default function WorkflowEditor() {
       {w && (
         <p className="hint">
           Version {w.currentVersion}
+          {' · '}
+          <Digest digest={w.digest} />
           {w.visibility === 'public' ? (
             <>
               {' · '}
