@@ -39,6 +39,8 @@ export interface MetricsRegistry {
   /** Records one answered request; `route` must be a template (`scope.route`), never a raw path. */
   observeRequest(route: string, status: number, seconds: number): void;
   rateLimited(kind: RateLimitKind): void;
+  /** A promise rejection nobody handled, recorded instead of ending the process (src/main.ts). */
+  unhandledRejection(): void;
   /** The exposition text, with the gauges read at this moment. */
   render(gauges: { pool: PoolStats; database: string }): string;
 }
@@ -68,6 +70,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   const requests = new Map<string, Map<number, RequestSeries>>();
   let seriesCount = 0;
   const refusals: Record<RateLimitKind, number> = { user: 0, session: 0, anon: 0, address: 0 };
+  let unhandledRejections = 0;
   const startedAt = Date.now() / 1000 - process.uptime();
 
   function seriesOf(route: string, status: number): RequestSeries {
@@ -102,6 +105,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     rateLimited(kind) {
       refusals[kind] += 1;
     },
+    unhandledRejection() {
+      unhandledRejections += 1;
+    },
     render({ pool, database }) {
       const out: string[] = [];
       const all = [...requests.values()]
@@ -133,6 +139,10 @@ export function createMetricsRegistry(): MetricsRegistry {
       out.push('# TYPE rate_limited_requests_total counter');
       for (const kind of Object.keys(refusals) as RateLimitKind[])
         out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
+
+      out.push('# HELP process_unhandled_rejections_total Promise rejections nobody handled, logged and survived (docs/operations.md).');
+      out.push('# TYPE process_unhandled_rejections_total counter');
+      out.push(`process_unhandled_rejections_total ${unhandledRejections}`);
 
       const db = { database };
       out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');
