@@ -50,8 +50,10 @@ export function cancelRunningStatement(client: pg.ClientBase, timeoutMs: number)
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
     timer.unref();
-    socket.once('connect', () => socket.end(packet));
-    // The server answers a cancel request by closing the connection.
+    // Written without ending our side: PgBouncer drops a cancel request whose client half-closes
+    // before it has been forwarded ("client unexpected eof"). The server, or PgBouncer once it has
+    // passed the request on, answers by closing the connection.
+    socket.once('connect', () => socket.write(packet));
     socket.once('close', () => finish(true));
     socket.once('error', () => finish(false));
   });

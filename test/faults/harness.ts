@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -198,4 +198,84 @@ export function tally(answers: Answer[]): Record<string, number> {
 export function successOr503(a: Answer): boolean {
   if (typeof a.status === 'number' && a.status >= 200 && a.status < 300) return true;
   return a.status === 503 && a.code === 'SERVICE_UNAVAILABLE' && /^\d+$/.test(a.retryAfter ?? '');
+}
+
+/** Debian's PgBouncer, or null when it is not installed. */
+export function pgbouncerBinary(): string | null {
+  for (const candidate of ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer']) if (existsSync(candidate)) return candidate;
+  return null;
+}
+
+export interface OwnPgBouncer {
+  /** The service's DATABASE_URL through it (`?pgbouncer=true`: statements unnamed). */
+  url: string;
+  /** What PgBouncer wrote (failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private PgBouncer in transaction pooling mode in front of `server` (as CI's, .ci/run). It
+ * refuses to run as root, so it runs as the PostgreSQL user, who owns its directory.
+ */
+export async function startPgBouncer(server: OwnPostgres): Promise<OwnPgBouncer> {
+  const binary = pgbouncerBinary();
+  if (!binary) throw new Error('no pgbouncer binary');
+  const dir = mkdtempSync(join(tmpdir(), 'wf-faults-pgb-'));
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=127.0.0.1 port=${server.port}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 200',
+      'default_pool_size = 40',
+      'server_idle_timeout = 15',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'users.txt'), '"postgres" ""\n');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
+  const child = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`pgbouncer exited:\n${out}`);
+    const probe = new pg.Client({ connectionString: url });
+    probe.on('error', () => {});
+    const ok = await probe.connect().then(
+      () => probe.end().then(() => true),
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`pgbouncer did not start:\n${out}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url: `${url}?pgbouncer=true`,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([gone, sleep(5000)]);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
