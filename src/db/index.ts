@@ -159,7 +159,7 @@ const QUERY_TIMEOUT_MS = 10_000;
  * Waiting for a connection to start one (maxWait) is bounded as Prisma's default does, 2 s; the
  * exhausted pool then answers P2028, a 503.
  */
-export function transactionBounds(queryTimeoutMs: number): TransactionOptions {
+function transactionBounds(queryTimeoutMs: number): TransactionOptions {
   const timeout = Math.max(500, Math.floor(queryTimeoutMs / 2));
   return { timeout, maxWait: Math.min(2000, timeout) };
 }
