@@ -195,11 +195,14 @@ function boundQueries(client: pg.PoolClient, timeoutMs: number, running: Running
     let settled = false;
     running.set(client, (running.get(client) ?? 0) + 1);
     const timer = setTimeout(() => {
-      void cancelRunningStatement(client, CANCEL_GRACE_MS).then(() => {
+      void cancelRunningStatement(client, CANCEL_GRACE_MS).then((delivered) => {
         if (settled) return;
-        setTimeout(() => {
-          if (!settled) socketOf(client)?.destroy();
-        }, CANCEL_GRACE_MS).unref();
+        // Not delivered (a frozen or unreachable server): nothing will answer; give up at once.
+        if (!delivered) socketOf(client)?.destroy();
+        else
+          setTimeout(() => {
+            if (!settled) socketOf(client)?.destroy();
+          }, CANCEL_GRACE_MS).unref();
       });
     }, timeoutMs);
     timer.unref();

@@ -140,7 +140,9 @@ for (const via of ['PostgreSQL', 'PgBouncer'] as const) {
         JSON.stringify(tally(answers)),
       ).toEqual([]);
       expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
-      for (const a of answers) expect(a.ms).toBeLessThan(QUERY_TIMEOUT_MS + 3000);
+      // Waiting for a connection (at most the pool's 3 s connect timeout), then the query bound, then
+      // the cancel's second, with room for a busy machine.
+      for (const a of answers) expect(a.ms).toBeLessThan(3000 + QUERY_TIMEOUT_MS + 2000);
       expect(maxBackends, `backends under the lock (pool ${POOL_SIZE})`).toBeLessThanOrEqual(POOL_SIZE + BACKEND_MARGIN);
       // Nothing of the service is left waiting on the server once the lock is gone.
       await sleep(500);
