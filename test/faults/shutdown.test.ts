@@ -49,7 +49,7 @@ function call(agent: Agent, origin: string, method: string, path: string, header
   });
 }
 
-describe('readiness while draining', () => {
+describe('readiness and process faults, in process', () => {
   it('answers /readyz 503 with Retry-After as soon as draining starts, while /healthz stays 200', async () => {
     const t = await startTestApp();
     try {
@@ -59,6 +59,18 @@ describe('readiness while draining', () => {
       expect([ready.status, ready.body.error.code, ready.body.error.details.draining]).toEqual([503, 'SERVICE_UNAVAILABLE', true]);
       expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
       expect((await t.call('GET', '/healthz')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts the unhandled rejections the process survived in /metrics', async () => {
+    const t = await startTestApp();
+    try {
+      expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 0$/m);
+      t.app.recordUnhandledRejection();
+      t.app.recordUnhandledRejection();
+      expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 2$/m);
     } finally {
       await t.close();
     }
