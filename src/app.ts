@@ -107,6 +107,10 @@ export interface App {
   handle(request: Incoming, connection?: ConnectionInfo): Promise<Reply>;
   /** The same with Fetch API objects on both sides (tests, scripts). */
   fetch(request: Request, connection?: ConnectionInfo): Promise<Response>;
+  /** Shutting down: /readyz answers 503 from now on, so balancers stop sending traffic. */
+  startDraining(): void;
+  /** Counts a promise rejection nobody handled (process_unhandled_rejections_total in /metrics). */
+  recordUnhandledRejection(): void;
   close(): Promise<void>;
   services: Services;
   /** The database the services run on (tests and scripts that write rows directly). */
@@ -139,6 +143,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Versions recorded before content digests existed get theirs before anything is served.
   await services.workflows.fillMissingDigests();
   const metrics = createMetricsRegistry();
+  let draining = false;
   const limiter = countingRefusals(
     await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),
     metrics,
@@ -227,10 +232,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const path = url.pathname;
     if (path === '/healthz') {
       scope.route = 'GET /healthz';
+      // Liveness: fails only when this instance cannot recover by itself (docs/operations.md).
+      const health = db.health();
+      if (!health.ok) throw new AppError('SERVICE_UNAVAILABLE', health.reason, { check: 'database_pool' }, { 'Retry-After': '10' });
       return successResponse({ status: 'ok' });
     }
     if (path === '/readyz') {
       scope.route = 'GET /readyz';
+      if (draining) throw new AppError('SERVICE_UNAVAILABLE', 'the service is shutting down', { draining: true }, { 'Retry-After': '2' });
+      const health = db.health();
+      if (!health.ok) throw new AppError('SERVICE_UNAVAILABLE', health.reason, { database: db.kind }, { 'Retry-After': '10' });
       try {
         await db.ping(2000);
         return successResponse({ status: 'ready', database: db.kind });
@@ -406,6 +417,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     services,
     database: db,
     config,
+    startDraining() {
+      draining = true;
+    },
+    recordUnhandledRejection() {
+      metrics.unhandledRejection();
+    },
     async close() {
       await graphql.dispose?.();
       authenticator.close?.();

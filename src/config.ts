@@ -20,6 +20,8 @@ export interface Config {
   databasePoolSize: number;
   /** How long a PostgreSQL query may go unanswered before its connection is given up (QUERY_TIMEOUT_MS). */
   queryTimeoutMs: number;
+  /** How long requests in flight get to finish after SIGTERM before they are cut (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /**
    * Seconds of quiet after a busy period before the instance gives its grown memory back with one
    * full collection (IDLE_COLLECTION_SECONDS, whole tens; 0: never; src/idle-collection.ts).
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxyHops: int('TRUST_PROXY_HOPS', 0, 0, 10),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
     queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 1_000, 120_000),
     idleCollectionSeconds,
     marketplaceLargeFrom: int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
     production,

@@ -2,13 +2,15 @@
 import './v8-flags.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createNodeServer } from './http/node.js';
+import { createNodeServer, drainNodeServer } from './http/node.js';
 import { startIdleCollection } from './idle-collection.js';
 import { createLogger } from './logger.js';
 
 /**
  * Starts the service: reads the configuration, opens the database, listens, and on SIGTERM or
- * SIGINT stops accepting connections, lets requests in flight finish, then closes the database.
+ * SIGINT drains (docs/operations.md, "Graceful shutdown"): readiness fails, the listener and idle
+ * connections close, requests in flight get SHUTDOWN_GRACE_MS to finish, then the database's
+ * running statements are cancelled, its pool closed, and the process exits, within a fixed bound.
  */
 let config: Config;
 try {
@@ -65,20 +67,48 @@ server.listen(config.port, config.host, () => {
   );
 });
 
+/**
+ * A promise rejection nobody handled is logged and counted (/metrics), and the process goes on:
+ * it comes from one request or one timer (a driver's late error), and every request already
+ * answers its own errors, so the instance is still sound. An uncaught exception still ends the
+ * process (Node's default): a throw out of a callback may have left shared state half-changed.
+ */
+process.on('unhandledRejection', (reason) => {
+  app.recordUnhandledRejection();
+  log.error({ err: reason }, `unhandled promise rejection (survived): ${reason instanceof Error ? reason.message : String(reason)}`);
+});
+
+/** After the grace period: the database's close (cancels, then cuts) and the last answers. */
+const CLOSE_BOUND_MS = 5000;
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-  const force = setTimeout(() => {
-    log.warn('requests still open after 10 s; closing them');
-    server.closeAllConnections();
-  }, 10_000);
-  force.unref();
+  const grace = config.shutdownGraceMs;
+  app.startDraining();
+  log.info({ signal, graceMs: grace }, 'shutting down: not ready, no new connections, finishing requests in flight');
+  // Whatever the database or a client does, the process is gone by then.
+  const hardExit = setTimeout(() => {
+    log.error('shutdown did not finish in time; exiting');
+    process.exit(1);
+  }, grace + CLOSE_BOUND_MS);
+  hardExit.unref();
   idleCollection?.stop();
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.close();
+  const drained = drainNodeServer(server);
+  let graceTimer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([
+    drained.then(() => true),
+    new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(false), grace))),
+  ]);
+  clearTimeout(graceTimer);
+  if (!inTime) log.warn({ graceMs: grace }, 'requests still open after the grace period: cancelling their database work');
+  // Cancels the statements still running, so their requests answer 503 instead of waiting for QUERY_TIMEOUT_MS.
+  await app.close().catch((error: unknown) => log.warn({ err: error }, 'closing the service failed'));
+  if (!inTime) {
+    await Promise.race([drained, new Promise((r) => setTimeout(r, 1000))]);
+    server.closeAllConnections();
+  }
   log.info('stopped');
   process.exit(0);
 }

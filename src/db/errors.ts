@@ -28,15 +28,37 @@ function hasPgCode(error: unknown, code: string): boolean {
   return false;
 }
 
+/**
+ * A database that cannot be reached or did not answer in time, in every form it reaches the
+ * service: pg's socket errors and messages, the adapter's DriverAdapterError kinds
+ * (ConnectionClosed, DatabaseNotReachable, SocketTimeout, TooManyConnections), the messages
+ * Prisma gives them ("Server has closed the connection", "Operation has timed out"), and its
+ * transaction manager's timeouts (an exhausted pool: "Unable to start a transaction in the given
+ * time"; a transaction past its bound: "expired transaction").
+ */
 const UNAVAILABLE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|timeout exceeded when trying to connect|terminating connection|database did not answer|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error|DatabaseNotReachable|57P01|57P03/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|timeout exceeded when trying to connect|terminating connection|database did not answer|Can't reach database|the database system is (starting up|shutting down|in recovery mode)|Client has encountered a connection error|DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|Server has closed the connection|Operation has timed out|Unable to start a transaction in the given time|cannot be executed on an expired transaction|canceling statement due to (statement timeout|user request|lock timeout)|57P01|57P03/i;
+
+/**
+ * SQLSTATEs of the same conditions: the statement was cancelled (57014, by the query bound or
+ * statement_timeout), a lock was not granted in time (55P03), the server is shutting down or
+ * starting (57P01-57P03), has no connection slot (53300), or the connection broke (class 08).
+ */
+const UNAVAILABLE_SQLSTATES = ['57014', '55P03', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004'];
+
+/** Prisma's codes for the same: unreachable, timed out, closed, pool timeout, too many connections. */
+const UNAVAILABLE_PRISMA_CODES = ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037'];
 
 function isDatabaseUnavailable(error: unknown): boolean {
+  if (UNAVAILABLE_SQLSTATES.some((code) => hasPgCode(error, code))) return true;
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e; depth += 1) {
     const text = e instanceof Error ? `${e.name} ${e.message} ${(e as { code?: string }).code ?? ''}` : String(e);
     if (UNAVAILABLE.test(text)) return true;
-    if (e instanceof Prisma.PrismaClientKnownRequestError && ['P1001', 'P1002', 'P1017', 'P2024'].includes(e.code)) return true;
+    if (e instanceof Prisma.PrismaClientKnownRequestError && UNAVAILABLE_PRISMA_CODES.includes(e.code)) return true;
+    // A DriverAdapterError keeps its kind in `cause` (an object, not an Error).
+    const kind = (e as { cause?: { kind?: unknown } }).cause?.kind;
+    if (typeof kind === 'string' && /^(ConnectionClosed|DatabaseNotReachable|SocketTimeout|TooManyConnections)$/.test(kind)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

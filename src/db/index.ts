@@ -6,6 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { applyMigrations, pendingMigrations, type SqlRunner } from './migrations.js';
+import { cancelRunningStatement } from './pg-cancel.js';
+import { releasingAdapter } from './releasing-transactions.js';
 import type { Statement } from './statement.js';
 import { ShapedQuery } from './shaped-query.js';
 import { poolTypes } from './type-parsers.js';
@@ -29,6 +31,16 @@ export interface Database {
   ping(timeoutMs?: number): Promise<void>;
   /** Connection use for /metrics: the pg pool's counts, or PGlite's one in-process connection. */
   poolStats(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Whether this instance can still recover by itself (/healthz): false once a pool connection
+   * has been checked out longer than any transaction and query may hold it, i.e. it leaked and
+   * the pool will not get it back. Answers from memory, without asking the database.
+   */
+  health(): { ok: true } | { ok: false; reason: string };
+  /**
+   * Cancels the statements still running (their requests get a 503), gives up the connections
+   * still checked out, and closes the pool; bounded in time whatever the database does.
+   */
   close(): Promise<void>;
 }
 
@@ -41,13 +53,20 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only: how long a query may go unanswered before its connection is given up (QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
+  /**
+   * PostgreSQL only: how long a pool connection may stay checked out before /healthz calls the
+   * instance wedged. Default: the longest transaction bound plus two query bounds.
+   */
+  leakAfterMs?: number;
   /** Called for every SQL statement Prisma sends (statement counting in tests, metrics). */
   onQuery?: (sql: string) => void;
 }
 
-function newClient(adapter: PrismaPg, onQuery?: (sql: string) => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
-  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+type TransactionOptions = { maxWait: number; timeout: number };
+
+function newClient(adapter: PrismaPg, onQuery?: (sql: string) => void, transactionOptions?: TransactionOptions): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter, transactionOptions });
+  const client = new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] });
   client.$on('query' as never, (event: { query: string }) => onQuery(event.query));
   return client;
 }
@@ -115,6 +134,9 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     poolStats() {
       return { total: 1, idle: 1, waiting: 0, max: 1 };
     },
+    health() {
+      return { ok: true };
+    },
     async close() {
       await prisma.$disconnect();
       await lite.close();
@@ -131,19 +153,67 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 const QUERY_TIMEOUT_MS = 10_000;
 
 /**
- * Bounds every query of a pooled connection. On expiry the socket is destroyed rather than only
- * the query abandoned: the query and any queued behind it fail at once (a SERVICE_UNAVAILABLE),
+ * A transaction's bound, below the query bound: a transaction that waits (a row lock held by
+ * another session) is rolled back, its waiting statement cancelled, before any of its statements
+ * reaches QUERY_TIMEOUT_MS. Half of it, so the default (10 s) keeps Prisma's own default of 5 s.
+ * Waiting for a connection to start one (maxWait) is bounded as Prisma's default does, 2 s; the
+ * exhausted pool then answers P2028, a 503.
+ */
+function transactionBounds(queryTimeoutMs: number): TransactionOptions {
+  const timeout = Math.max(500, Math.floor(queryTimeoutMs / 2));
+  return { timeout, maxWait: Math.min(2000, timeout) };
+}
+
+/**
+ * The longest an explicit transaction bound may be (account deletion, src/users/service.ts); a
+ * connection checked out longer than this plus two query bounds is no longer held by anything.
+ */
+const LONGEST_TRANSACTION_MS = 30_000;
+
+/** How long the server gets to act on a cancel request before the connection is given up. */
+const CANCEL_GRACE_MS = 1000;
+
+type Stream = { destroy(): void };
+const socketOf = (client: pg.ClientBase) => (client as unknown as { connection?: { stream?: Stream } }).connection?.stream;
+
+/** Which pool clients are running a statement, so that closing the pool can cancel them. */
+type Running = Map<pg.PoolClient, number>;
+
+/**
+ * Bounds every query of a pooled connection. On expiry the statement is cancelled on the server
+ * first (a cancel request, src/db/pg-cancel.ts): the backend stops working and waiting for a
+ * client that gave up, so a held lock does not leave a blocked backend behind each replaced
+ * connection. If the statement has not ended a second later (a frozen server, a partition), the
+ * socket is destroyed: the query and any queued behind it fail at once (a SERVICE_UNAVAILABLE),
  * the pool never hands the connection out again, and the server rolls back whatever transaction
  * it held. Abandoning the query alone (pg's query_timeout) would return a connection to the pool
  * that is still busy, possibly inside a transaction a later request could commit.
  */
-function boundQueries(client: pg.PoolClient, timeoutMs: number): void {
+function boundQueries(client: pg.PoolClient, timeoutMs: number, running: Running): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const socket = () => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const timer = setTimeout(() => socket()?.destroy(), timeoutMs);
+    let settled = false;
+    running.set(client, (running.get(client) ?? 0) + 1);
+    const timer = setTimeout(() => {
+      void cancelRunningStatement(client, CANCEL_GRACE_MS).then((delivered) => {
+        if (settled) return;
+        // Not delivered (a frozen or unreachable server): nothing will answer; give up at once.
+        if (!delivered) socketOf(client)?.destroy();
+        else
+          setTimeout(() => {
+            if (!settled) socketOf(client)?.destroy();
+          }, CANCEL_GRACE_MS).unref();
+      });
+    }, timeoutMs);
     timer.unref();
-    const done = () => clearTimeout(timer);
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const left = (running.get(client) ?? 1) - 1;
+      if (left > 0) running.set(client, left);
+      else running.delete(client);
+    };
     const last = args[args.length - 1];
     if (typeof last === 'function') {
       args[args.length - 1] = (...result: unknown[]) => {
@@ -157,6 +227,12 @@ function boundQueries(client: pg.PoolClient, timeoutMs: number): void {
     else done();
     return out;
   };
+}
+
+/** Resolves when `check` holds or after `ms`, polling every 20 ms. */
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
 
 /**
@@ -190,8 +266,15 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
     types: poolTypes,
   });
   const queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
+  const leakAfterMs = options.leakAfterMs ?? LONGEST_TRANSACTION_MS + 2 * queryTimeoutMs;
+  const running: Running = new Map();
+  // When each checked-out client was taken from the pool (/healthz tells a leak from a long wait).
+  const checkedOut = new Map<pg.PoolClient, number>();
+  pool.on('acquire', (client) => checkedOut.set(client, Date.now()));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('remove', (client) => checkedOut.delete(client));
   pool.on('connect', (client) => {
-    boundQueries(client, queryTimeoutMs);
+    boundQueries(client, queryTimeoutMs, running);
     // pg-pool listens for errors only while a client is idle in the pool. A client checked out
     // between two statements (an interactive transaction) that loses its connection would emit
     // 'error' with no listener and end the process; its next query fails instead, and the pool
@@ -205,7 +288,7 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
     await pool.end();
     throw new Error(`the database has ${pending.length} migration(s) not applied (${pending.join(', ')}): run npm run db:migrate first`);
   }
-  const prisma = newClient(new PrismaPg(pool), options.onQuery);
+  const prisma = newClient(releasingAdapter(new PrismaPg(pool)), options.onQuery, transactionBounds(queryTimeoutMs));
   return {
     kind: 'postgres',
     prisma,
@@ -226,9 +309,27 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
     poolStats() {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
     },
+    health() {
+      const now = Date.now();
+      let oldest = 0;
+      for (const since of checkedOut.values()) oldest = Math.max(oldest, now - since);
+      if (oldest > leakAfterMs) {
+        return {
+          ok: false,
+          reason: `a database connection has been checked out for ${Math.round(oldest / 1000)} s and will not come back`,
+        };
+      }
+      return { ok: true };
+    },
     async close() {
+      // Statements still running are cancelled (their requests answer 503), then connections
+      // still checked out a moment later are cut, so the pool's end never waits on a query.
+      await Promise.all([...running.keys()].map((client) => cancelRunningStatement(client, CANCEL_GRACE_MS)));
+      await until(() => checkedOut.size === 0, CANCEL_GRACE_MS);
+      for (const client of checkedOut.keys()) socketOf(client)?.destroy();
+      await until(() => checkedOut.size === 0, CANCEL_GRACE_MS / 2);
       await prisma.$disconnect();
-      await pool.end();
+      await withTimeout(pool.end(), CANCEL_GRACE_MS, 'the pool did not close in time').catch(() => {});
     },
   };
 }

@@ -199,8 +199,9 @@ function headersOf(response: Response): Record<string, string | string[]> {
  */
 const TEXT_WRITE_LIMIT = 64 * 1024;
 
-async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply): Promise<void> {
-  if (closesAfter(req, request)) res.setHeader('connection', 'close');
+async function send(req: IncomingMessage, res: ServerResponse, request: NodeIncoming, response: Reply, state: ServerState): Promise<void> {
+  // Draining (SIGTERM): every answer closes its connection, so none stays open after its request.
+  if (state.draining || closesAfter(req, request)) res.setHeader('connection', 'close');
   if (response instanceof TextReply) {
     if (response.status === 204 || response.status === 304) {
       res.writeHead(response.status, response.headers);
@@ -251,8 +252,14 @@ async function send(req: IncomingMessage, res: ServerResponse, request: NodeInco
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
+interface ServerState {
+  draining: boolean;
+}
+
+const states = new WeakMap<Server, ServerState>();
+
 /** The node:http request listener for `handler`. */
-function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerResponse) => void {
+function nodeListener(handler: Handler, state: ServerState): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const request = toIncoming(req);
     if (!request) {
@@ -262,7 +269,7 @@ function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerRespo
       return;
     }
     handler(request, { remoteAddress: req.socket.remoteAddress })
-      .then((response) => send(req, res, request, response))
+      .then((response) => send(req, res, request, response, state))
       .catch(() => {
         // The handler answers every error itself; this is a failure while sending.
         if (!res.headersSent) {
@@ -277,5 +284,22 @@ function nodeListener(handler: Handler): (req: IncomingMessage, res: ServerRespo
 
 /** A node:http server for `handler` (not listening yet). */
 export function createNodeServer(handler: Handler): Server {
-  return createServer(nodeListener(handler));
+  const state: ServerState = { draining: false };
+  const server = createServer(nodeListener(handler, state));
+  states.set(server, state);
+  return server;
+}
+
+/**
+ * Starts a graceful stop of a server made by createNodeServer: it stops listening, closes the
+ * keep-alive connections that are idle, and answers every request still to come on an open
+ * connection with `Connection: close`, so each connection closes after its answer. Resolves when
+ * the last connection has closed (the caller bounds the wait and cuts what is left).
+ */
+export function drainNodeServer(server: Server): Promise<void> {
+  const state = states.get(server);
+  if (state) state.draining = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  return closed;
 }

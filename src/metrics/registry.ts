@@ -43,6 +43,8 @@ export interface MetricsRegistry {
   rateLimited(kind: RateLimitKind): void;
   /** One lookup of a deployment's install artefacts (src/install/artifacts.ts). */
   installArtifactLookup(outcome: InstallArtifactOutcome): void;
+  /** A promise rejection nobody handled, recorded instead of ending the process (src/main.ts). */
+  unhandledRejection(): void;
   /** The exposition text, with the gauges read at this moment. */
   render(gauges: { pool: PoolStats; database: string }): string;
 }
@@ -73,6 +75,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   let seriesCount = 0;
   const refusals: Record<RateLimitKind, number> = { user: 0, session: 0, anon: 0, address: 0 };
   const artifactLookups: Record<InstallArtifactOutcome, number> = { hit: 0, miss: 0, refused: 0 };
+  let unhandledRejections = 0;
   const startedAt = Date.now() / 1000 - process.uptime();
 
   function seriesOf(route: string, status: number): RequestSeries {
@@ -109,6 +112,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     },
     installArtifactLookup(outcome) {
       artifactLookups[outcome] += 1;
+    },
+    unhandledRejection() {
+      unhandledRejections += 1;
     },
     render({ pool, database }) {
       const out: string[] = [];
@@ -148,6 +154,9 @@ export function createMetricsRegistry(): MetricsRegistry {
       out.push('# TYPE install_artifact_lookups_total counter');
       for (const outcome of Object.keys(artifactLookups) as InstallArtifactOutcome[])
         out.push(`install_artifact_lookups_total${labels({ outcome })} ${artifactLookups[outcome]}`);
+      out.push('# HELP process_unhandled_rejections_total Promise rejections nobody handled, logged and survived (docs/operations.md).');
+      out.push('# TYPE process_unhandled_rejections_total counter');
+      out.push(`process_unhandled_rejections_total ${unhandledRejections}`);
 
       const db = { database };
       out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');

@@ -39,6 +39,11 @@ export interface OwnPostgres {
   /** A fast restart: every connection is cut and the server is back at once. */
   restart(): Promise<void>;
   /**
+   * A crash: the server is killed without a clean shutdown (immediate mode: no goodbye to the
+   * clients, recovery at the next start), down for `downMs`, then started again.
+   */
+  crash(downMs: number): Promise<void>;
+  /**
    * Freezes every process of the server (SIGSTOP), as a network partition looks to a client:
    * connections stay open and nothing answers. Returns the thaw; destroy() thaws too.
    */
@@ -111,6 +116,11 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     stop,
     async restart() {
       await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '30', 'restart']);
+    },
+    async crash(downMs: number) {
+      await asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop']);
+      await new Promise((r) => setTimeout(r, downMs));
+      await start();
     },
     async freeze() {
       const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
