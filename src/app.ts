@@ -126,6 +126,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       queryTimeoutMs: config.queryTimeoutMs,
     }));
   const services = createServices({ db, config, clock });
+  // Display names written before names had keys get them, or lose a name that breaks a rule of names.
+  await services.users.settleNameKeys();
   const metrics = createMetricsRegistry();
   const limiter = countingRefusals(
     await createRateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, mode: config.rateLimitMode, log }),
@@ -140,7 +142,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const billingWebhook = createWebhookHandler({ config, log, billing: services.billing });
   const schema = getSchema();
   const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
-  const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
+  const rest = createRestHandler({
+    schema,
+    pipeline: graphql.getEnveloped,
+    bodyLimitBytes: config.bodyLimitBytes,
+    isOperator: services.moderation.isOperator,
+  });
   const mcp = createMcpEndpoint({ services, config, log });
   const installRoutes = createInstallRoutes({ services, mcp });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);

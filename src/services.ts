@@ -10,6 +10,7 @@ import { createApiKeyService } from './api-keys/service.js';
 import { createConnectedAppService } from './connected-apps/service.js';
 import { createInstallService } from './install/service.js';
 import { createQuotaService } from './limits/quota.js';
+import { createModerationService } from './moderation/service.js';
 
 /**
  * Every service, built over the database, config and clock. Faces get this object and nothing of
@@ -31,6 +32,7 @@ export function createServices(deps: ServiceDeps) {
     connectedApps: createConnectedAppService(deps),
     install: createInstallService(deps, { deployments, apiKeys }),
     quotas: createQuotaService(deps),
+    moderation: createModerationService(deps),
   };
 }
 

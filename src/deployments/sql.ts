@@ -32,7 +32,8 @@ const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowO
   w.name AS "workflowName", w.description AS "workflowDescription", w.visibility::text AS visibility,
   w.current_version AS "currentVersion", w.updated_at AS "workflowUpdatedAt", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
   w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
-  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
+  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion",
+  w.moderation_state::text AS "moderationState", w.moderation_reason AS "moderationReason"`;
 
 /** The bundles of the deployments $1 (text[]) of the owner $2, each in deployment order. */
 export const BUNDLES_OF_DEPLOYMENTS: Statement = {
