@@ -7,6 +7,7 @@ import { NotFound } from '../components/NotFound';
 import { StepGraph, type GraphStep } from '../components/StepGraph';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ReasonButton } from '../components/ReasonButton';
+import { ModerationNotice, ReportWorkflow } from '../components/ReportWorkflow';
 import { formatDate, plural } from '../format';
 import { characterCount, lengthProblem, REVIEW_TEXT } from '../rules';
 import { useViewer } from '../viewer';
@@ -23,6 +24,10 @@ const PageQuery = graphql(`
       currentVersion
       allowForks
       manifest
+      moderation {
+        state
+        reason
+      }
       owner {
         userId
         handle
@@ -138,6 +143,7 @@ export default function MarketplaceWorkflow() {
           .filter(Boolean)
           .join(' · ')}
       </p>
+      <ModerationNotice moderation={w.moderation} />
       {actionError && <ErrorNotice error={actionError} />}
       <p role="status">{notice}</p>
       <div className="row">
@@ -186,6 +192,7 @@ export default function MarketplaceWorkflow() {
           </Button>
         )}
       </div>
+      {!mine && <ReportWorkflow workflowId={w.workflowId} />}
       <ManifestDetails manifest={manifest} steps={steps} />
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>

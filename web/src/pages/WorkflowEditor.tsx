@@ -11,6 +11,7 @@ import { lazyPage } from '../components/lazyPage';
 import type { Problem } from '../editor/validate';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
+import { ModerationNotice } from '../components/ReportWorkflow';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
 
@@ -25,6 +26,10 @@ const WorkflowQuery = graphql(`
       visibility
       allowForks
       currentVersion
+      moderation {
+        state
+        reason
+      }
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -188,6 +193,7 @@ export default function WorkflowEditor() {
           )}
         </p>
       )}
+      {w && <ModerationNotice moderation={w.moderation} author />}
       <Form
         className="editor"
         onSubmit={(e) => {
