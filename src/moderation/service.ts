@@ -41,7 +41,7 @@ const REPORT_ORDER = newestFirstOrderBy('createdAt');
 const ACTION_ORDER = newestFirstOrderBy('at');
 
 /** What a report answer shows: the report, the workflow's summary and both users' public columns. */
-export const REPORT_INCLUDE = {
+const REPORT_INCLUDE = {
   reporter: { select: { id: true, displayName: true } },
   workflow: {
     select: { id: true, name: true, visibility: true, moderationState: true, owner: { select: { id: true, displayName: true } } },
@@ -49,13 +49,6 @@ export const REPORT_INCLUDE = {
 } as const satisfies Prisma.WorkflowReportInclude;
 
 export type ReportRow = Prisma.WorkflowReportGetPayload<{ include: typeof REPORT_INCLUDE }>;
-
-/** A workflow's moderation as its author, its subscribers and everyone who may read it see it. */
-export interface Moderation {
-  state: ModerationState;
-  reason: string | null;
-  at: Date | null;
-}
 
 export interface ModerateInput {
   action: ModerationActionKind;

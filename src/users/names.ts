@@ -13,12 +13,12 @@ import { characterCount, HIDDEN_CHARACTERS, TEXT_LIMITS } from '../text.js';
  */
 
 /** TR39 skeleton(X): NFD, each character replaced by its confusables.txt prototype, NFD. */
-export function skeleton(text: string): string {
+function skeleton(text: string): string {
   return unhomoglyph(text.normalize('NFD')).normalize('NFD');
 }
 
 /** The keys a display name collides on (see above); every other user's name shares none of them. */
-export function nameKeys(name: string): string[] {
+function nameKeys(name: string): string[] {
   const lower = skeleton(name.toLowerCase());
   return [...new Set([skeleton(name), lower, skeleton(skeleton(name).toLowerCase())])];
 }
