@@ -246,6 +246,9 @@ describe('report → unlist → suspend → reinstate', () => {
       state: 'suspended',
       reason,
     });
+    const fork = await t.call('POST', `/v1/workflows/${workflowId}/fork`, { token: dave, body: {} });
+    expect(fork.status).toBe(403);
+    expect(fork.body.error.details.reason).toBe('workflow_suspended');
     // Not even the author's own deployment serves it.
     const authorDep = await t.call('POST', '/v1/deployments', {
       token: alice,
