@@ -142,6 +142,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const services = createServices({ db, config, clock });
   // Versions recorded before content digests existed get theirs before anything is served.
   await services.workflows.fillMissingDigests();
+  // Display names written before names had keys get them, or lose a name that breaks a rule of names.
+  await services.users.settleNameKeys();
   const metrics = createMetricsRegistry();
   let draining = false;
   const limiter = countingRefusals(
@@ -157,7 +159,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const billingWebhook = createWebhookHandler({ config, log, billing: services.billing });
   const schema = getSchema();
   const graphql = createGraphQLHandler({ schema, services, prisma: db.prisma, log, production: config.production });
-  const rest = createRestHandler({ schema, pipeline: graphql.getEnveloped, bodyLimitBytes: config.bodyLimitBytes });
+  const rest = createRestHandler({
+    schema,
+    pipeline: graphql.getEnveloped,
+    bodyLimitBytes: config.bodyLimitBytes,
+    isOperator: services.moderation.isOperator,
+  });
   const mcp = createMcpEndpoint({ services, config, log });
   const installRoutes = createInstallRoutes({ services, mcp, onArtifactLookup: (outcome) => metrics.installArtifactLookup(outcome) });
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);

@@ -90,6 +90,12 @@ export interface Config {
    * the service's clock runs ahead, read on every reading of the clock (src/clock.ts).
    */
   testClockOffsetFile: string | null;
+  /**
+   * The operators, who handle marketplace reports (ADMIN_EMAILS, comma-separated e-mail addresses,
+   * compared without case with the address the identity provider asserts; docs/marketplace.md,
+   * "Reports and takedown"). Empty: nobody is an operator.
+   */
+  operatorEmails: string[];
 }
 
 export class ConfigError extends Error {
@@ -241,6 +247,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (idleCollectionSeconds % 10 !== 0)
     problems.push(`IDLE_COLLECTION_SECONDS must be a whole number of tens of seconds (got '${idleCollectionSeconds}'): 0 never collects`);
 
+  const operatorEmails = (str('ADMIN_EMAILS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const e of operatorEmails)
+    if (!/^[^\s@,]+@[^\s@,]+$/.test(e)) problems.push(`ADMIN_EMAILS must list e-mail addresses separated by commas (got '${e}')`);
+
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
 
@@ -284,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     oauthClientMetadataDir,
     oauthClientMetadataFetch: metadataFetch !== 'off',
     testClockOffsetFile,
+    operatorEmails,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -11,6 +11,7 @@ import { createConnectedAppService } from './connected-apps/service.js';
 import { createInstallService } from './install/service.js';
 import { createQuotaService } from './limits/quota.js';
 import { createIdempotencyService } from './idempotency/service.js';
+import { createModerationService } from './moderation/service.js';
 
 /**
  * Every service, built over the database, config and clock. Faces get this object and nothing of
@@ -33,6 +34,7 @@ export function createServices(deps: ServiceDeps) {
     install: createInstallService(deps, { deployments, apiKeys }),
     quotas: createQuotaService(deps),
     idempotency: createIdempotencyService(deps),
+    moderation: createModerationService(deps),
   };
 }
 

@@ -46,6 +46,8 @@ export const TEXT_LIMITS = {
   reviewText: { min: 10, max: 2000 },
   /** A user's public display name. */
   displayName: 50,
+  /** The reason of a report of a workflow, and of an operator's action on one. */
+  moderationReason: 1000,
 } as const;
 
 /**

@@ -100,6 +100,16 @@ describe('database settings', () => {
       );
   });
 
+  it('take ADMIN_EMAILS as a list of e-mail addresses, without case, nobody by default', () => {
+    expect(loadConfig({}).operatorEmails).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Ops@Example.com, ,second@example.org ' }).operatorEmails).toEqual([
+      'ops@example.com',
+      'second@example.org',
+    ]);
+    for (const raw of ['ops', 'ops@example.com;other@example.com', 'two words@example.com'])
+      expect(() => loadConfig({ ADMIN_EMAILS: raw }), raw).toThrow('ADMIN_EMAILS must list e-mail addresses separated by commas');
+  });
+
   it('refuse values out of range or not whole numbers, naming each variable', () => {
     for (const [pool, timeout] of [
       ['0', '999'],

@@ -1,4 +1,4 @@
-import type { LibrarySourceType, Visibility } from '@prisma/client';
+import type { LibrarySourceType, ModerationState, Visibility } from '@prisma/client';
 import type { Database } from '../db/index.js';
 import type { ReadRows } from '../db/statement.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
@@ -50,6 +50,9 @@ export interface BundleRow {
   isActive: boolean | null;
   entryAdapters: string[] | null;
   entryVersion: string | null;
+  /** The operators' decision (src/moderation/service.ts): a suspended workflow is unavailable to everyone. */
+  moderationState: string;
+  moderationReason: string | null;
 }
 
 /** One row of ENDPOINT_TARGET: a deployment with one bundled workflow, or with nulls when it bundles none. */
@@ -129,6 +132,8 @@ function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, ownerId: st
     forksCount: w.forksCount,
     ratingSum: w.ratingSum,
     ratingCount: w.ratingCount,
+    moderationState: w.moderationState as ModerationState,
+    moderationReason: w.moderationReason,
     deployments: [{ deployment: { ownerId } }],
     libraryEntries:
       w.sourceType === null

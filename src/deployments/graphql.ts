@@ -52,7 +52,7 @@ const DeploymentWorkflowRef = builder.prismaObject('Workflow', {
     isOwned: t.boolean({ resolve: (w) => stateOf(w).isOwned }),
     available: t.boolean({
       description:
-        'False while the author keeps this subscribed workflow private: it stays in the deployment but the endpoint does not offer it.',
+        'False while the author keeps this subscribed workflow private, or while the operators suspend it: it stays in the deployment but the endpoint does not offer it.',
       resolve: (w) => stateOf(w).available,
     }),
     unavailableReason: t.string({

@@ -36,7 +36,8 @@ const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowO
   v.digest AS "versionDigest", u.display_name AS "authorDisplayName", w.visibility::text AS visibility,
   w.current_version AS "currentVersion", w.updated_at AS "workflowUpdatedAt", w.subscribers_count AS "subscribersCount", w.forks_count AS "forksCount",
   w.rating_sum AS "ratingSum", w.rating_count AS "ratingCount", e.source_type::text AS "sourceType",
-  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion"`;
+  e.is_active AS "isActive", e.enabled_adapters AS "entryAdapters", e.workflow_version AS "entryVersion",
+  w.moderation_state::text AS "moderationState", w.moderation_reason AS "moderationReason"`;
 
 /**
  * The joins of the version in use by the deployment owner `owner` (bundle.ts's rule: an owned

@@ -32,6 +32,8 @@ export const DEPLOYMENT_WORKFLOW_SELECT = {
   forksCount: true,
   ratingSum: true,
   ratingCount: true,
+  moderationState: true,
+  moderationReason: true,
   deployments: { select: { deployment: { select: { ownerId: true } } } },
   libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
 } as const satisfies Prisma.WorkflowSelect;

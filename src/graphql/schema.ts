@@ -12,6 +12,7 @@ import '../reviews/graphql.js';
 import '../api-keys/graphql.js';
 import '../connected-apps/graphql.js';
 import '../install/graphql.js';
+import '../moderation/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

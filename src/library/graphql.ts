@@ -55,14 +55,14 @@ const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
     updatedAt: t.string({ resolve: (e) => e.updatedAt.toISOString() }),
     available: t.boolean({
       description:
-        'Whether the workflow can be used: false while its author keeps it private (the entry is kept and comes back when it is public again).',
-      select: { workflow: { select: { ownerId: true, visibility: true } } },
+        'Whether the workflow can be used: false while its author keeps it private or the operators suspend it (the entry is kept and comes back when it is public, or reinstated, again).',
+      select: { workflow: { select: { ownerId: true, visibility: true, moderationState: true, moderationReason: true } } },
       resolve: (e) => unavailableReason(e.userId, e.workflow) === null,
     }),
     unavailableReason: t.string({
       nullable: true,
       description: 'Why the workflow cannot be used now (null while it can).',
-      select: { workflow: { select: { ownerId: true, visibility: true } } },
+      select: { workflow: { select: { ownerId: true, visibility: true, moderationState: true, moderationReason: true } } },
       resolve: (e) => unavailableReason(e.userId, e.workflow),
     }),
     update: t.field({

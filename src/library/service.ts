@@ -1,3 +1,4 @@
+import { refuseIfTakenDown } from '../moderation/service.js';
 import type { LibraryEntry, Prisma } from '@prisma/client';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, notFound } from '../errors.js';
@@ -91,6 +92,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         });
         if (existing) throw alreadyInLibrary(workflowId);
         const own = workflow.ownerId === viewer.userId;
+        if (!own) refuseIfTakenDown(workflow, 'added to a library');
         if (!own) await enforceQuota(tx, viewer.userId, 'subscriptions');
         const entry = await addLibraryEntry(tx, {
           userId: viewer.userId,

@@ -49,6 +49,14 @@ const POPULARITY = Prisma.sql`(w.subscribers_count + 2 * w.forks_count)`;
 const RATING_KEY = Prisma.sql`(((35 + w.rating_sum)::bigint * 1000000 / (10 + w.rating_count))::int)`;
 const PUBLISHED = Prisma.sql`coalesce(w.published_at, w.created_at)`;
 
+/**
+ * Only workflows the operators have not unlisted or suspended (src/moderation/service.ts). A
+ * condition beside the partial indexes' `visibility = 'public'`, not in them: it holds for nearly
+ * every row, so the planner's estimates, and with them the plans, stay those of the indexes, and a
+ * taken-down row is dropped by a check of the row the plan reads anyway.
+ */
+const LISTED = Prisma.sql`w.moderation_state = 'listed'`;
+
 /** A cursor's key values then its id (a time as ISO text); all null for the first page. */
 export type CursorKeys = readonly (string | number | null)[];
 
@@ -89,7 +97,7 @@ export const BROWSE_ORDERS = {
 export const browsePage = (input: { order: BrowseOrder; category: string | null; after: CursorKeys | null; count: number }) => Prisma.sql`
   SELECT ${ITEM_COLUMNS}, ${input.order.keys}
   FROM workflows w JOIN users u ON u.id = w.owner_id
-  WHERE w.visibility = 'public' AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
+  WHERE w.visibility = 'public' AND ${LISTED} AND (${input.category}::text IS NULL OR lower(w.category) = lower(${input.category}::text))
     AND ${input.order.after(input.after ?? [null, null, null])}
   ORDER BY ${input.order.order}
   LIMIT ${input.count}`;
@@ -159,7 +167,7 @@ export const searchTierPage = (input: {
   const matches = (band: Prisma.Sql) => Prisma.sql`
     SELECT ${WORKFLOW_COLUMNS}, ${POPULARITY} AS popularity
     FROM workflows w CROSS JOIN (SELECT ${query}) AS q(query)
-    WHERE w.visibility = 'public' AND ${tier.document} @@ q.query ${band}
+    WHERE w.visibility = 'public' AND ${LISTED} AND ${tier.document} @@ q.query ${band}
       ${tier.better ? Prisma.sql`AND NOT (${tier.better} @@ q.query)` : Prisma.empty}
       AND (${after.id}::text IS NULL OR (${POPULARITY}, w.id) < (${after.popularity}::int, ${after.id}::text))
     ORDER BY ${POPULARITY} DESC, w.id DESC
@@ -215,7 +223,7 @@ export const featuredItems = (rule: {
     SELECT w.id, w.owner_id, w.rating_count,
            (35 + w.rating_sum)::float8 / (10 + w.rating_count) + ${rule.growthWeight}::float8 * ln(1 + coalesce(g.recent, 0)) AS score
     FROM workflows w LEFT JOIN growth g ON g.workflow_id = w.id
-    WHERE w.visibility = 'public' AND w.rating_count >= ${rule.minRatings}::int
+    WHERE w.visibility = 'public' AND ${LISTED} AND w.rating_count >= ${rule.minRatings}::int
       AND w.rating_sum >= ${rule.minMean}::int * w.rating_count
   ), ranked AS (
     SELECT s.*, row_number() OVER (PARTITION BY s.owner_id ORDER BY s.score DESC, s.rating_count DESC, s.id DESC) AS nth

@@ -25,8 +25,14 @@ import { routes } from './routes.js';
  * garbage would stay resident at idle (docs/performance.md, "Memory at idle");
  * test/rest/operations.test.ts validates them all, so a route table mistake still fails CI.
  */
-export function createRestHandler(options: { schema: GraphQLSchema; pipeline: GraphQLPipeline; bodyLimitBytes: number }) {
-  const { schema, pipeline, bodyLimitBytes } = options;
+export function createRestHandler(options: {
+  schema: GraphQLSchema;
+  pipeline: GraphQLPipeline;
+  bodyLimitBytes: number;
+  /** Who may see the operators' routes (routes.ts, operatorsOnly); nobody without it. */
+  isOperator?: (viewer: Viewer) => boolean;
+}) {
+  const { schema, pipeline, bodyLimitBytes, isOperator = () => false } = options;
   const router = compileRouter(schema, routes);
   const checking = pipeline();
   /** What the pipeline's validation says against a route's operation: nothing, for a correct route. */
@@ -43,8 +49,10 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
 
   async function handle(request: Incoming, url: URL, path: string, scope: RequestScope): Promise<TextReply> {
     const found = router.match(request.method, path);
-    if (found.kind === 'not_found')
-      throw new AppError('NOT_FOUND', `there is no route ${request.method} /v1${path}`, { method: request.method, path: `/v1${path}` });
+    if (found.kind === 'not_found') throw noRoute(request.method, path);
+    // A wrong method on an operators' path would tell that the path exists (for operators too).
+    if (found.kind === 'method_not_allowed' && router.routes.every((r) => r.spec.operatorsOnly || !r.pattern.test(path)))
+      throw noRoute(request.method, path);
     if (found.kind === 'method_not_allowed') {
       throw new AppError(
         'METHOD_NOT_ALLOWED',
@@ -56,7 +64,15 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     const { route, params } = found;
     scope.route = route.label;
     checkOperation(route);
-    const viewer = await scope.authenticate();
+    // An operators' route is, to anyone else (signed in or not), a route that does not exist:
+    // decided before the body and inputs are read, so that no answer tells it apart.
+    const viewer = route.spec.operatorsOnly
+      ? await scope.authenticate().then(
+          (v) => (isOperator(v) ? v : null),
+          () => null,
+        )
+      : await scope.authenticate();
+    if (viewer === null) throw noRoute(request.method, path);
     const hasBody = ['POST', 'PUT', 'PATCH'].includes(request.method);
     const body = hasBody ? await readJsonObject(request, bodyLimitBytes) : undefined;
     const variables = collectVariables(route, { params, query: url.searchParams, body });
@@ -65,7 +81,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
       if (expected !== null) variables[route.spec.ifMatch] = expected;
     }
     const key = request.headers.get('idempotency-key');
-    if (key === null || !createsResource(route.spec)) return run(route, variables, viewer, scope);
+    if (key === null || !createsResource(route.spec)) return run(route, variables, viewer, scope, request.method, path);
     const claim = await scope.services.idempotency.claim({
       userId: viewer.userId,
       key,
@@ -74,7 +90,7 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     if (claim.kind === 'replay') return replayOf(claim.answer);
     let reply: TextReply;
     try {
-      reply = await run(route, variables, viewer, scope);
+      reply = await run(route, variables, viewer, scope, request.method, path);
     } catch (error) {
       // Refused or failed, so nothing was created (the create's transaction rolled back): a retry
       // with the key runs again.
@@ -89,7 +105,14 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
   }
 
   /** Runs the route's operation with its checked variables and makes the answer. */
-  async function run(route: CompiledRoute, variables: Record<string, unknown>, viewer: Viewer, scope: RequestScope): Promise<TextReply> {
+  async function run(
+    route: CompiledRoute,
+    variables: Record<string, unknown>,
+    viewer: Viewer,
+    scope: RequestScope,
+    method: string,
+    path: string,
+  ): Promise<TextReply> {
     const initial: GraphQLServerContext = { viewer, requestId: scope.requestId, ownOperation: true };
     const enveloped = pipeline(initial);
     const context = enveloped.contextFactory();
@@ -100,7 +123,12 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
       variableValues: variables,
       contextValue: context instanceof Promise ? await context : context,
     })) as ExecutionResult;
-    if (result.errors?.length) throw refusalOf(result.errors[0]!);
+    if (result.errors?.length) {
+      const refusal = refusalOf(result.errors[0]!);
+      // Not an operator: the route is answered as one that does not exist (routes.ts, operatorsOnly).
+      if (route.spec.operatorsOnly && refusal.details.reason === 'operators_only') throw noRoute(method, path);
+      throw refusal;
+    }
     const value = (result.data as Record<string, unknown>)[route.fieldName] as Record<string, unknown>;
     const status = route.spec.status ?? 200;
     if (route.spec.etag) {
@@ -122,6 +150,10 @@ export function createRestHandler(options: { schema: GraphQLSchema; pipeline: Gr
     router.routes.flatMap((route) => refusalsOf(route).map((message) => `${route.spec.method} ${route.spec.path}: ${message}`));
 
   return { handle, router, refusals };
+}
+
+function noRoute(method: string, path: string): AppError {
+  return new AppError('NOT_FOUND', `there is no route ${method} /v1${path}`, { method, path: `/v1${path}` });
 }
 
 /** What a route answers for the first error of its operation's (masked) result. */

@@ -17,6 +17,11 @@ export interface RouteSpec {
   list?: boolean;
   /** The field returns `{ contentType, body }`, sent as a document rather than in the envelope. */
   document?: boolean;
+  /**
+   * An operators' route (docs/marketplace.md, "Reports and takedown"): to anyone else it answers
+   * exactly as a route that does not exist.
+   */
+  operatorsOnly?: boolean;
   /** Fields left out of this route's answer, as `Type.field` (e.g. the manifest in list summaries). */
   omit?: string[];
   /** The answer's `revision` is sent as its ETag header (docs/concurrency.md). */
@@ -169,6 +174,41 @@ export const routes: RouteSpec[] = [
     field: 'Mutation.deleteReview',
     summary: 'Delete your review',
     tag: 'Reviews',
+  },
+  {
+    method: 'POST',
+    path: '/workflows/:workflowId/reports',
+    field: 'Mutation.reportWorkflow',
+    status: 201,
+    summary: "Report another user's public workflow to the operators",
+    tag: 'Reports',
+  },
+  {
+    method: 'GET',
+    path: '/admin/reports',
+    field: 'Query.moderationReports',
+    list: true,
+    operatorsOnly: true,
+    summary: 'Reports of workflows, newest first (operators only)',
+    tag: 'Operators',
+  },
+  {
+    method: 'POST',
+    path: '/admin/workflows/:workflowId/moderation',
+    field: 'Mutation.moderateWorkflow',
+    status: 201,
+    operatorsOnly: true,
+    summary: 'Unlist, suspend or reinstate a workflow, or dismiss its reports (operators only)',
+    tag: 'Operators',
+  },
+  {
+    method: 'GET',
+    path: '/admin/moderation-actions',
+    field: 'Query.moderationActions',
+    list: true,
+    operatorsOnly: true,
+    summary: "The operators' log (operators only)",
+    tag: 'Operators',
   },
   {
     method: 'GET',

@@ -2,12 +2,21 @@ import type { Prisma } from '@prisma/client';
 import type { VerifiedIdentity } from '../auth/viewer.js';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { AppError, validationError } from '../errors.js';
-import { characterCount, TEXT_LIMITS } from '../text.js';
+import { AppError, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { identityHash } from './identity-hash.js';
-import { dropReviewsOfUser, dropSubscriptionsOfUser, lockUser, USER_BY_IDENTITY, USER_WITH_COUNTS } from './sql.js';
+import { checkDisplayName, type CheckedName } from './names.js';
+import {
+  dropReviewsOfUser,
+  dropSubscriptionsOfUser,
+  lockNameKeys,
+  lockUser,
+  nameTakenBy,
+  UNSETTLED_NAMES,
+  USER_BY_IDENTITY,
+  USER_WITH_COUNTS,
+} from './sql.js';
 
 /**
  * The user of spec 2.6 as Prisma names it: the columns and the three counts (workflows owned,
@@ -68,6 +77,14 @@ export interface UserServiceHooks {
   beforeDelete?: (userId: string) => Promise<void>;
   /** Runs after the deletion committed (caches of the user are dropped here). */
   afterDelete?: (userId: string) => void;
+}
+
+function nameTaken(name: string): AppError {
+  return new AppError(
+    'CONFLICT',
+    `displayName '${name}' is, or looks like, another user's display name; choose one that people cannot take for theirs`,
+    { field: 'displayName', reason: 'name_taken' },
+  );
 }
 
 function accountDeleted(): AppError {
@@ -145,13 +162,18 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     if (!user) {
       try {
         const now = clock.now();
+        const id = newId('usr');
+        // The provider's name is a first display name only if it passes the rules of names;
+        // otherwise the pseudonym stands in until the user chooses one.
+        const name = identity.name ? await acceptableName(identity.name, id) : null;
         user = await prisma.user.create({
           data: {
-            id: newId('usr'),
+            id,
             issuer: identity.issuer,
             subject: identity.subject,
             email: identity.email,
-            displayName: identity.name,
+            displayName: name?.name ?? null,
+            displayNameKeys: name?.keys ?? [],
             createdAt: now,
             updatedAt: now,
           },
@@ -257,17 +279,53 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
    * the account is made; after that only this changes it.
    */
   async function setDisplayName(viewer: Viewer, displayName: string, query: UserQuery = {}) {
-    const name = displayName.normalize('NFKC').replace(/\s+/g, ' ').trim();
-    const count = characterCount(name);
-    if (count > TEXT_LIMITS.displayName) {
-      throw validationError([
-        { field: 'displayName', message: `displayName must be at most ${TEXT_LIMITS.displayName} characters (got ${count})` },
-      ]);
-    }
-    const updated = await prisma.user.updateMany({ where: { id: viewer.userId }, data: { displayName: name || null } });
+    const problems: FieldProblem[] = [];
+    const checked = checkDisplayName(displayName, viewer.userId, problems);
+    if (problems.length > 0) throw validationError(problems);
+    const updated = await prisma.$transaction(async (tx) => {
+      // Two users choosing confusable names at once: the second waits for the first and sees it.
+      await tx.$executeRaw(lockNameKeys(checked.keys));
+      const [taken] = await tx.$queryRaw<{ id: string }[]>(nameTakenBy(checked.keys, viewer.userId));
+      if (taken) throw nameTaken(checked.name!);
+      return tx.user.updateMany({ where: { id: viewer.userId }, data: { displayName: checked.name, displayNameKeys: checked.keys } });
+    });
     if (updated.count === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
     return prisma.user.findUniqueOrThrow({ where: { id: viewer.userId }, ...query });
   }
 
-  return { resolveViewer, forgetViewer, getMe, setDisplayName, deleteAccount };
+  /** `raw` as the display name of user `userId` when every rule lets it be, else null. */
+  async function acceptableName(raw: string, userId: string): Promise<CheckedName | null> {
+    const problems: FieldProblem[] = [];
+    const checked = checkDisplayName(raw, userId, problems);
+    if (problems.length > 0 || !checked.name) return null;
+    const [taken] = await db.prisma.$queryRaw<{ id: string }[]>(nameTakenBy(checked.keys, userId));
+    return taken ? null : checked;
+  }
+
+  /**
+   * Gives every display name written before names had keys its keys, oldest account first, and
+   * clears the names that break a rule of names: hidden characters, the form of a handle, or a
+   * collision with an older account's name (whose owner keeps it). Runs at start; a settled
+   * database has nothing to do (one indexed read). Bounded: `maxRows` per call.
+   */
+  async function settleNameKeys(maxRows = 100_000): Promise<{ kept: number; cleared: number }> {
+    let kept = 0;
+    let cleared = 0;
+    while (kept + cleared < maxRows) {
+      const rows = await db.read<{ id: string; displayName: string }>(UNSETTLED_NAMES, [Math.min(500, maxRows - kept - cleared)]);
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const name = await acceptableName(row.displayName, row.id);
+        if (name) kept += 1;
+        else cleared += 1;
+        await prisma.user.updateMany({
+          where: { id: row.id },
+          data: name ? { displayName: name.name, displayNameKeys: name.keys } : { displayName: null, displayNameKeys: [] },
+        });
+      }
+    }
+    return { kept, cleared };
+  }
+
+  return { resolveViewer, forgetViewer, getMe, setDisplayName, settleNameKeys, deleteAccount };
 }

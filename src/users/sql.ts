@@ -57,3 +57,28 @@ export const dropReviewsOfUser = (userId: string) => Prisma.sql`
   UPDATE workflows w SET rating_sum = GREATEST(w.rating_sum - r.rating, 0), rating_count = GREATEST(w.rating_count - 1, 0)
   FROM reviews r
   WHERE r.workflow_id = w.id AND r.user_id = ${userId} AND w.owner_id <> ${userId}`;
+
+/**
+ * Another user than $userId whose display name shares a key with `keys` (src/users/names.ts): one
+ * probe of the GIN index on display_name_keys. No keys: no row.
+ */
+export const nameTakenBy = (keys: string[], userId: string) => Prisma.sql`
+  SELECT id FROM users WHERE display_name_keys && ${keys}::text[] AND id <> ${userId} LIMIT 1`;
+
+/**
+ * Serialises the choices of names with any of `keys` until the transaction ends (transaction-level
+ * advisory locks, in a fixed order so two choices never wait on each other).
+ */
+export const lockNameKeys = (keys: string[]) => Prisma.sql`
+  SELECT pg_advisory_xact_lock(hashtextextended('display_name:' || k, 0)) FROM unnest(${[...keys].sort()}::text[]) AS k ORDER BY k`;
+
+/**
+ * Display names written before names had keys, oldest account first ($1 rows): a partial index of
+ * migration display_name_keys holds exactly them, so a settled database answers from an empty index.
+ */
+export const UNSETTLED_NAMES: Statement = {
+  name: 'users_unsettled_names',
+  text: `SELECT id, display_name AS "displayName" FROM users
+    WHERE display_name IS NOT NULL AND display_name_keys = '{}'::text[] AND display_name NOT LIKE '%@%'
+    ORDER BY created_at, id LIMIT $1`,
+};

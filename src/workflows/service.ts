@@ -30,6 +30,7 @@ import {
   workflowsOfOwner,
   workflowSummariesOfOwner,
 } from './sql.js';
+import { refuseIfTakenDown, suspensionReason } from '../moderation/service.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
@@ -65,7 +66,13 @@ export function canRead(viewer: Viewer, workflow: Pick<Workflow, 'ownerId' | 'vi
  * Why a library entry's or a deployment's workflow cannot be used by `userId` now, or null when it
  * can: another user's workflow made private stays in their library and deployments, unavailable.
  */
-export function unavailableReason(userId: string, workflow: Pick<Workflow, 'ownerId' | 'visibility'>): string | null {
+export function unavailableReason(
+  userId: string,
+  workflow: Pick<Workflow, 'ownerId' | 'visibility'> & Partial<Pick<Workflow, 'moderationState' | 'moderationReason'>>,
+): string | null {
+  // Suspended by the operators: served in no deployment, its author's included.
+  const suspended = suspensionReason(workflow);
+  if (suspended) return suspended;
   if (workflow.ownerId === userId || workflow.visibility === 'public') return null;
   return 'the author has made this workflow private; it comes back when they make it public again';
 }
@@ -283,6 +290,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         if (original.ownerId === viewer.userId)
           throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
         if (original.visibility !== 'public') throw notFound('workflow', workflowId);
+        refuseIfTakenDown(original, 'forked');
         if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
         // Once ever per user (spec 2.9): the record outlives the fork, so deleting the fork does not
         // allow a second one, nor count the same user twice in stats.forks.

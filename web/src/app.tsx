@@ -16,6 +16,7 @@ const Library = lazyPage(() => import('./pages/Library'));
 const Marketplace = lazyPage(() => import('./pages/Marketplace'));
 const MarketplaceWorkflow = lazyPage(() => import('./pages/MarketplaceWorkflow'));
 const Account = lazyPage(() => import('./pages/Account'));
+const AdminReports = lazyPage(() => import('./pages/AdminReports'));
 
 const ViewerQuery = graphql(`
   query Viewer {
@@ -23,6 +24,7 @@ const ViewerQuery = graphql(`
       userId
       email
       plan
+      isOperator
     }
   }
 `);
@@ -72,6 +74,13 @@ export function App() {
                 </Link>
               </li>
             ))}
+            {viewer.data?.me.isOperator && (
+              <li>
+                <Link href="/admin/reports" aria-current={location.startsWith('/admin') ? 'page' : undefined}>
+                  Reports
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
         <form method="post" action="/sign-out" className="sign-out">
@@ -96,6 +105,7 @@ export function App() {
               <Route path="/marketplace" component={Marketplace} />
               <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
               <Route path="/account" component={Account} />
+              <Route path="/admin/reports" component={AdminReports} />
               <Route>
                 <NotFound />
               </Route>

@@ -6,6 +6,7 @@ import { characterCount, TEXT_LIMITS } from '../../src/text';
 
 export { characterCount, TEXT_LIMITS };
 export const REVIEW_TEXT = TEXT_LIMITS.reviewText;
+export const REPORT_REASON_MAX = TEXT_LIMITS.moderationReason;
 
 /** Why a text field cannot be saved yet, or null: empty, or over its limit in characters. */
 export function lengthProblem(label: string, text: string, max: number, required = false): string | null {

@@ -4,6 +4,8 @@ export interface SignedInUser {
   userId: string;
   email?: string | null;
   plan: string;
+  /** An operator (ADMIN_EMAILS), who handles marketplace reports. */
+  isOperator?: boolean;
 }
 
 export const ViewerContext = createContext<SignedInUser | null>(null);

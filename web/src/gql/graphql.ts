@@ -61,6 +61,19 @@ export type MarketplaceSort =
   | 'rating'
   | 'recent';
 
+/** unlist, suspend, reinstate (listed again) or dismiss (close the open reports, change nothing). */
+export type ModerationActionKind =
+  | 'dismiss'
+  | 'reinstate'
+  | 'suspend'
+  | 'unlist';
+
+/** listed: as its author published it. unlisted: out of browse, search and featured, still served to its subscribers. suspended: served in no deployment. */
+export type ModerationState =
+  | 'listed'
+  | 'suspended'
+  | 'unlisted';
+
 /** Who may see a workflow: everyone (listed in the marketplace) or only its owner. */
 export type Visibility =
   | 'private'
@@ -69,7 +82,7 @@ export type Visibility =
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { me: { userId: string, email: string | null, plan: string } };
+export type ViewerQuery = { me: { userId: string, email: string | null, plan: string, isOperator: boolean } };
 
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -120,6 +133,14 @@ export type CreateIdeKeyMutationVariables = Exact<{
 
 export type CreateIdeKeyMutation = { createApiKey: { keyId: string, name: string, prefix: string, secret: string } };
 
+export type ReportWorkflowMutationVariables = Exact<{
+  workflowId: string;
+  reason: string;
+}>;
+
+
+export type ReportWorkflowMutation = { reportWorkflow: { reportId: string } };
+
 export type WorkflowVersionsQueryVariables = Exact<{
   workflowId: string;
 }>;
@@ -162,6 +183,20 @@ export type DeleteAccountMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type DeleteAccountMutation = { deleteMe: { deleted: boolean } };
 
+export type AdminReportsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminReportsQuery = { moderationReports: { data: Array<{ reportId: string, reason: string, createdAt: string, reporter: { handle: string }, workflow: { workflowId: string, name: string, moderationState: ModerationState, owner: { handle: string } } }> }, moderationActions: { data: Array<{ actionId: string, workflowId: string, workflowName: string, action: ModerationActionKind, reason: string, reportsClosed: number, operatorEmail: string, at: string }> } };
+
+export type ModerateWorkflowMutationVariables = Exact<{
+  workflowId: string;
+  action: ModerationActionKind;
+  reason: string;
+}>;
+
+
+export type ModerateWorkflowMutation = { moderateWorkflow: { actionId: string } };
+
 export type InstallFieldsFragment = { deploymentId: string, name: string, endpoint: string, allowAnonymous: boolean, apiKeyIncluded: boolean, keyBoundEndpoint: string | null, clients: Array<{ client: string, title: string, note: string | null, forms: Array<{ auth: InstallAuth, kind: InstallFormKind, label: string, url: string | null, webUrl: string | null, commands: Array<string>, steps: Array<string>, usesApiKey: boolean, file: { path: string, content: string } | null }> }> };
 
 export type DeploymentInstallQueryVariables = Exact<{
@@ -183,7 +218,7 @@ export type DeploymentQueryVariables = Exact<{
 }>;
 
 
-export type DeploymentQuery = { deployment: { deploymentId: string, name: string, description: string | null, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, mcpEndpoint: string, createdAt: string, workflows: Array<{ workflowId: string, name: string, version: string, isOwned: boolean }> }, deploymentUsage: { from: string, to: string, connections: { total: number, limit: number, remaining: number }, adapterCounts: Array<{ adapter: Adapter, count: number }>, byDay: Array<{ date: string, count: number }> } };
+export type DeploymentQuery = { deployment: { deploymentId: string, name: string, description: string | null, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, mcpEndpoint: string, createdAt: string, workflows: Array<{ workflowId: string, name: string, version: string, isOwned: boolean, available: boolean, unavailableReason: string | null }> }, deploymentUsage: { from: string, to: string, connections: { total: number, limit: number, remaining: number }, adapterCounts: Array<{ adapter: Adapter, count: number }>, byDay: Array<{ date: string, count: number }> } };
 
 export type ActivateDeploymentMutationVariables = Exact<{
   deploymentId: string;
@@ -280,7 +315,7 @@ export type MarketplaceWorkflowPageQueryVariables = Exact<{
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, moderation: { state: ModerationState, reason: string | null }, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -335,7 +370,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string, moderation: { state: ModerationState, reason: string | null } }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -457,6 +492,7 @@ export const ViewerDocument = new TypedDocumentString(`
     userId
     email
     plan
+    isOperator
   }
 }
     `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
@@ -542,6 +578,13 @@ export const CreateIdeKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateIdeKeyMutation, CreateIdeKeyMutationVariables>;
+export const ReportWorkflowDocument = new TypedDocumentString(`
+    mutation ReportWorkflow($workflowId: String!, $reason: String!) {
+  reportWorkflow(workflowId: $workflowId, reason: $reason) {
+    reportId
+  }
+}
+    `) as unknown as TypedDocumentString<ReportWorkflowMutation, ReportWorkflowMutationVariables>;
 export const WorkflowVersionsDocument = new TypedDocumentString(`
     query WorkflowVersions($workflowId: String!) {
   workflowVersions(workflowId: $workflowId, limit: 100) {
@@ -635,6 +678,47 @@ export const DeleteAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAccountMutation, DeleteAccountMutationVariables>;
+export const AdminReportsDocument = new TypedDocumentString(`
+    query AdminReports {
+  moderationReports(limit: 100) {
+    data {
+      reportId
+      reason
+      createdAt
+      reporter {
+        handle
+      }
+      workflow {
+        workflowId
+        name
+        moderationState
+        owner {
+          handle
+        }
+      }
+    }
+  }
+  moderationActions(limit: 50) {
+    data {
+      actionId
+      workflowId
+      workflowName
+      action
+      reason
+      reportsClosed
+      operatorEmail
+      at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AdminReportsQuery, AdminReportsQueryVariables>;
+export const ModerateWorkflowDocument = new TypedDocumentString(`
+    mutation ModerateWorkflow($workflowId: String!, $action: ModerationActionKind!, $reason: String!) {
+  moderateWorkflow(workflowId: $workflowId, action: $action, reason: $reason) {
+    actionId
+  }
+}
+    `) as unknown as TypedDocumentString<ModerateWorkflowMutation, ModerateWorkflowMutationVariables>;
 export const DeploymentInstallDocument = new TypedDocumentString(`
     query DeploymentInstall($deploymentId: String!) {
   deploymentInstall(deploymentId: $deploymentId) {
@@ -725,6 +809,8 @@ export const DeploymentDocument = new TypedDocumentString(`
       name
       version
       isOwned
+      available
+      unavailableReason
     }
   }
   deploymentUsage(deploymentId: $deploymentId, period: month) {
@@ -955,6 +1041,10 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     currentVersion
     allowForks
     manifest
+    moderation {
+      state
+      reason
+    }
     owner {
       userId
       handle
@@ -1058,6 +1148,10 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     currentVersion
     revision
     digest
+    moderation {
+      state
+      reason
+    }
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
     body

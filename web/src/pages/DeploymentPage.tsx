@@ -29,6 +29,8 @@ const DeploymentQuery = graphql(`
         name
         version
         isOwned
+        available
+        unavailableReason
       }
     }
     deploymentUsage(deploymentId: $deploymentId, period: month) {
@@ -145,6 +147,7 @@ export default function DeploymentPage() {
                 <Link href={`/marketplace/${w.workflowId}`}>{w.name}</Link>
               )}{' '}
               <span className="hint">v{w.version}</span>
+              {!w.available && <p className="notice">Not served by this endpoint: {w.unavailableReason}</p>}
             </li>
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { StepGraph, type GraphStep } from '../components/StepGraph';
 import { CheckResult } from '../components/CheckResult';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ReasonButton } from '../components/ReasonButton';
+import { ModerationNotice, ReportWorkflow } from '../components/ReportWorkflow';
 import { formatDate, plural } from '../format';
 import { characterCount, lengthProblem, REVIEW_TEXT } from '../rules';
 import { useViewer } from '../viewer';
@@ -24,6 +25,10 @@ const PageQuery = graphql(`
       currentVersion
       allowForks
       manifest
+      moderation {
+        state
+        reason
+      }
       owner {
         userId
         handle
@@ -151,6 +156,7 @@ export default function MarketplaceWorkflow() {
           .join(' · ')}
       </p>
       <CheckResult check={w.check} />
+      <ModerationNotice moderation={w.moderation} />
       {actionError && <ErrorNotice error={actionError} />}
       <p role="status">{notice}</p>
       <div className="row">
@@ -199,6 +205,7 @@ export default function MarketplaceWorkflow() {
           </Button>
         )}
       </div>
+      {!mine && <ReportWorkflow workflowId={w.workflowId} />}
       <ManifestDetails manifest={manifest} steps={steps} />
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>

@@ -13,6 +13,7 @@ import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { VersionHistory } from '../components/VersionHistory';
 import { clearDraft, loadDraft, sameFields, storeDraft, useLeaveGuard, type DraftFields } from '../editor/draft';
 import { Digest } from '../components/Digest';
+import { ModerationNotice } from '../components/ReportWorkflow';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
 
@@ -29,6 +30,10 @@ const WorkflowQuery = graphql(`
       currentVersion
       revision
       digest
+      moderation {
+        state
+        reason
+      }
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -274,6 +279,7 @@ export default function WorkflowEditor() {
           </button>
         </div>
       )}
+      {w && <ModerationNotice moderation={w.moderation} author />}
       <Form
         className="editor"
         onSubmit={(e) => {
