@@ -4,8 +4,7 @@ import type { InstallTarget } from '../../src/install/clients.js';
 import { ADAPTERS, type ManifestAdapters, type WorkflowManifest } from '../../src/manifest/types.js';
 import { callTool, getPrompt, renderCatalog, renderSkill, type RenderableWorkflow } from '../../src/mcp/render/index.js';
 import type { WorkflowProvenance } from '../../src/mcp/render/types.js';
-import { HIDDEN_CHARACTERS } from '../../src/text.js';
-import { ALL_HOSTILE_TEXT, HOSTILE_TEXT } from '../fixtures/hostile-text.js';
+import { ALL_HOSTILE_TEXT, expectInert, HOSTILE_TEXT } from '../fixtures/hostile-text.js';
 import { readZip } from '../install/zip-reader.js';
 
 /**
@@ -16,33 +15,6 @@ import { readZip } from '../install/zip-reader.js';
  * in every field an author writes (step ids are held to `^[a-z][a-z0-9_]*$` by the manifest schema,
  * so they cannot carry it), and the caller's task and context carry it too.
  */
-
-/** Forms a supported client expands or executes (docs/marketplace.md, "Trust", names each). */
-const EXECUTABLE: [string, RegExp][] = [
-  ['Claude Code inline command', /!`/],
-  ['Claude Code fenced command', /`!/],
-  ['Claude Code inline command (its own pattern)', /(?<=^|\s)!`[^`]+`/m],
-  ['Claude Code fenced command (its own pattern)', /```!\s*\n?[\s\S]*?\n?```/],
-  ['Gemini CLI shell injection', /!\{/],
-  ['Gemini CLI file injection', /@\{/],
-  ['Gemini CLI argument placeholder', /\{\{/],
-  ['argument or variable substitution', /\$[\p{L}\p{N}_{]/u],
-  ['file mention', /(?<![\p{L}\p{N}_])@\S/u],
-  ['VS Code reference', /(?<![\p{L}\p{N}_&])#\p{L}/u],
-  ['Markdown link', /\]\(/],
-  ['HTML comment', /<!/],
-];
-
-// eslint-disable-next-line no-control-regex -- control characters and line breaks other than \n are what must be gone
-const CONTROL_OR_BREAK = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/u;
-
-const HIDDEN = new RegExp(HIDDEN_CHARACTERS.source, 'u');
-
-function expectInert(text: string, where: string): void {
-  for (const [what, pattern] of EXECUTABLE) if (pattern.test(text)) expect.fail(`${what} in ${where}:\n${text}`);
-  if (HIDDEN.test(text)) expect.fail(`a hidden character in ${where}:\n${text}`);
-  if (CONTROL_OR_BREAK.test(text)) expect.fail(`a control character or a line break other than \\n in ${where}:\n${JSON.stringify(text)}`);
-}
 
 /** Every string in a value, keys too unless `keys` is false (documents whose keys the service names, like `$schema`). */
 function strings(value: unknown, keys = true): string[] {
