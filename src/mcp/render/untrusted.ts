@@ -4,8 +4,8 @@
  * rendering says whose text it is. Every rendering for agents (tool and prompt titles and
  * descriptions, plans, prompts, SKILL.md, and through them plugin archives and the skills index)
  * renders an inert copy of the workflow (inertWorkflow), then passes its finished document through
- * inertDocument once more, so that text placed next to the renderer's own backticks or braces
- * cannot form a trigger either. The character-level rules live in src/inert-text.ts.
+ * inertDocument, so that text placed next to the renderer's own backticks or braces cannot form a
+ * trigger either. The character-level rules live in src/inert-text.ts.
  */
 import { inertBlock, inertDocument, inertLine, MARK_CLOSE, MARK_OPEN } from '../../inert-text.js';
 import type { PlanArgs, RenderableWorkflow, WorkflowProvenance } from './types.js';
@@ -35,6 +35,13 @@ export function namingName(workflow: RenderableWorkflow): string {
   return sourceNames.get(workflow) ?? workflow.name;
 }
 
+/**
+ * Inert copies of workflows, by the workflow they were made from (a deployment's workflows are
+ * rendered for its catalog, then again on every tool call): reused while the fields they were
+ * made from are the same.
+ */
+const inertCopies = new WeakMap<RenderableWorkflow, { from: RenderableWorkflow; copy: RenderableWorkflow }>();
+
 /** Inert copies of manifests, by manifest: the deployment layer caches and freezes manifests, so a copy is made once. */
 const inertManifests = new WeakMap<object, RenderableWorkflow['manifest']>();
 
@@ -45,6 +52,17 @@ const inertManifests = new WeakMap<object, RenderableWorkflow['manifest']>();
  */
 export function inertWorkflow(workflow: RenderableWorkflow): RenderableWorkflow {
   if (sourceNames.has(workflow)) return workflow;
+  const known = inertCopies.get(workflow);
+  if (
+    known &&
+    known.from.name === workflow.name &&
+    known.from.description === workflow.description &&
+    known.from.version === workflow.version &&
+    known.from.manifest === workflow.manifest &&
+    known.from.provenance === workflow.provenance
+  ) {
+    return known.copy;
+  }
   let manifest = inertManifests.get(workflow.manifest);
   if (manifest === undefined) {
     manifest = inertValue(workflow.manifest) as RenderableWorkflow['manifest'];
@@ -59,6 +77,7 @@ export function inertWorkflow(workflow: RenderableWorkflow): RenderableWorkflow 
   };
   if (workflow.provenance) out.provenance = inertProvenance(workflow.provenance);
   sourceNames.set(out, workflow.name);
+  inertCopies.set(workflow, { from: { ...workflow }, copy: out });
   return out;
 }
 
