@@ -72,6 +72,10 @@ describe('a hostile public workflow, through every face that serves it to agents
           const got = await client.getPrompt({ name: prompt.name, arguments: {} });
           for (const message of got.messages) expectInert((message.content as { text: string }).text, `prompts/get ${prompt.name}`);
         }
+        const { resources } = await client.listResources();
+        const skillResources = resources.filter((r) => r.uri.startsWith('skill://'));
+        expect(skillResources).toHaveLength(1);
+        for (const resource of skillResources) expectInert(JSON.stringify(resource), `resources/list ${resource.uri}`);
         const skills = new SkillsClient(client);
         const listing = await skills.list();
         expect(listing.skills).toHaveLength(1);

@@ -67,6 +67,8 @@ export function parseSkillAdapter(value: unknown): Adapter {
 
 export interface RenderedSkill {
   name: string;
+  /** What a resource list shows for it: the workflow's name (inert) and version. */
+  title: string;
   description: string;
   /** The whole SKILL.md: front matter, then the plan. */
   text: string;
@@ -89,5 +91,6 @@ export function renderSkill(source: RenderableWorkflow, adapter: Adapter): Rende
   const use =
     'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
   const body = [use, '', ...authorTextOpening(workflow), plan.trimEnd(), ...authorTextClosing(workflow)].join('\n');
-  return { name, description, text: inertDocument(`---\n${frontMatter}---\n\n${body}\n`) };
+  const title = inertDocument(`${workflow.name} (skill, version ${workflow.version})`);
+  return { name, title, description, text: inertDocument(`---\n${frontMatter}---\n\n${body}\n`) };
 }
