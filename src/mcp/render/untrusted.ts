@@ -42,7 +42,7 @@ export function namingName(workflow: RenderableWorkflow): string {
  */
 const inertCopies = new WeakMap<RenderableWorkflow, { from: RenderableWorkflow; copy: RenderableWorkflow }>();
 
-/** Inert copies of manifests, by manifest: the deployment layer caches and freezes manifests, so a copy is made once. */
+/** Inert copies of frozen manifests, by manifest: the deployment layer caches and freezes them, so a copy is made once. */
 const inertManifests = new WeakMap<object, RenderableWorkflow['manifest']>();
 
 /**
@@ -63,10 +63,12 @@ export function inertWorkflow(workflow: RenderableWorkflow): RenderableWorkflow 
   ) {
     return known.copy;
   }
-  let manifest = inertManifests.get(workflow.manifest);
+  // Only a frozen manifest (the deployment layer's cache freezes its entries) cannot change under a copy.
+  const frozen = Object.isFrozen(workflow.manifest);
+  let manifest = frozen ? inertManifests.get(workflow.manifest) : undefined;
   if (manifest === undefined) {
     manifest = inertValue(workflow.manifest) as RenderableWorkflow['manifest'];
-    inertManifests.set(workflow.manifest, manifest);
+    if (frozen) inertManifests.set(workflow.manifest, manifest);
   }
   const out: RenderableWorkflow = {
     ...workflow,
@@ -77,7 +79,7 @@ export function inertWorkflow(workflow: RenderableWorkflow): RenderableWorkflow 
   };
   if (workflow.provenance) out.provenance = inertProvenance(workflow.provenance);
   sourceNames.set(out, workflow.name);
-  inertCopies.set(workflow, { from: { ...workflow }, copy: out });
+  if (frozen) inertCopies.set(workflow, { from: { ...workflow }, copy: out });
   return out;
 }
 
