@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { installBaseOf, pluginNameOf, marketplaceNameOf, serverNameOf, type InstallTarget } from './clients.js';
 import { zipFiles } from './zip.js';
+import { inertLine } from '../inert-text.js';
 
 /** A workflow rendered as an Agent Skill (its SKILL.md), with the content digest of the version it renders. */
 export interface SkillDocument {
@@ -54,7 +55,8 @@ export interface PluginPackage {
  */
 export function pluginPackageOf(target: InstallTarget, skills: SkillDocument[]): PluginPackage {
   const name = pluginNameOf(target);
-  const description = target.description ?? `The workflows of ${target.name}, as tools and skills`;
+  // The deployment's own name and description reach Claude Code's plugin list and its model: inert like any text a person wrote.
+  const description = inertLine(target.description ?? `The workflows of ${target.name}, as tools and skills`);
   const manifest: Record<string, unknown> = {
     name,
     description,
@@ -66,7 +68,7 @@ export function pluginPackageOf(target: InstallTarget, skills: SkillDocument[]):
       [PLUGIN_KEY_OPTION]: {
         type: 'string',
         title: 'API key',
-        description: `An API key for ${target.name} (starts with wfk_); made on the deployment's install page`,
+        description: `An API key for ${inertLine(target.name)} (starts with wfk_); made on the deployment's install page`,
         sensitive: true,
         required: true,
       },
@@ -95,7 +97,7 @@ export function marketplaceEntryOf(target: InstallTarget, pkg: PluginPackage): R
 
 /** A Claude Code marketplace (`claude plugin marketplace add <its URL>`). */
 export function marketplaceOf(name: string, description: string, plugins: Record<string, unknown>[]): Record<string, unknown> {
-  return { name, owner: { name: PUBLISHER }, metadata: { description }, plugins };
+  return { name, owner: { name: PUBLISHER }, metadata: { description: inertLine(description) }, plugins };
 }
 
 /** The catalog of one deployment: its one plugin. */

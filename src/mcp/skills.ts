@@ -30,7 +30,7 @@ async function servedSkills(scope: SkillScope): Promise<ServedSkill[]> {
     workflows.map(async (w) => {
       const skill = renderSkill(w, scope.adapter);
       const entry = await skillEntry(skill.name, { 'SKILL.md': skill.text }, { baseUri: SKILL_BASE_URI });
-      return { entry, text: skill.text, title: `${w.name} (skill, version ${w.version})` };
+      return { entry, text: skill.text, title: skill.title };
     }),
   );
 }

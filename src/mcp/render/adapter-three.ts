@@ -10,6 +10,7 @@ import { stepToolName } from './names.js';
 import { baseStepProperties, baseStepStructured, baseStructured, basePlanProperties, planSchema, stepSchema } from './plan.js';
 import { anyObject, arr, int, obj, str, type Schema } from './schemas.js';
 import type { AdapterRenderer, PlanInput, PlanStep, RenderedPlan } from './types.js';
+import { namingName } from './untrusted.js';
 
 type Mode = 'function_calling' | 'direct';
 
@@ -24,7 +25,7 @@ function settingsOf(manifest: WorkflowManifest): Settings {
 }
 
 function toolOf(settings: Settings, input: PlanInput, stepId: string): string | undefined {
-  return settings.mode === 'function_calling' ? stepToolName(input.workflow.name, input.workflow.workflowId, stepId) : undefined;
+  return settings.mode === 'function_calling' ? stepToolName(namingName(input.workflow), input.workflow.workflowId, stepId) : undefined;
 }
 
 function functionsOf(settings: Settings, stepId: string): string[] {
@@ -136,7 +137,8 @@ function renderStep(input: PlanInput, stepId: string): RenderedPlan {
   out.push(`- group: ${step.parallelGroup} of ${base.levels.length}`, functionsLine(settings, stepId));
   out.push('', '## Depends on', ...(dependencies.length > 0 ? dependencies.map(relatedLine) : ['nothing']));
   if (dependents.length > 0) out.push('', '## Needed by', ...dependents.map(relatedLine));
-  out.push('', '## Inputs', Object.keys(inputs).length > 0 ? code(JSON.stringify(inputs)) : 'none given');
+  // Never a code span at the start of a line: a fence of three backticks there would open a code block.
+  out.push('', '## Inputs', Object.keys(inputs).length > 0 ? `As JSON: ${code(JSON.stringify(inputs))}` : 'none given');
   out.push('', '## How to run', ...numbered(instructions));
   const structured: Record<string, unknown> = {
     workflowId: base.workflowId,

@@ -10,6 +10,7 @@ import { mainToolName, promptName, stepToolName } from './names.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
 import { mainInputSchema, PROMPT_ARGUMENTS, promptInputSchema, stepInputSchema, validateArgs } from './schemas.js';
+import { authorTextClosing, authorTextOpening, inertArgs, inertDocument, inertWorkflow, markedInline, namingName } from './untrusted.js';
 import type {
   AdapterRenderer,
   Catalog,
@@ -21,14 +22,15 @@ import type {
   ToolCallResult,
 } from './types.js';
 
+/** The author's description (else the intent), marked as the author's, then the service's own words. */
 function describe(workflow: RenderableWorkflow, how: string): string {
   const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent);
-  return `${own} (version ${oneLine(workflow.version)}) ${how}`;
+  return inertDocument(`${markedInline(workflow, own)} (version ${oneLine(workflow.version)}) ${how}`);
 }
 
 function mainTool(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedTool {
   return {
-    name: mainToolName(workflow.name, workflow.workflowId),
+    name: mainToolName(namingName(workflow), workflow.workflowId),
     title: oneLine(workflow.name),
     description: describe(workflow, `Returns the plan: ${renderer.summary(mode, workflow.manifest)}`),
     inputSchema: mainInputSchema(workflow.manifest.context),
@@ -45,9 +47,9 @@ function stepTools(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode
   // Dependency order, so listing the tools already suggests the order to call them in.
   const { steps } = buildPlanInput(workflow, renderer.adapter, mode, {});
   return steps.map((step) => ({
-    name: stepToolName(workflow.name, workflow.workflowId, step.id),
-    title: `${oneLine(workflow.name)}: ${oneLine(step.name)}`,
-    description: stepRenderer.describe(workflow.name, workflow.manifest, step),
+    name: stepToolName(namingName(workflow), workflow.workflowId, step.id),
+    title: inertDocument(`${oneLine(workflow.name)}: ${oneLine(step.name)}`),
+    description: inertDocument(markedInline(workflow, stepRenderer.describe(workflow.name, workflow.manifest, step))),
     inputSchema: stepInputSchema(workflow.manifest.context, step.dependsOn),
     outputSchema,
     workflowId: workflow.workflowId,
@@ -57,7 +59,7 @@ function stepTools(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode
 
 function prompt(workflow: RenderableWorkflow, renderer: AdapterRenderer, mode: string): RenderedPrompt {
   return {
-    name: promptName(workflow.name, workflow.workflowId),
+    name: promptName(namingName(workflow), workflow.workflowId),
     title: oneLine(workflow.name),
     // Prompts are picked by the user (slash commands), so this one speaks to the user, not the agent.
     description: describe(workflow, `Sends the agent this workflow's plan for ${renderer.adapter} (${mode} mode).`),
@@ -84,10 +86,15 @@ function assertUnique(workflows: readonly RenderableWorkflow[], catalog: Catalog
   }
 }
 
+/**
+ * Everything a catalog and its calls show of a workflow is rendered from its inert copy
+ * (untrusted.ts): the author's text cannot carry a client's preprocessing syntax, a line break
+ * that ends a quote or a hidden character into what an agent reads.
+ */
 export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
   const renderer = rendererFor(adapter);
   const catalog: Catalog = { adapter, tools: [], prompts: [] };
-  for (const workflow of workflows) {
+  for (const workflow of workflows.map(inertWorkflow)) {
     const mode = renderer.modeOf(workflow.manifest);
     catalog.tools.push(mainTool(workflow, renderer, mode), ...stepTools(workflow, renderer, mode));
     catalog.prompts.push(prompt(workflow, renderer, mode));
@@ -103,7 +110,7 @@ const TOUCH_INTERVAL_MS = 1000;
 
 interface CachedCatalog {
   catalog: Catalog;
-  /** Name and description of each workflow, in order, as the catalog was rendered with. */
+  /** Name, description and provenance of each workflow, in order, as the catalog was rendered with (textsOf). */
   texts: (string | null)[];
   touchedAt: number;
 }
@@ -111,19 +118,28 @@ interface CachedCatalog {
 /** Keyed by the adapter and each workflow's id and version; names and descriptions are compared. */
 const catalogs = new Map<string, CachedCatalog>();
 
+/** What a catalog shows of a workflow beyond its id and version: its name, description and provenance. */
+function textsOf(workflow: RenderableWorkflow): (string | null)[] {
+  const p = workflow.provenance;
+  const provenance = p ? `${p.thirdParty ? 1 : 0}\u0000${p.authorHandle}\u0000${p.digest}\u0000${p.authorDisplayName ?? ''}` : null;
+  return [workflow.name, workflow.description, provenance];
+}
+
 function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkflow[]): boolean {
   for (let i = 0; i < workflows.length; i += 1) {
-    if (texts[2 * i] !== workflows[i]!.name || texts[2 * i + 1] !== workflows[i]!.description) return false;
+    const now = textsOf(workflows[i]!);
+    if (texts[3 * i] !== now[0] || texts[3 * i + 1] !== now[1] || texts[3 * i + 2] !== now[2]) return false;
   }
   return true;
 }
 
 /**
  * renderCatalog, remembered. A catalog depends only on the adapter and, for each workflow, its id,
- * version, name and description: every change of a manifest records a new version, and a version's
- * manifest never changes. The cache key is the adapter with the ids and versions (short, so a hit
- * builds little); the names and descriptions are compared with the cached ones, and a catalog whose
- * workflows were renamed or redescribed is rendered again in place. The least recently used catalog
+ * version, name, description and provenance (its author's names and its digest): every change of a
+ * manifest records a new version, and a version's manifest never changes. The cache key is the
+ * adapter with the ids and versions (short, so a hit builds little); the rest is compared with the
+ * cached one, and a catalog whose workflows were renamed, redescribed or whose author was renamed is
+ * rendered again in place. The least recently used catalog
  * (to the second) is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only
  * read it.
  */
@@ -142,21 +158,27 @@ export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Ad
   }
   const catalog = renderCatalog(workflows, adapter);
   catalogs.delete(key);
-  catalogs.set(key, { catalog, texts: workflows.flatMap((w) => [w.name, w.description]), touchedAt: now });
+  catalogs.set(key, { catalog, texts: workflows.flatMap(textsOf), touchedAt: now });
   if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
   return catalog;
 }
 
+/** The workflow of a catalog entry, inert (untrusted.ts). */
 function workflowOf(workflows: readonly RenderableWorkflow[], workflowId: string): RenderableWorkflow {
   const workflow = workflows.find((w) => w.workflowId === workflowId);
   if (!workflow) throw notFound('workflow', workflowId);
-  return workflow;
+  return inertWorkflow(workflow);
+}
+
+/** A plan as the agent reads it: the author's text between the provenance markers, inert as a whole. */
+function markedPlan(workflow: RenderableWorkflow, lead: string[], text: string): string {
+  return inertDocument([...lead, ...authorTextOpening(workflow), text.trimEnd(), ...authorTextClosing(workflow)].join('\n') + '\n');
 }
 
 export function callTool(catalog: Catalog, workflows: readonly RenderableWorkflow[], toolName: string, args: unknown): ToolCallResult {
   const tool = catalog.tools.find((t) => t.name === toolName);
   if (!tool) throw new AppError('VALIDATION_ERROR', `unknown tool '${toolName}'`, { tool: toolName });
-  const valid = validateArgs<PlanArgs>(tool.inputSchema, args, `tool '${toolName}'`, { tool: toolName });
+  const valid = inertArgs(validateArgs<PlanArgs>(tool.inputSchema, args, `tool '${toolName}'`, { tool: toolName }));
   const workflow = workflowOf(workflows, tool.workflowId);
   const renderer = rendererFor(catalog.adapter);
   const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
@@ -169,13 +191,13 @@ export function callTool(catalog: Catalog, workflows: readonly RenderableWorkflo
     }
     rendered = renderer.steps.render(input, tool.stepId);
   }
-  return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
+  return { content: [{ type: 'text', text: markedPlan(workflow, [], rendered.text) }], structuredContent: rendered.structured };
 }
 
 export function getPrompt(catalog: Catalog, workflows: readonly RenderableWorkflow[], name: string, args: unknown): PromptResult {
   const found = catalog.prompts.find((p) => p.name === name);
   if (!found) throw new AppError('VALIDATION_ERROR', `unknown prompt '${name}'`, { prompt: name });
-  const valid = validateArgs<PlanArgs>(promptInputSchema, args, `prompt '${name}'`, { prompt: name });
+  const valid = inertArgs(validateArgs<PlanArgs>(promptInputSchema, args, `prompt '${name}'`, { prompt: name }));
   const workflow = workflowOf(workflows, found.workflowId);
   const renderer = rendererFor(catalog.adapter);
   const input = buildPlanInput(workflow, catalog.adapter, renderer.modeOf(workflow.manifest), valid);
@@ -183,6 +205,6 @@ export function getPrompt(catalog: Catalog, workflows: readonly RenderableWorkfl
   const address = `Please run the workflow "${oneLine(workflow.name)}" for me. Follow the "How to run" list and take the steps in the dependency order given below.`;
   return {
     description: found.description,
-    messages: [{ role: 'user', content: { type: 'text', text: `${address}\n\n${text}` } }],
+    messages: [{ role: 'user', content: { type: 'text', text: markedPlan(workflow, [address, ''], text) } }],
   };
 }

@@ -3,10 +3,12 @@
  * anything placed in a heading or an inline span is flattened and fenced to keep one
  * field from breaking the structure the agent relies on.
  */
+import { LINE_BREAKS } from '../../text.js';
 import type { BasePlan, PlanInput, PlanStep } from './types.js';
 
+/** On one line: every line break (a lone CR, NEL, LS and PS too) and whitespace run as one space. */
 export function oneLine(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return value.replace(LINE_BREAKS, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** An inline code span whose fence is longer than any backtick run inside it. */
@@ -22,10 +24,11 @@ export function codeList(values: readonly string[]): string {
   return values.map(code).join(', ');
 }
 
+/** A blockquote, each line of `value` prefixed: every kind of line break splits, so no line escapes the quote. */
 function quote(value: string): string[] {
   return value
     .trim()
-    .split(/\r?\n/)
+    .split(LINE_BREAKS)
     .map((line) => (line.trim() === '' ? '>' : `> ${line}`));
 }
 

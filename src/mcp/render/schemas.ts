@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { AppError } from '../../errors.js';
 import type { ManifestContext } from '../../manifest/types.js';
+import { oneLine } from './markdown.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ const KNOWN_CONTEXT_KEYS = {
 function contextDefaults(context: ManifestContext | undefined): string {
   const pairs = Object.entries(context ?? {})
     .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-    .map(([k, v]) => `${k}=${String(v)}`);
+    .map(([k, v]) => `${oneLine(k)}=${oneLine(String(v))}`);
   return pairs.length > 0 ? ` The workflow's defaults: ${pairs.join(', ')}.` : '';
 }
 

@@ -11,6 +11,7 @@ import { oneLine } from './markdown.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
 import type { RenderableWorkflow } from './types.js';
+import { authorTextClosing, authorTextOpening, inertDocument, inertWorkflow, namingName, provenanceLine } from './untrusted.js';
 import { asciiSlug } from '../../text.js';
 
 /** Agent Skills limits: `name` 1-64 lowercase letters, digits and single hyphens; `description` 1-1024 characters. */
@@ -38,10 +39,14 @@ export function skillName(name: string, workflowId: string): string {
   return `${slug || FALLBACK_SLUG}-${hash}`;
 }
 
-/** The workflow's description, else its intent, on one line, cut to the limit on a code-point boundary. */
+/**
+ * The workflow's description, else its intent, on one line, with who wrote it, cut to the limit on
+ * a code-point boundary (the author and digest first, so a long description cannot push them out).
+ */
 export function skillDescription(workflow: RenderableWorkflow): string {
   const own = oneLine(workflow.description) || oneLine(workflow.manifest.intent) || oneLine(workflow.name) || 'A workflow.';
-  const full = `${own} (workflow ${oneLine(workflow.name) || workflow.workflowId}, version ${oneLine(workflow.version)})`;
+  const provenance = provenanceLine(workflow);
+  const full = `${provenance !== null ? `${provenance} ` : ''}${own} (workflow ${oneLine(workflow.name) || workflow.workflowId}, version ${oneLine(workflow.version)})`;
   const points = Array.from(full);
   if (points.length <= MAX_SKILL_DESCRIPTION_LENGTH) return full;
   return `${points
@@ -62,16 +67,24 @@ export function parseSkillAdapter(value: unknown): Adapter {
 
 export interface RenderedSkill {
   name: string;
+  /** What a resource list shows for it: the workflow's name (inert) and version. */
+  title: string;
   description: string;
   /** The whole SKILL.md: front matter, then the plan. */
   text: string;
 }
 
-export function renderSkill(workflow: RenderableWorkflow, adapter: Adapter): RenderedSkill {
+/**
+ * The SKILL.md of a workflow, rendered from its inert copy (untrusted.ts) and inert as a whole: the
+ * same file is served by the skills index, the plugin archive, the manifest export and the MCP
+ * `skill://` resources. Deterministic, since the skills index publishes its digest.
+ */
+export function renderSkill(source: RenderableWorkflow, adapter: Adapter): RenderedSkill {
   const chosen = parseSkillAdapter(adapter);
   const renderer = rendererFor(chosen);
-  const name = skillName(workflow.name, workflow.workflowId);
-  const description = skillDescription(workflow);
+  const workflow = inertWorkflow(source);
+  const name = skillName(namingName(workflow), workflow.workflowId);
+  const description = inertDocument(skillDescription(workflow));
   const input = buildPlanInput(workflow, chosen, renderer.modeOf(workflow.manifest), {});
   const plan = renderer.renderPlan(input).text;
   // The version's content digest as skill metadata (the Agent Skills `metadata` map): what a reviewer compares.
@@ -79,5 +92,7 @@ export function renderSkill(workflow: RenderableWorkflow, adapter: Adapter): Ren
   const frontMatter = stringify({ name, description, ...metadata }, { lineWidth: 0 });
   const use =
     'Use this skill when the user asks for this workflow or for work that matches its intent. The user\'s request is the task: follow the "How to run" list and take the steps in the dependency order given below.';
-  return { name, description, text: `---\n${frontMatter}---\n\n${use}\n\n${plan}` };
+  const body = [use, '', ...authorTextOpening(workflow), plan.trimEnd(), ...authorTextClosing(workflow)].join('\n');
+  const title = inertDocument(`${workflow.name} (skill, version ${workflow.version})`);
+  return { name, title, description, text: inertDocument(`---\n${frontMatter}---\n\n${body}\n`) };
 }
