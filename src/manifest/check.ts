@@ -44,6 +44,19 @@ export function checkManifest(input: unknown, checkSchema: SchemaCheck): Manifes
       ],
     };
   }
+  const steps = input.steps;
+  if (Array.isArray(steps) && steps.length > MANIFEST_LIMITS.maxSteps) {
+    return {
+      valid: false,
+      errors: [
+        {
+          path: '/steps',
+          code: 'too_large',
+          message: `the manifest has ${steps.length} steps; at most ${MANIFEST_LIMITS.maxSteps} are allowed`,
+        },
+      ],
+    };
+  }
   const errors = checkSchema(input) ? [] : mapSchemaErrors(checkSchema.errors ?? [], input);
   errors.push(...semanticErrors(input));
   if (errors.length === 0) return { valid: true, manifest: input as unknown as WorkflowManifest, errors: [] };
