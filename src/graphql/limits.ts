@@ -48,11 +48,11 @@ const MANIFEST_FIELD_WEIGHT = Math.ceil(MANIFEST_LIMITS.maxBytes / 512);
 
 /**
  * The weight of a field that reads a manifest sent to it (its `manifest` argument: validating,
- * creating or updating a workflow). Reading a YAML text of the largest size is far more work than
- * writing the same manifest as JSON, so it weighs 16 times as much: two such fields fit in one
- * operation, three do not, and one request reads at most two manifests' text (docs/manifest.md).
+ * creating or updating a workflow). Reading a YAML text of the largest size holds the event loop
+ * far longer than writing the same manifest as JSON (docs/operations.md, "One request cannot stall
+ * the service"), so it weighs 32 times as much: one such field fits in an operation, two do not.
  */
-const MANIFEST_ARGUMENT_WEIGHT = 16 * MANIFEST_FIELD_WEIGHT;
+const MANIFEST_ARGUMENT_WEIGHT = 32 * MANIFEST_FIELD_WEIGHT;
 
 function fieldWeight(parent: GraphQLNamedType | null | undefined, field: FieldNode): number {
   const reads = field.arguments?.some((arg) => arg.name.value === 'manifest') ? MANIFEST_ARGUMENT_WEIGHT : 0;

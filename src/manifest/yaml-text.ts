@@ -32,7 +32,7 @@ export const YAML_LIMITS = {
   /** As for JSON bodies (src/http/body.ts): deeper data would overflow the recursive checks that follow. */
   maxDepth: 100,
   /** Scalars (keys included), mappings, sequences and aliases, counted as written. */
-  maxNodes: 10_000,
+  maxNodes: 5_000,
   /** Expanding more aliases than this is what "billion laughs" documents do; real manifests need few. */
   maxAliases: 100,
 } as const;
@@ -73,10 +73,16 @@ function tooDeep(lines: LineCounter, offset: number): YamlProblems {
   return new YamlProblems([problem], problem.message);
 }
 
+function tooMany(lines: LineCounter, offset: number): YamlProblems {
+  const message = `the manifest has more than ${YAML_LIMITS.maxNodes} keys, values and items`;
+  return new YamlProblems([at(lines, offset, message)], `${message}; at most ${YAML_LIMITS.maxNodes} are read`);
+}
+
 /**
  * The text's syntax tree, read token by token: the parser keeps one entry a level on a stack of
  * its own, so nesting that flow collections (`[[[[`) or indicators on one line (`- - - -`) open
- * is counted from the tokens and refused as it passes the limit, before that work is done. Nesting
+ * is counted from the tokens and refused as it passes the limit, before that work is done, and so
+ * are scalars past the node limit. Nesting
  * by indentation costs its square in bytes, so the text's size bounds it; checkShape counts it.
  */
 function syntaxTree(input: string, lines: LineCounter): CST.Token[] {
@@ -87,7 +93,14 @@ function syntaxTree(input: string, lines: LineCounter): CST.Token[] {
   let flow = 0;
   let onLine = 0;
   let scalarNext = false;
+  let scalars = 0;
   for (const lexeme of new Lexer().lex(input)) {
+    const first = lexeme.charCodeAt(0);
+    // Plain and block scalars come after a mark; quoted scalars and aliases are one lexeme each.
+    if (lexeme === '\x1f' || first === 0x22 || first === 0x27 || first === 0x2a) {
+      scalars += 1;
+      if (scalars > YAML_LIMITS.maxNodes) throw tooMany(lines, offset);
+    }
     if (scalarNext) {
       // A scalar's own text (a plain or block scalar may well be "[").
       scalarNext = false;
@@ -120,10 +133,7 @@ function checkShape(tokens: readonly CST.Token[], lines: LineCounter): void {
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { token, depth } = next;
     nodes += 1;
-    if (nodes > YAML_LIMITS.maxNodes) {
-      const message = `the manifest has more than ${YAML_LIMITS.maxNodes} keys, values and items`;
-      throw new YamlProblems([at(lines, token.offset, message)], `${message}; at most ${YAML_LIMITS.maxNodes} are read`);
-    }
+    if (nodes > YAML_LIMITS.maxNodes) throw tooMany(lines, token.offset);
     if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
     if (depth > YAML_LIMITS.maxDepth) throw tooDeep(lines, token.offset);
     for (const item of token.items) {
