@@ -339,8 +339,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     let forwarded: Request;
     if (request.method === 'POST') {
       // Read the body here so the size and nesting limits hold for GraphQL as they do for REST.
-      const body = await readBodyText(request, config.bodyLimitBytes);
-      assertJsonDepth(body);
+      let body: string;
+      try {
+        body = await readBodyText(request, config.bodyLimitBytes);
+        assertJsonDepth(body);
+      } catch (error) {
+        // A body that cannot be read (too large, not UTF-8, too deep) is answered as GraphQL answers errors.
+        return graphqlErrorReply(AppError.from(error));
+      }
       forwarded = toFetchRequest(request, body, graphql.fetchAPI);
       const params =
         plainPosts && sendsJson(request.headers.get('content-type')) && asksForJson(request.headers.get('accept'))

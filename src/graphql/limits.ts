@@ -46,9 +46,19 @@ const DEFAULT_LIST_SIZE = 20;
  */
 const MANIFEST_FIELD_WEIGHT = Math.ceil(MANIFEST_LIMITS.maxBytes / 512);
 
-function fieldWeight(parent: GraphQLNamedType | null | undefined, field: string): number {
-  if (field === 'manifest' || (parent?.name === 'ManifestDocument' && field === 'body')) return MANIFEST_FIELD_WEIGHT;
-  return 1;
+/**
+ * The weight of a field that reads a manifest sent to it (its `manifest` argument: validating,
+ * creating or updating a workflow). Reading a YAML text of the largest size holds the event loop
+ * far longer than writing the same manifest as JSON (docs/operations.md, "One request cannot stall
+ * the service"), so it weighs 32 times as much: one such field fits in an operation, two do not.
+ */
+const MANIFEST_ARGUMENT_WEIGHT = 32 * MANIFEST_FIELD_WEIGHT;
+
+function fieldWeight(parent: GraphQLNamedType | null | undefined, field: FieldNode): number {
+  const reads = field.arguments?.some((arg) => arg.name.value === 'manifest') ? MANIFEST_ARGUMENT_WEIGHT : 0;
+  const name = field.name.value;
+  if (name === 'manifest' || (parent?.name === 'ManifestDocument' && name === 'body')) return MANIFEST_FIELD_WEIGHT + reads;
+  return 1 + reads;
 }
 
 function limitError(message: string, code: string): GraphQLError {
@@ -247,7 +257,7 @@ export function measureOperation(
     fragmentsOf(document),
     ({ depth, multiplier, field, parent }, type, pageSize) => {
       if (depth === 0 && field.name.value !== '__typename') rootFields += 1;
-      cost += multiplier * fieldWeight(parent, field.name.value);
+      cost += multiplier * fieldWeight(parent, field);
       // A list multiplies what it selects by its page size: its own limit argument, the
       // limit of the page it belongs to, or the default page.
       const listed = type !== null && isListType(isNonNullType(type) ? type.ofType : type) && field.selectionSet !== undefined;

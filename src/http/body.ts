@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
 import type { Incoming } from './incoming.js';
 
@@ -27,7 +28,16 @@ export async function readBodyText(request: Incoming, limit: number): Promise<st
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeBody(Buffer.concat(chunks));
+}
+
+/**
+ * A body's bytes as text. Bytes that are not UTF-8 are refused (400), never replaced: text
+ * decoded with replacement characters would be stored altered.
+ */
+export function decodeBody(bytes: Buffer): string {
+  if (!isUtf8(bytes)) throw new AppError('VALIDATION_ERROR', 'the request body is not valid UTF-8', { field: 'body' });
+  return bytes.toString('utf8');
 }
 
 function tooLarge(limit: number): AppError {

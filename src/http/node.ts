@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ConnectionInfo } from '../app.js';
 import { errorBody } from '../rest/envelope.js';
+import { decodeBody } from './body.js';
 import type { Incoming, RequestHeaders } from './incoming.js';
 import { TextReply, type Reply } from './text-response.js';
 
@@ -79,7 +80,11 @@ function bodyText(req: IncomingMessage, limit: number): Promise<string | null> {
     };
     const onEnd = () => {
       done();
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      try {
+        resolve(decodeBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error);
+      }
     };
     const onError = (error: Error) => {
       done();

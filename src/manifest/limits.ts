@@ -5,6 +5,11 @@
 export const MANIFEST_LIMITS = {
   /** Bytes of the manifest's JSON text (UTF-8, as stored and served). */
   maxBytes: 256 * 1024,
+  /**
+   * Steps of one manifest. A renderer may give each step a tool of its own (adapter_three's
+   * function_calling mode), so the steps bound the tools a deployment's list holds.
+   */
+  maxSteps: 200,
 } as const;
 
 const encoder = new TextEncoder();

@@ -20,7 +20,7 @@ import { SERVER_ICONS } from './icon.js';
 import { createSkillsExtension, type ServedSkill } from './skills.js';
 import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 import { Dispatch, isPlainModernRequest, ModernDispatch, type ModernEdge } from './transports.js';
-import { answerText, toolList } from './tool-list.js';
+import { answerText, promptPage, toolPage } from './tool-list.js';
 
 /**
  * MCP requests answered by the official SDK (v2). 2025-era requests: one long-lived `Server` fed
@@ -133,11 +133,6 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
         .catch((error: unknown) => {
           throw toRpcError(error, log);
         });
-  const noCursor = (cursor: unknown) => {
-    // Every list fits one page, so no cursor was ever handed out.
-    if (cursor !== undefined)
-      throw new ProtocolError(JSONRPC.INVALID_PARAMS, 'Invalid params: unknown cursor (every list of this server fits in one page)');
-  };
 
   if (!conn) {
     // Replaces the SDK's own initialize handler, which would keep one client's identity on the shared server.
@@ -155,9 +150,8 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
   server.setRequestHandler(
     'tools/list',
     handle(async (req, exchange, modern) => {
-      noCursor(req.params?.cursor);
       const { catalog: c } = await catalog(exchange);
-      return { tools: toolList(c, modern) };
+      return toolPage(c, modern, req.params?.cursor);
     }),
   );
 
@@ -173,16 +167,8 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
   server.setRequestHandler(
     'prompts/list',
     handle(async (req, exchange, modern) => {
-      noCursor(req.params?.cursor);
       const { catalog: c } = await catalog(exchange);
-      return {
-        prompts: c.prompts.map((p) => ({
-          name: p.name,
-          ...(modern ? { title: p.title } : {}),
-          description: p.description,
-          arguments: p.arguments,
-        })),
-      };
+      return promptPage(c, modern, req.params?.cursor);
     }),
   );
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Catalog } from './render/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { JSONRPC } from './protocol.js';
+import type { Catalog, RenderedPrompt } from './render/types.js';
 
 /**
  * The `tools` of a `tools/list` answer, made once per catalog and revision, with their JSON text.
@@ -52,6 +54,122 @@ export function toolList(catalog: Catalog, titled: boolean): ListedTool[] {
   lists[key] = tools;
   textOf.set(tools, JSON.stringify(tools));
   return tools;
+}
+
+/**
+ * How much one `tools/list` or `prompts/list` answer holds (docs/mcp.md, "Lists come in pages"):
+ * at most `maxItems` entries and, past the first entry, at most `maxBytes` of their JSON text. A
+ * longer list goes on in further pages, named by the `nextCursor` of the page before, as MCP's
+ * pagination has it; clients (the official SDKs included) ask for the next page with that cursor.
+ */
+export const LIST_PAGE = { maxItems: 100, maxBytes: 1024 * 1024 } as const;
+
+interface Paged<T> {
+  pages: T[][];
+  /** Each page's JSON text. */
+  texts: string[];
+}
+
+/** The list cut into pages (`texts`: each item's JSON text). */
+function pagesOf<T>(items: readonly T[], texts: readonly string[]): Paged<T> {
+  const pages: T[][] = [];
+  const pageTexts: string[] = [];
+  let page: T[] = [];
+  let parts: string[] = [];
+  let bytes = 0;
+  const close = () => {
+    pageTexts.push(`[${parts.join(',')}]`);
+    pages.push(page);
+  };
+  items.forEach((item, i) => {
+    const text = texts[i]!;
+    if (page.length > 0 && (page.length >= LIST_PAGE.maxItems || bytes + text.length + 1 > LIST_PAGE.maxBytes)) {
+      close();
+      page = [];
+      parts = [];
+      bytes = 0;
+    }
+    page.push(item);
+    parts.push(text);
+    bytes += text.length + 1;
+  });
+  close();
+  return { pages, texts: pageTexts };
+}
+
+/** A cursor names a page of one kind of list; it is opaque to clients. */
+function cursorOf(kind: string, page: number): string {
+  return Buffer.from(`${kind}:${page}`).toString('base64url');
+}
+
+/** The page a request asks for: the first without a cursor, the one its cursor names, or -32602. */
+function pageAsked<T>(paged: Paged<T>, kind: string, cursor: unknown): { items: T[]; nextCursor?: string } {
+  let index = 0;
+  if (cursor !== undefined) {
+    const match =
+      typeof cursor === 'string' && cursor.length <= 64 ? /^(\w+):(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString()) : null;
+    index = match && match[1] === kind ? Number(match[2]) : -1;
+    // Page 0 is never named by a cursor; a list that shrank since the cursor was given ends sooner.
+    if (index < 1 || index >= paged.pages.length || cursor !== cursorOf(kind, index))
+      throw new ProtocolError(
+        JSONRPC.INVALID_PARAMS,
+        'Invalid params: unknown cursor (pass the nextCursor of the previous page, or none for the first)',
+      );
+  }
+  const items = paged.pages[index]!;
+  return index + 1 < paged.pages.length ? { items, nextCursor: cursorOf(kind, index + 1) } : { items };
+}
+
+const toolPagesOf = new WeakMap<ListedTool[], Paged<ListedTool>>();
+
+/** One page of `tools/list`: the tools, with `nextCursor` when more follow. */
+export function toolPage(catalog: Catalog, titled: boolean, cursor: unknown): { tools: ListedTool[]; nextCursor?: string } {
+  const tools = toolList(catalog, titled);
+  let paged = toolPagesOf.get(tools);
+  if (!paged) {
+    toolPagesOf.set(
+      tools,
+      (paged = pagesOf(
+        tools,
+        tools.map((t) => JSON.stringify(t)),
+      )),
+    );
+    // Each page is written into its answer from this text (answerText).
+    paged.pages.forEach((page, i) => textOf.set(page, paged!.texts[i]!));
+  }
+  const { items, nextCursor } = pageAsked(paged, titled ? 'tools' : 'tools0', cursor);
+  return nextCursor ? { tools: items, nextCursor } : { tools: items };
+}
+
+interface ListedPrompt {
+  name: string;
+  title?: string;
+  description: string;
+  arguments: RenderedPrompt['arguments'];
+}
+
+const promptPagesOf = new WeakMap<Catalog, { plain?: Paged<ListedPrompt>; titled?: Paged<ListedPrompt> }>();
+
+/** One page of `prompts/list`, paged as the tools are. */
+export function promptPage(catalog: Catalog, titled: boolean, cursor: unknown): { prompts: ListedPrompt[]; nextCursor?: string } {
+  let known = promptPagesOf.get(catalog);
+  if (!known) promptPagesOf.set(catalog, (known = {}));
+  const key = titled ? 'titled' : 'plain';
+  let paged = known[key];
+  if (!paged) {
+    const prompts = catalog.prompts.map((p) => ({
+      name: p.name,
+      ...(titled ? { title: p.title } : {}),
+      description: p.description,
+      arguments: p.arguments,
+    }));
+    paged = known[key] = pagesOf(
+      prompts,
+      prompts.map((p) => JSON.stringify(p)),
+    );
+  }
+  const { items, nextCursor } = pageAsked(paged, titled ? 'prompts' : 'prompts0', cursor);
+  return nextCursor ? { prompts: items, nextCursor } : { prompts: items };
 }
 
 /**

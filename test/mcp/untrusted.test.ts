@@ -102,7 +102,8 @@ function renderings(workflow: RenderableWorkflow, text: string): Rendering[] {
       const got = getPrompt(catalog, [workflow], prompt.name, { task: args.task });
       out.push({ where: `${adapter} prompts/get ${prompt.name}`, text: got.messages[0]!.content.text, document: true });
     }
-    const skill = renderSkill(workflow, adapter);
+    // As the install service hands it to the catalogs: the skill with its version's content digest.
+    const skill = { ...renderSkill(workflow, adapter), digest: `sha256:${'0'.repeat(64)}` };
     out.push({ where: `${adapter} SKILL.md`, text: skill.text, document: true });
     const target: InstallTarget = {
       deploymentId: 'dep_1',

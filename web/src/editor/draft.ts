@@ -60,7 +60,7 @@ export function sameFields(a: DraftFields, b: DraftFields): boolean {
   return (Object.keys(a) as (keyof DraftFields)[]).every((k) => a[k] === b[k]);
 }
 
-export const LEAVE_MESSAGE =
+const LEAVE_MESSAGE =
   'You have unsaved changes. Leave this page? Your draft stays in this browser and is offered when you come back.';
 
 /**
