@@ -60,8 +60,7 @@ export function sameFields(a: DraftFields, b: DraftFields): boolean {
   return (Object.keys(a) as (keyof DraftFields)[]).every((k) => a[k] === b[k]);
 }
 
-const LEAVE_MESSAGE =
-  'You have unsaved changes. Leave this page? Your draft stays in this browser and is offered when you come back.';
+const LEAVE_MESSAGE = 'You have unsaved changes. Leave this page? Your draft stays in this browser and is offered when you come back.';
 
 /**
  * While `dirty`, asks before the page is left: the browser's own prompt for a reload or a closed
