@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import type { CredentialUse, Viewer } from './auth/viewer.js';
 import { graphqlErrorReply } from './graphql/errors.js';
 import { graphiqlPage } from './graphql/graphiql.js';
+import { pathForErrors } from './text.js';
 import { getSchema } from './graphql/schema.js';
 import { answerPlainPost, asksForJson, plainParams, sendsJson } from './graphql/plain-post.js';
 import { boundedAnswer, createGraphQLHandler } from './graphql/yoga.js';
@@ -303,7 +304,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       scope.route = `${request.method} /(dashboard)`;
       return dashboard.notFound(request);
     }
-    throw new AppError('NOT_FOUND', `there is no route ${request.method} ${path}`, { method: request.method, path });
+    const shown = pathForErrors(path);
+    throw new AppError('NOT_FOUND', `there is no route ${request.method} ${shown}`, { method: request.method, path: shown });
   }
 
   /**

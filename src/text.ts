@@ -93,3 +93,14 @@ export const HIDDEN_CHARACTERS =
  */
 // eslint-disable-next-line no-control-regex -- vertical tab and form feed are the point
 export const LINE_BREAKS = /\r\n|[\n\r\u000B\u000C\u0085\u2028\u2029]/g;
+
+/**
+ * A request path as an error may repeat it: any segment that could be a key or a token (an API key
+ * pasted into a wrong address, say) is written as `<redacted>`, so an error never sends one back.
+ */
+export function pathForErrors(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (/^wfk_|^[A-Za-z0-9_-]{32,}$/.test(segment) ? '<redacted>' : segment))
+    .join('/');
+}

@@ -13,7 +13,16 @@ import {
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
-import { callTool, catalogFor, getPrompt, type Catalog, type RenderableWorkflow } from './render/index.js';
+import {
+  callTool,
+  catalogFor,
+  getPrompt,
+  inertWorkflow,
+  markedInline,
+  namingName,
+  type Catalog,
+  type RenderableWorkflow,
+} from './render/index.js';
 import { mainToolName } from './render/names.js';
 import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { SERVER_ICONS } from './icon.js';
@@ -192,7 +201,9 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
         const code = exchange.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
         throw new ProtocolError(code, `Resource not found: ${uri.href}`, { uri: uri.href });
       }
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify(workflow.manifest, null, 2)}\n` }] };
+      // The manifest as agents read it everywhere else: every string its author wrote made inert.
+      const manifest = inertWorkflow(workflow).manifest;
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify(manifest, null, 2)}\n` }] };
     } catch (error) {
       throw toRpcError(error, log);
     }
@@ -203,13 +214,17 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
       const modern = exchange.conn.protocolVersion >= '2025-06-18';
       const { workflows } = await catalog(exchange);
       return {
-        resources: workflows.map((w) => ({
-          uri: manifestUri(w.workflowId),
-          name: `${mainToolName(w.name, w.workflowId)}_manifest`,
-          ...(modern ? { title: `${w.name} (manifest, version ${w.version})` } : {}),
-          description: `The manifest of workflow "${w.name}" at version ${w.version}, as this deployment uses it.`,
-          mimeType: 'application/json',
-        })),
+        resources: workflows.map((source) => {
+          // Another author's name reaches the agent here too: inert, and marked as the author's.
+          const w = inertWorkflow(source);
+          return {
+            uri: manifestUri(w.workflowId),
+            name: `${mainToolName(namingName(w), w.workflowId)}_manifest`,
+            ...(modern ? { title: `${w.name} (manifest, version ${w.version})` } : {}),
+            description: markedInline(w, `The manifest of workflow "${w.name}" at version ${w.version}, as this deployment uses it.`),
+            mimeType: 'application/json',
+          };
+        }),
       };
     } catch (error) {
       throw toRpcError(error, log);

@@ -10,6 +10,7 @@ import { successResponse } from './envelope.js';
 import { collectVariables, compileRouter, ETAG_FIELD, ROUTE_OPERATION, type CompiledRoute } from './route-checks.js';
 import { createsResource, etagOf, expectedRevisionOf, fingerprintOf, replayOf } from './preconditions.js';
 import { routes } from './routes.js';
+import { pathForErrors } from '../text.js';
 
 /**
  * The /v1 REST face for the routes of the route table: match, authenticate, read the body,
@@ -56,7 +57,7 @@ export function createRestHandler(options: {
     if (found.kind === 'method_not_allowed') {
       throw new AppError(
         'METHOD_NOT_ALLOWED',
-        `${request.method} is not allowed on /v1${path}; use ${found.allowed.join(' or ')}`,
+        `${request.method} is not allowed on /v1${pathForErrors(path)}; use ${found.allowed.join(' or ')}`,
         { allowed: found.allowed },
         { Allow: found.allowed.join(', ') },
       );
@@ -153,7 +154,8 @@ export function createRestHandler(options: {
 }
 
 function noRoute(method: string, path: string): AppError {
-  return new AppError('NOT_FOUND', `there is no route ${method} /v1${path}`, { method, path: `/v1${path}` });
+  const shown = `/v1${pathForErrors(path)}`;
+  return new AppError('NOT_FOUND', `there is no route ${method} ${shown}`, { method, path: shown });
 }
 
 /** What a route answers for the first error of its operation's (masked) result. */

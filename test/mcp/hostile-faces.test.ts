@@ -54,7 +54,7 @@ describe('a hostile public workflow, through every face that serves it to agents
   });
 
   for (const { client: clientName, adapter } of CLIENT_ADAPTERS) {
-    it(`the tool endpoint (${adapter}): tools, calls, prompts and skill:// resources are inert`, async () => {
+    it(`the tool endpoint (${adapter}): tools, calls, prompts, skill:// and workflow:// resources are inert`, async () => {
       const client = await connectClient(t.app, deploymentId, clientName, { token });
       try {
         const { tools } = await client.listTools();
@@ -76,6 +76,14 @@ describe('a hostile public workflow, through every face that serves it to agents
         const skillResources = resources.filter((r) => r.uri.startsWith('skill://'));
         expect(skillResources).toHaveLength(1);
         for (const resource of skillResources) expectInert(JSON.stringify(resource), `resources/list ${resource.uri}`);
+        // The workflow:// manifest resources: their listing and their contents.
+        const manifestResources = resources.filter((r) => r.uri.startsWith('workflow://'));
+        expect(manifestResources).toHaveLength(1);
+        for (const resource of manifestResources) {
+          expectInert(JSON.stringify(resource), `resources/list ${resource.uri}`);
+          const read = await client.readResource({ uri: resource.uri });
+          for (const content of read.contents as { text: string }[]) expectInert(content.text, `resources/read ${resource.uri}`);
+        }
         const skills = new SkillsClient(client);
         const listing = await skills.list();
         expect(listing.skills).toHaveLength(1);

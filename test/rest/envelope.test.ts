@@ -32,6 +32,21 @@ describe('envelope, errors and health', () => {
     expectError(await t.call('GET', '/nothing-here'), 404, 'NOT_FOUND');
   });
 
+  it('never repeats a path segment that could be a key in an error', async () => {
+    const key = `wfk_${'a1b2c3d4'.repeat(5)}`;
+    for (const [method, path] of [
+      ['GET', `/v1/mcp/dep_abc/${key}`],
+      ['GET', `/v1/deployments/dep_abc/${key}/mcp`],
+      ['GET', `/somewhere/${key}`],
+      ['PATCH', `/v1/workflows/${key}`],
+    ] as const) {
+      const res = await t.call(method, path, { token, body: method === 'PATCH' ? {} : undefined });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.text, `${method} ${path}`).not.toContain(key);
+      expect(res.text).toContain('<redacted>');
+    }
+  });
+
   it('answers a wrong method on a known path with 405 and Allow', async () => {
     const res = await t.call('DELETE', '/v1/users/me/extra', { token });
     expectError(res, 404, 'NOT_FOUND');

@@ -6,3 +6,4 @@ export { callTool, catalogFor, getPrompt, renderCatalog } from './catalog.js';
 export type { Catalog, RenderableWorkflow, RenderedTool } from './types.js';
 export { NAME_PATTERN } from './names.js';
 export { parseSkillAdapter, renderSkill, skillName } from './skill.js';
+export { inertWorkflow, markedInline, namingName } from './untrusted.js';
