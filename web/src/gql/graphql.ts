@@ -260,7 +260,7 @@ export type MarketplaceWorkflowPageQueryVariables = Exact<{
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, viewerFork: { forkId: string | null } | null, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -315,7 +315,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, forkedFrom: { workflowId: string } | null }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -893,6 +893,9 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     tags
     currentVersion
     allowForks
+    viewerFork {
+      forkId
+    }
     manifest
     owner {
       userId
@@ -985,6 +988,9 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     allowForks
     currentVersion
     revision
+    forkedFrom {
+      workflowId
+    }
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
     body

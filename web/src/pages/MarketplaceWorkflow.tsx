@@ -22,6 +22,9 @@ const PageQuery = graphql(`
       tags
       currentVersion
       allowForks
+      viewerFork {
+        forkId
+      }
       manifest
       owner {
         userId
@@ -173,7 +176,7 @@ export default function MarketplaceWorkflow() {
             Subscribe
           </Button>
         )}
-        {w.allowForks && entry?.sourceType !== 'owned' && (
+        {w.allowForks && entry?.sourceType !== 'owned' && !w.viewerFork && (
           <Button
             className="secondary"
             isDisabled={fork.pending}
@@ -186,6 +189,18 @@ export default function MarketplaceWorkflow() {
           </Button>
         )}
       </div>
+      {w.viewerFork &&
+        (w.viewerFork.forkId ? (
+          <p className="hint">
+            You forked this workflow: <Link href={`/workflows/${w.viewerFork.forkId}`}>open your fork</Link>. A workflow can be forked once
+            per user.
+          </p>
+        ) : (
+          <p className="hint">
+            You forked this workflow before and deleted the fork; a workflow can be forked once per user, so it cannot be forked again. You
+            can subscribe to it.
+          </p>
+        ))}
       <ManifestDetails manifest={manifest} steps={steps} />
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>

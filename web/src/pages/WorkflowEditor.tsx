@@ -27,6 +27,9 @@ const WorkflowQuery = graphql(`
       allowForks
       currentVersion
       revision
+      forkedFrom {
+        workflowId
+      }
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -403,6 +406,12 @@ export default function WorkflowEditor() {
               }}
             >
               <p>Its versions go with it; it leaves your library and the deployments that use it.</p>
+              {w.forkedFrom && (
+                <p>
+                  <strong>This is a fork, and a workflow can be forked once per user:</strong> once deleted, you cannot fork the original
+                  again (you can still subscribe to it).
+                </p>
+              )}
             </ConfirmButton>
           </section>
         </>
