@@ -63,7 +63,9 @@ export interface YamlProblem {
 /** Text that is not YAML (or not JSON data): each problem with its line and column when known. */
 export class YamlProblems extends Error {
   constructor(readonly problems: YamlProblem[]) {
-    super(`the manifest is not valid YAML: ${problems[0]!.message}`);
+    const first = problems[0]!;
+    // The position once: in the sentence, and as line and column of each problem (not in its message too).
+    super(`the manifest is not valid YAML: ${first.message}${first.line ? ` at line ${first.line}, column ${first.column ?? 1}` : ''}`);
   }
 }
 
@@ -115,8 +117,12 @@ export function readManifestText(input: string): unknown {
   if (doc.errors.length > 0) {
     throw new YamlProblems(
       doc.errors.map((e) => ({
-        // prettyErrors appends the source excerpt after the first line; the position is enough.
-        message: e.message.split('\n')[0]!.replace(/:$/, ''),
+        // prettyErrors appends the source excerpt after the first line, and the position to it:
+        // the position is given as line and column, so the message says it only once.
+        message: e.message
+          .split('\n')[0]!
+          .replace(/:$/, '')
+          .replace(/ at line \d+, column \d+$/, ''),
         line: e.linePos?.[0].line,
         column: e.linePos?.[0].col,
       })),
