@@ -127,7 +127,7 @@ export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifes
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+export type AccountQuery = { billingPrices: Array<BillingPrice>, me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
 
 export type CheckoutMutationVariables = Exact<{
   priceId: BillingPrice;
@@ -206,7 +206,7 @@ export type DeleteDeploymentMutation = { deleteDeployment: { deleted: boolean } 
 export type DeploymentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DeploymentsQuery = { deployments: { data: Array<{ deploymentId: string, name: string, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, createdAt: string, workflows: Array<{ workflowId: string, name: string }>, usage: { connectionsThisMonth: number, lastConnectedAt: string | null } }> }, library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType }> } };
+export type DeploymentsQuery = { billingPrices: Array<BillingPrice>, deployments: { data: Array<{ deploymentId: string, name: string, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, createdAt: string, workflows: Array<{ workflowId: string, name: string }>, usage: { connectionsThisMonth: number, lastConnectedAt: string | null } }> }, library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType }> }, me: { plan: string, usage: { deployments: { used: number, limit: number } } } };
 
 export type CreateDeploymentMutationVariables = Exact<{
   name: string;
@@ -582,6 +582,7 @@ export const AccountDocument = new TypedDocumentString(`
       customerId
     }
   }
+  billingPrices
 }
     `) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
 export const CheckoutDocument = new TypedDocumentString(`
@@ -782,6 +783,16 @@ export const DeploymentsDocument = new TypedDocumentString(`
       sourceType
     }
   }
+  me {
+    plan
+    usage {
+      deployments {
+        used
+        limit
+      }
+    }
+  }
+  billingPrices
 }
     `) as unknown as TypedDocumentString<DeploymentsQuery, DeploymentsQueryVariables>;
 export const CreateDeploymentDocument = new TypedDocumentString(`
