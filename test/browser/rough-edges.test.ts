@@ -77,6 +77,9 @@ describe('rough edges of the first hour', { timeout: 180_000 }, () => {
     await page.goto(`${origin}/marketplace/${workflowId}`);
     await page.getByText('You forked this workflow before and deleted the fork').waitFor();
     expect(await page.getByRole('button', { name: 'Fork', exact: true }).count()).toBe(0);
+    // Nor is a fork suggested to review it.
+    await page.getByText('Subscribe to review this workflow.').waitFor();
+    expect(await page.getByText('Subscribe or fork to review').count()).toBe(0);
     await checkPage(page, 'marketplace-workflow-forked-before', 'a listing forked before');
 
     // The refusal itself says why (a second tab that still shows Fork).

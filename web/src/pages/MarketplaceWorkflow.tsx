@@ -231,7 +231,11 @@ export default function MarketplaceWorkflow() {
             }}
           />
         )}
-        {!entry && <p className="hint">Subscribe or fork to review this workflow.</p>}
+        {!entry && (
+          <p className="hint">
+            {w.viewerFork?.forkId === null ? 'Subscribe to review this workflow.' : 'Subscribe or fork to review this workflow.'}
+          </p>
+        )}
       </section>
     </>
   );
