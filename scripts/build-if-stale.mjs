@@ -1,6 +1,7 @@
 /**
  * `npm start`'s first step: runs `npm run build` only when something the build reads is newer than
- * the last build (or there is none), so a start without changes skips the ~30 s build.
+ * the last build (or there is none), so a start without changes skips the build; it says what it does
+ * before the build, which takes a minute or two on a first start.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,11 @@ const changed = Math.max(...INPUTS.map(newest));
 if (built > changed) {
   console.log('The build is current: skipping it (npm run build rebuilds).');
 } else {
+  console.log(
+    built
+      ? 'Sources changed since the last build: building the service and the dashboard again (a minute or two)…'
+      : 'First start: building the service and the dashboard (a minute or two, once; later starts skip it until sources change)…',
+  );
   const result = spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);

@@ -4,7 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 
-import { signDevToken } from '../src/auth/dev-issuer.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import { devIssuerDir, loadOrCreateDevIssuerKey, signDevToken } from '../src/auth/dev-issuer.js';
 
 const USAGE = `usage: npm run token -- --email <address> [--sub <subject>] [--name <display name>] [--expires <seconds>]
 
@@ -55,8 +58,17 @@ async function main(): Promise<void> {
   }
 
   const dataDir = process.env.DATA_DIR || './.data';
+  const keyExisted = existsSync(path.join(devIssuerDir(dataDir), 'private.jwk.json'));
   const token = await signDevToken(dataDir, { email, sub: values.sub, name: values.name, expiresInSeconds });
+  const { kid } = await loadOrCreateDevIssuerKey(dataDir);
   process.stdout.write(`${token}\n`);
+  // Which issuer key signed it: a service started with another DATA_DIR has another key and refuses
+  // the token (401) without saying why, so say it here (stderr: stdout stays the token alone).
+  process.stderr.write(
+    `Signed by the development issuer key ${kid} under ${path.resolve(dataDir)}. ` +
+      (keyExisted ? '' : 'That key was made just now: no service has used this DATA_DIR yet. ') +
+      'A service started with another DATA_DIR refuses it with 401: run npm run token with the DATA_DIR the service uses.\n',
+  );
 }
 
 main().catch((err: unknown) => {

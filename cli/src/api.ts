@@ -110,7 +110,7 @@ export class Api {
   async text(path: string): Promise<string> {
     const response = await this.send('GET', path);
     const text = await response.text();
-    if (!response.ok) throw this.failure(response.status, text);
+    if (!response.ok) throw this.failure(response.status, text, response.headers.get('content-type'));
     return text;
   }
 
@@ -122,16 +122,26 @@ export class Api {
   ): Promise<{ data: T; pagination?: Page<T>['pagination']; etag: string | null }> {
     const response = await this.send(method, path, body, headers);
     const text = await response.text();
-    if (!response.ok) throw this.failure(response.status, text);
+    if (!response.ok) throw this.failure(response.status, text, response.headers.get('content-type'));
+    let answer: unknown = null;
     try {
-      return { ...(JSON.parse(text) as { data: T }), etag: response.headers.get('etag') };
+      answer = JSON.parse(text);
     } catch {
-      throw new CliError(
-        'INTERNAL_ERROR',
-        `the service answered ${method} ${path} with something that is not JSON`,
-        'Check that --service names the workflow service.',
-      );
+      // Not JSON: not the service (a web page, a proxy's page).
     }
+    if (!answer || typeof answer !== 'object' || !('data' in answer))
+      throw this.notTheService(response.status, response.headers.get('content-type'));
+    const envelope = answer as { data: T; pagination?: Page<T>['pagination'] };
+    return { data: envelope.data, pagination: envelope.pagination, etag: response.headers.get('etag') };
+  }
+
+  /** The address answers, but not with the service's JSON envelope: another web server, or the wrong path. */
+  private notTheService(status: number, contentType: string | null): CliError {
+    return new CliError(
+      'SERVICE_UNREACHABLE',
+      `${this.service} does not answer as the workflow service (it answered ${status}${contentType ? ` with ${contentType.split(';')[0]}` : ''}, not the service's JSON)`,
+      "Check the address (--service or WFCTL_SERVICE): it is the service's origin, such as http://127.0.0.1:4000 (without /v1).",
+    );
   }
 
   private async send(
@@ -172,16 +182,25 @@ export class Api {
     return response;
   }
 
-  private failure(status: number, text: string): CliError {
+  private failure(status: number, text: string, contentType: string | null): CliError {
     let error: { code?: string; message?: string; details?: unknown } | undefined;
     try {
       error = (JSON.parse(text) as { error?: typeof error }).error;
     } catch {
-      // Not the service's envelope (a proxy's page): described by the status alone.
+      // Not the service's envelope (a proxy's page, another web server).
     }
-    const code =
-      error?.code ??
-      (status === 401 ? 'UNAUTHORIZED' : status === 404 ? 'NOT_FOUND' : status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR');
+    // A refusal without the service's error envelope: a proxy in front of the service that is down
+    // (5xx) is told as unavailable; anything else is not the service at all, whatever its status.
+    if (!error?.code) {
+      if (status >= 500)
+        return new CliError(
+          'SERVICE_UNAVAILABLE',
+          `${this.service} answered ${status} without the service's JSON (a proxy whose service does not answer?)`,
+          'Try again shortly; if it persists, check the address (--service or WFCTL_SERVICE) and that the service is running.',
+        );
+      return this.notTheService(status, contentType);
+    }
+    const code = error.code;
     let hint = HINTS[code];
     if (code === 'UNAUTHORIZED' && this.credential?.kind === 'api_key')
       hint = 'The API key in WFCTL_API_KEY is unknown, revoked or expired: create a new one in the dashboard.';

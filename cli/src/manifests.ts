@@ -217,9 +217,10 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
   const unchanged: PushEntry[] = [];
   // `raced`: changed by someone else between this push's read and its write (412 on If-Match).
   const conflicts: Array<PushEntry & { serviceVersion: string; raced?: true }> = [];
-  let mine: Workflow[] | null = null;
-  const sameName = async (name: string, file: string): Promise<Workflow | undefined> => {
-    mine ??= await api.list<Workflow>('/workflows');
+  // Read first, even when every file is unchanged since the last push: a push never reports success
+  // from a service it did not reach (a stopped service, another web server, a refused credential).
+  const mine = await api.list<Workflow>('/workflows');
+  const sameName = (name: string, file: string): Workflow | undefined => {
     const tracked = new Set(Object.values(state.workflows).map((s) => s.workflowId));
     const found = mine.filter((w) => w.name === name && !tracked.has(w.workflowId));
     if (found.length > 1)
@@ -241,7 +242,7 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
     }
     // A file the state does not know may be a workflow of the same name made by an earlier push
     // whose state was not kept (CI): it is updated, not made twice.
-    const namesake = known ? undefined : await sameName(String(manifest!.name ?? ''), file);
+    const namesake = known ? undefined : sameName(String(manifest!.name ?? ''), file);
     if (namesake) {
       out.progress(`[${index}/${checked.length}] ${file}: update ${namesake.workflowId} (same name)${options.dryRun ? ' (dry run)' : ''}`);
       if (options.dryRun) {

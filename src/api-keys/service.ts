@@ -133,7 +133,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     const clean = await cleanInput(viewer, input);
     const secret = newApiKeySecret();
     const key = await prisma.$transaction(async (tx) => {
-      await enforceQuota(tx, viewer.userId, 'apiKeys');
+      await enforceQuota(tx, viewer.userId, 'apiKeys', 1, clock.now());
       return tx.apiKey.create({
         data: {
           id: newId('key'),

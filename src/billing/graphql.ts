@@ -100,6 +100,17 @@ const BillingPriceRef = builder.enumType('BillingPrice', {
   description: 'What can be bought; each maps to a Stripe price by configuration.',
 });
 
+builder.queryField('billingPrices', (t) =>
+  t.field({
+    type: [BillingPriceRef],
+    extensions: graphqlOnly,
+    description:
+      'What a checkout can be started for on this service; empty when billing is not configured (STRIPE_SECRET_KEY or the prices unset), and then createCheckoutSession is BILLING_NOT_CONFIGURED.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.services.billing.checkoutPrices(),
+  }),
+);
+
 const CheckoutRef = builder.objectRef<{ checkoutUrl: string }>('BillingCheckout').implement({
   fields: (t) => ({ checkoutUrl: t.exposeString('checkoutUrl', { description: 'Send the user here to pay (Stripe Checkout).' }) }),
 });

@@ -11,6 +11,7 @@ import {
   isMissingResource,
   notConfigured,
   planOfPriceKey,
+  PRICE_KEYS,
   providerUnavailable,
   stripePriceOf,
   type PriceKey,
@@ -213,6 +214,8 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
 
   return {
     stripe,
+    /** What a checkout can be started for on this service: none when billing is not configured. */
+    checkoutPrices: (): PriceKey[] => (stripe ? PRICE_KEYS.filter((key) => !!config.stripe.prices[key]) : []),
     planOf,
     forgetPlan,
     currentPlan: (userId: string) => readPlan(prisma, userId),

@@ -52,7 +52,8 @@ async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
   return effectivePlan(row.plan === null || row.status === null ? null : { plan: row.plan, status: row.status });
 }
 
-function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number> {
+/** What counts toward a quota; an API key past its expiry no longer counts (revoked keys are deleted). */
+function countQuota(db: Db, userId: string, quota: CountedQuota, now: Date): Promise<number> {
   switch (quota) {
     case 'workflows':
       return db.workflow.count({ where: { ownerId: userId } });
@@ -61,7 +62,7 @@ function countQuota(db: Db, userId: string, quota: CountedQuota): Promise<number
     case 'subscriptions':
       return db.libraryEntry.count({ where: { userId, sourceType: 'subscribed' } });
     case 'apiKeys':
-      return db.apiKey.count({ where: { userId } });
+      return db.apiKey.count({ where: { userId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } });
   }
 }
 
@@ -97,10 +98,10 @@ function exceeded(quota: QuotaName, plan: PlanName, limit: number, used: number)
  * UNAUTHORIZED when the account has been deleted meanwhile. A downgraded user keeps what they
  * have; only new resources over the new quota are refused.
  */
-export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, adding = 1): Promise<QuotaUse> {
+export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, adding = 1, now: Date = new Date()): Promise<QuotaUse> {
   const plan = await lockUserPlan(tx, userId);
   const limit = LIMIT_OF[quota](planLimits(plan));
-  const used = await countQuota(tx, userId, quota);
+  const used = await countQuota(tx, userId, quota, now);
   if (used + adding > limit) throw exceeded(quota, plan, limit, used);
   return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
 }
@@ -190,10 +191,10 @@ export async function connectionUsage(
 async function quotaUsage(db: Db, userId: string, now: Date = new Date()): Promise<Record<QuotaName, QuotaUse>> {
   const [plan, workflows, deployments, subscriptions, apiKeys, connections] = await Promise.all([
     readPlan(db, userId),
-    countQuota(db, userId, 'workflows'),
-    countQuota(db, userId, 'deployments'),
-    countQuota(db, userId, 'subscriptions'),
-    countQuota(db, userId, 'apiKeys'),
+    countQuota(db, userId, 'workflows', now),
+    countQuota(db, userId, 'deployments', now),
+    countQuota(db, userId, 'subscriptions', now),
+    countQuota(db, userId, 'apiKeys', now),
     connectionsUsed(db, userId, now),
   ]);
   const limits = planLimits(plan);

@@ -74,7 +74,11 @@ function dependencyErrors(steps: ReadableStep[], checkMissing: boolean, input: u
         errors.push({
           path,
           code: 'unknown_dependency',
-          message: `${place(path, input)} names '${d.id}', which is not a step of this manifest${suggestion(d.id, ids)}`,
+          // Never the step itself: a step cannot depend on itself, so that suggestion would be wrong.
+          message: `${place(path, input)} names '${d.id}', which is not a step of this manifest${suggestion(
+            d.id,
+            ids.filter((id) => id !== s.id),
+          )}`,
         });
       }
     }

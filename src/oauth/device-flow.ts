@@ -154,8 +154,10 @@ ${form.replace('name="user_code"', 'id="user-code" name="user_code" aria-label="
 <p><code style="font-size:1.6rem;letter-spacing:.1em">${escape(userCode)}</code></p>
 <p><strong>${name}</strong> asks to act on your account through the API: your workflows, library, deployments and API keys. Continue only if you started the sign-in of ${name} yourself and it shows this code.</p>
 ${form}
+<div class="choices">
 <button type="submit" form="op.deviceConfirmForm">Continue</button>
-<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes" style="background:#4b5563">Cancel</button>`,
+<button type="submit" form="op.deviceConfirmForm" name="abort" value="yes" class="secondary">Cancel</button>
+</div>`,
     );
   },
   async successSource(ctx: KoaContextWithOIDC) {
@@ -171,8 +173,10 @@ export function apiConsent(options: { action: string; email: string | null; redi
     `<h1>Sign in the command line?</h1>
 <p><strong>${escape(cliClient.client_name!)}</strong> (it will return to <code>${escape(host)}</code> on this computer) asks to act on your account as ${escape(options.email ?? 'you')} through the API: your workflows, library, deployments and API keys.</p>
 <p class="note">Allow only if you ran <code>wfctl login</code> yourself. <code>wfctl logout</code> ends it, or disconnect it under connected applications.</p>
+<div class="choices">
 <form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
-<form method="post" action="${escape(options.action)}/deny"><button type="submit" style="background:#4b5563">Deny</button></form>`,
+<form method="post" action="${escape(options.action)}/deny"><button type="submit" class="secondary">Deny</button></form>
+</div>`,
     200,
     formActionSource(options.redirectUri),
   );

@@ -72,7 +72,10 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
       if (!match) return null;
       const interaction = await provider.Interaction.find(match[1]!);
       if (!interaction?.params.client_id) return null;
-      return (await clientShown(interaction.params)).shown;
+      const { shown } = await clientShown(interaction.params);
+      const resource = typeof interaction.params.resource === 'string' ? interaction.params.resource : null;
+      if (!isApiResource(config.publicBaseUrl, resource)) return shown;
+      return { ...shown, opens: 'api', device: interaction.returnTo.includes('/oauth/device/') };
     },
     async handle(req: IncomingMessage, res: ServerResponse, incoming: Incoming): Promise<void> {
       const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -17,7 +17,7 @@ input{width:100%;box-sizing:border-box;font:inherit;padding:.55rem .7rem;border:
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:2px solid #1d4ed8;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
 .choices{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
-.choices form{flex:1 1 8rem}
+.choices form,.choices>button{flex:1 1 8rem}
 .choices button{width:100%;margin:0;min-height:2.75rem}
 button.secondary{background:#fff;color:#1b1f24;border-color:#6b7480}
 .asking{padding:.6rem .8rem;border-left:4px solid #1d4ed8;background:#eef2fb;color:#1b1f24}
@@ -71,11 +71,19 @@ export function page(title: string, body: string, status: number, formAction: st
  */
 function askingLine(client: ClientShown | null | undefined): string {
   if (!client) return '';
-  const vouch =
-    client.source === 'document'
-      ? `name published by <code>${escape(client.host)}</code>`
-      : `returns to <code>${escape(client.host)}</code>`;
-  return `<p class="asking">Sign in to continue connecting the application <q><bdi>${escape(client.name)}</bdi></q> (${vouch}) to one of your deployments. You are asked to allow or deny it next.</p>`;
+  const vouch = !client.host
+    ? ''
+    : client.source === 'document'
+      ? ` (name published by <code>${escape(client.host)}</code>)`
+      : ` (returns to <code>${escape(client.host)}</code>)`;
+  const name = `<q><bdi>${escape(client.name)}</bdi></q>${vouch}`;
+  if (client.opens === 'api') {
+    const what = 'It gets access to the API as you (your workflows, library, deployments and API keys), not to a deployment.';
+    return client.device
+      ? `<p class="asking">Sign in to finish <code>wfctl login --device</code>: the command line ${name} is signed in as you once you do. ${what}</p>`
+      : `<p class="asking">Sign in to continue signing in the command line ${name}. ${what} You are asked to allow or deny it next.</p>`;
+  }
+  return `<p class="asking">Sign in to continue connecting the application ${name} to one of your deployments. You are asked to allow or deny it next.</p>`;
 }
 
 /** The development sign-in page: an e-mail address, no password (no identity provider configured). */
@@ -132,6 +140,10 @@ export interface ClientShown {
   source: 'document' | 'registered';
   /** The host of the metadata document, or of the redirect URI for a registered client. */
   host: string;
+  /** What it asks for: the API (the command line) or a deployment's tool endpoint (default). */
+  opens?: 'api' | 'deployment';
+  /** The command line's device sign-in (`wfctl login --device`): nothing is asked after the sign-in. */
+  device?: boolean;
 }
 
 /** The consent page of the authorization server: which client wants which deployment's tool endpoint. */

@@ -15,6 +15,8 @@ main{max-width:980px;margin:0 auto;padding:24px 32px}
 .GET{color:#1a7f37}.POST{color:#0550ae}.PUT{color:#8250df}.PATCH{color:#9a6700}.DELETE{color:#cf222e}
 code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f3f4f6;padding:8px;border-radius:6px;overflow:auto}
 h2{margin-top:32px;font-size:17px}details summary{cursor:pointer}
+header code,.route>code,li code{overflow-wrap:anywhere}pre{max-width:100%;box-sizing:border-box}
+@media (max-width:600px){header{padding:12px 16px}main{padding:16px 12px}.route{padding:10px 12px}ul{padding-left:1.2em}}
 </style></head>
 <body><header><h1>Workflow service — REST API reference</h1><div>Every request carries <code>Authorization: Bearer &lt;ID token&gt;</code>. Raw document: <a style="color:#9cf" href="${openApiUrl}">openapi.json</a></div></header>
 <main id="root">Loading…</main>

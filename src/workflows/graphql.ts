@@ -142,6 +142,24 @@ builder.objectField(WorkflowRef, 'forkedFromWorkflow', (t) =>
   }),
 );
 
+const ViewerForkRef = builder.objectRef<{ forkedAt: Date; forkId: string | null }>('ViewerFork').implement({
+  description: "The caller's fork of a workflow; a workflow can be forked once per user, even after the fork is deleted (spec 2.9).",
+  fields: (t) => ({
+    forkedAt: t.string({ resolve: (f) => f.forkedAt.toISOString() }),
+    forkId: t.string({ nullable: true, description: 'null: the fork was deleted (no other fork can be made).', resolve: (f) => f.forkId }),
+  }),
+});
+
+builder.objectField(WorkflowRef, 'viewerFork', (t) =>
+  t.field({
+    type: ViewerForkRef,
+    nullable: true,
+    extensions: graphqlOnly,
+    description: 'Whether the caller has forked this workflow (null: never; then Fork is possible if allowForks).',
+    resolve: (w, _args, ctx) => (ctx.viewer ? ctx.services.workflows.viewerFork(ctx.viewer, w.id) : null),
+  }),
+);
+
 const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
   description: 'One recorded version of a workflow: everything an agent sees of it at that version, and its content digest.',
   fields: (t) => ({

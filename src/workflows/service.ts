@@ -300,7 +300,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
             where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId },
             select: { id: true },
           });
-          throw forkedTwice(workflowId, fork?.id);
+          throw forkedTwice(workflowId, fork?.id ?? null);
         }
         await enforceQuota(tx, viewer.userId, 'workflows');
         await tx.workflowFork.create({ data: { workflowId, userId: viewer.userId, createdAt: now } });
@@ -334,6 +334,20 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       if (isUniqueViolation(error)) throw forkedTwice(workflowId);
       throw error;
     }
+  }
+
+  /**
+   * The caller's fork of a workflow (spec 2.9: once per user, ever): null when never forked; `forkId`
+   * null when the fork was deleted, which does not allow another.
+   */
+  async function viewerFork(viewer: Viewer, workflowId: string): Promise<{ forkedAt: Date; forkId: string | null } | null> {
+    const record = await prisma.workflowFork.findUnique({ where: { workflowId_userId: { workflowId, userId: viewer.userId } } });
+    if (!record) return null;
+    const fork = await prisma.workflow.findFirst({
+      where: { ownerId: viewer.userId, forkedFromWorkflowId: workflowId },
+      select: { id: true },
+    });
+    return { forkedAt: record.createdAt, forkId: fork?.id ?? null };
   }
 
   async function listVersions(viewer: Viewer, workflowId: string, input: VersionPageInput) {
@@ -491,6 +505,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
     updateWorkflow,
     deleteWorkflow,
     forkWorkflow,
+    viewerFork,
     listVersions,
     listVersionsOf,
     firstVersionPages,
@@ -506,12 +521,16 @@ function findingsColumn(check: CheckResult): Prisma.InputJsonValue {
   return check.findings as unknown as Prisma.InputJsonValue;
 }
 
-function forkedTwice(workflowId: string, forkId?: string): AppError {
+/** `forkId`: the caller's fork; null: it was deleted; undefined: not known (a concurrent fork won). */
+function forkedTwice(workflowId: string, forkId?: string | null): AppError {
   return new AppError(
     'CONFLICT',
-    `you have already forked this workflow${forkId ? '' : ' (a workflow can be forked once per user, even after the fork is deleted)'}`,
+    forkId === null
+      ? 'you forked this workflow before and deleted the fork; a workflow can be forked once per user, so subscribe to it instead'
+      : `you have already forked this workflow${forkId ? `: your fork is ${forkId}` : ''}; a workflow can be forked once per user`,
     {
       workflowId,
+      reason: 'already_forked',
       ...(forkId ? { forkId } : {}),
     },
   );

@@ -134,6 +134,28 @@ describe('personal API keys', () => {
     }
   });
 
+  it('does not count expired keys toward the plan limit of keys, in the refusal nor in the usage', async () => {
+    const user = await t.token('keys-cap@example.com', { plan: 'free' });
+    const keys = [];
+    for (let i = 1; i <= 5; i += 1) keys.push(await createKey(user, { name: `Key ${i}`, scope: 'api' }));
+    const full = await t.call('POST', '/v1/api-keys', { token: user, body: { name: 'Sixth' } });
+    expect(full.status).toBe(402);
+    expect(full.body.error.details).toMatchObject({ quota: 'apiKeys', limit: 5, used: 5 });
+
+    await database.db.prisma.apiKey.update({ where: { id: keys[0]!.keyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const usage = await t.graphql('{ me { usage { apiKeys { used limit remaining } } } }', {}, user);
+    expect(usage.body.data.me.usage.apiKeys).toEqual({ used: 4, limit: 5, remaining: 1 });
+    // Listed still (marked expired on the Account page), but no longer counted: a new key fits.
+    const listed = await t.call('GET', '/v1/api-keys', { token: user });
+    expect(listed.body.data.map((k: { keyId: string }) => k.keyId)).toContain(keys[0]!.keyId);
+    expect((await t.call('POST', '/v1/api-keys', { token: user, body: { name: 'Sixth' } })).status).toBe(201);
+    expect((await t.call('POST', '/v1/api-keys', { token: user, body: { name: 'Seventh' } })).status).toBe(402);
+
+    // A key that expires later still counts.
+    await database.db.prisma.apiKey.update({ where: { id: keys[1]!.keyId }, data: { expiresAt: new Date(Date.now() + 3_600_000) } });
+    expect((await t.call('POST', '/v1/api-keys', { token: user, body: { name: 'Seventh' } })).status).toBe(402);
+  });
+
   it("does not let a user see or revoke another user's keys", async () => {
     const key = await createKey(owner, { name: 'Mine', scope: 'api' });
     const other = await t.token('other-keys@example.com');

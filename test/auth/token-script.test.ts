@@ -51,6 +51,19 @@ describe('scripts/token.ts', () => {
     });
   });
 
+  it('says on stderr which DATA_DIR and key signed it, and that a service with another DATA_DIR refuses it', async () => {
+    const first = await token(['--email', 'a@example.com']);
+    expect(first.stderr).toContain(`under ${path.resolve(dataDir)}`);
+    expect(first.stderr).toContain('That key was made just now: no service has used this DATA_DIR yet.');
+    expect(first.stderr).toContain('A service started with another DATA_DIR refuses it with 401');
+    const { kid } = JSON.parse(Buffer.from(first.stdout.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    expect(first.stderr).toContain(`key ${kid} `);
+    // The key kept: no longer new.
+    const second = await token(['--email', 'a@example.com']);
+    expect(second.stderr).toContain(`key ${kid} `);
+    expect(second.stderr).not.toContain('made just now');
+  });
+
   it('exits 2 with usage when --email is missing or invalid', async () => {
     const missing = await exitCode(token([]));
     expect(missing.code).toBe(2);

@@ -192,6 +192,8 @@ describe('billing without Stripe configuration', () => {
     expect(webhook.status).toBe(501);
     expect(webhook.body.error.message).toMatch(/STRIPE_WEBHOOK_SECRET/);
     expect((await t.call('GET', '/v1/billing/subscription', { token })).body.data).toMatchObject({ plan: 'free', status: 'active' });
+    // The dashboard learns it before offering an upgrade: nothing can be bought here.
+    expect((await t.graphql('{ billingPrices }', {}, token)).body.data).toEqual({ billingPrices: [] });
   });
 
   it('names the missing price when only that one is not configured', async () => {
@@ -203,6 +205,9 @@ describe('billing without Stripe configuration', () => {
       });
       expect(res.status).toBe(501);
       expect(res.body.error.message).toMatch(/STRIPE_PRICE_TEAM_ANNUAL/);
+      // Only the prices that can be bought are offered.
+      const offered = await app.graphql('{ billingPrices }', {}, await app.token('partial@example.com', { plan: 'free' }));
+      expect(offered.body.data).toEqual({ billingPrices: ['pro_monthly', 'pro_annual', 'team_monthly'] });
     } finally {
       await stopAppWithFakeStripe(app, stripe);
     }

@@ -1,8 +1,8 @@
 import { readFileSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../browser/service.js';
+import { checkPage, launchChromium } from '../browser/service.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { buildCli, runCli, startCli, startService, tempHome, waitFor, type RunningService } from './cli.js';
 
@@ -41,6 +41,16 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
 
   const wfctl = (...args: string[]) => runCli(args, { env });
 
+  /** The two choices of a service page side by side, the second outlined (white), as on the MCP consent page. */
+  async function expectChoices(page: Page, first: string, second: string): Promise<void> {
+    const a = page.getByRole('button', { name: first, exact: true });
+    const b = page.getByRole('button', { name: second, exact: true });
+    const [boxA, boxB] = [await a.boundingBox(), await b.boundingBox()];
+    expect(Math.abs(boxA!.y - boxB!.y), `${first} and ${second} side by side`).toBeLessThan(2);
+    expect(await b.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(await a.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgb(255, 255, 255)');
+  }
+
   it('signs in with the device flow, approved in Chromium; the credential is a file only the user can read', async () => {
     const login = startCli(['login', '--device', '--no-browser', '--json'], env);
     // A loaded machine takes its time to start a process: the wait is generous, and bounded.
@@ -54,9 +64,17 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
     // The service's own confirmation page shows the code the terminal shows.
     await expect(page.getByRole('heading', { name: 'Is this the code on your screen?' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('main').innerText()).toContain(userCode);
+    // Continue and Cancel side by side, Cancel outlined like the MCP consent page's Deny.
+    await expectChoices(page, 'Continue', 'Cancel');
+    await checkPage(page, 'cli-device-confirm', "wfctl login --device's code confirmation");
     await page.getByRole('button', { name: 'Continue' }).click();
     // Not signed in yet: the dashboard's sign-in, then back to finish.
     await page.waitForURL(/\/sign-in\?return=/);
+    const asking = await page.locator('p.asking').innerText();
+    expect(asking).toContain('Sign in to finish wfctl login --device');
+    expect(asking).toContain('not to a deployment');
+    expect(asking).not.toContain('one of your deployments');
+    expect(asking).not.toContain('returns to');
     await page.getByLabel('E-mail address').fill(EMAIL);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'The command line is signed in' }).waitFor({ timeout: 15_000 });
@@ -104,8 +122,15 @@ describe('wfctl against a running service', { timeout: 180_000 }, () => {
       const page = await context.newPage();
       await page.goto(url!);
       await page.getByLabel('E-mail address').fill('loopback-user@example.com', { timeout: 30_000 });
+      const asking = await page.locator('p.asking').innerText();
+      expect(asking).toMatch(/^Sign in to continue signing in the command line .+ \(returns to 127\.0\.0\.1:\d+\)\. It gets access/);
+      expect(asking).toContain('not to a deployment');
+      expect(asking).not.toContain('one of your deployments');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Allow' }).click({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Allow' }).waitFor({ timeout: 30_000 });
+      await expectChoices(page, 'Allow', 'Deny');
+      await checkPage(page, 'cli-consent', "wfctl login's consent page");
+      await page.getByRole('button', { name: 'Allow' }).click();
       // The command line's own loopback page answers the redirect.
       await page.getByRole('heading', { name: 'The command line is signed in' }).waitFor({ timeout: 30_000 });
       expect(page.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);

@@ -66,6 +66,9 @@ describe('parseManifestInput', () => {
     const errors = err.details.errors as Array<{ line: number; column: number; message: string }>;
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]!.line).toBeGreaterThan(1);
+    // The position once: as line and column, not repeated in each problem's message.
+    for (const e of errors) expect(e.message).not.toMatch(/line \d+/);
+    expect(err.message.match(/at line/g)).toHaveLength(1);
   });
 
   it('rejects duplicate keys', () => {

@@ -25,6 +25,13 @@ describe('validateManifest: semantic checks', () => {
     });
   });
 
+  it('never suggests the step itself for a missing dependency', () => {
+    const m = { ...minimalManifest(), steps: [step('lint'), step('bb', ['b'])] };
+    const e = onlyError(m);
+    expect(e.code).toBe('unknown_dependency');
+    expect(e.message).toBe("steps[1].depends_on[0] (step 'bb') names 'b', which is not a step of this manifest");
+  });
+
   it('reports a step depending on itself as a circular dependency, once, with its own message', () => {
     const m = { ...minimalManifest(), steps: [step('build', ['build'])] };
     const e = onlyError(m);

@@ -21,8 +21,21 @@ describe('a workflow is forked at most once per user, ever', () => {
       expect(twice.status).toBe(409);
       expect(twice.body.error).toMatchObject({
         code: 'CONFLICT',
-        details: { workflowId: original.workflowId, forkId: first.body.data.workflowId },
+        details: { workflowId: original.workflowId, reason: 'already_forked', forkId: first.body.data.workflowId },
       });
+      expect(twice.body.error.message).toBe(
+        `you have already forked this workflow: your fork is ${first.body.data.workflowId}; a workflow can be forked once per user`,
+      );
+      // The listing learns it before offering Fork.
+      const viewerFork = async (token: string) =>
+        (
+          await t.graphql(
+            'query($id: String!) { workflow(workflowId: $id) { viewerFork { forkId forkedAt } } }',
+            { id: original.workflowId },
+            token,
+          )
+        ).body.data.workflow.viewerFork;
+      expect(await viewerFork(forker)).toEqual({ forkId: first.body.data.workflowId, forkedAt: expect.any(String) });
 
       // Fork, delete, fork again: refused every time, the count stays.
       for (let cycle = 0; cycle < 3; cycle += 1) {
@@ -34,10 +47,14 @@ describe('a workflow is forked at most once per user, ever', () => {
         });
         expect(again.status).toBe(409);
         expect(again.body.error.code).toBe('CONFLICT');
-        expect(again.body.error.message).toMatch(/once per user, even after the fork is deleted/);
-        expect(again.body.error.details).toEqual({ workflowId: original.workflowId });
+        expect(again.body.error.message).toBe(
+          'you forked this workflow before and deleted the fork; a workflow can be forked once per user, so subscribe to it instead',
+        );
+        expect(again.body.error.details).toEqual({ workflowId: original.workflowId, reason: 'already_forked' });
       }
       expect(await forks(t, owner, original.workflowId)).toBe(1);
+      expect(await viewerFork(forker)).toEqual({ forkId: null, forkedAt: expect.any(String) });
+      expect(await viewerFork(await t.token('fork-once-never@example.com'))).toBeNull();
 
       // Through GraphQL too.
       const gql = await t.graphql(

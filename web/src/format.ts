@@ -5,4 +5,4 @@ export function formatDate(iso: string | null | undefined): string {
 }
 
 /** "1 deployment", "2 deployments": the service's own helper, so every face words counts alike. */
-export { plural } from '../../src/text';
+export { isOrAre, plural } from '../../src/text';

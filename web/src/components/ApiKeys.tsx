@@ -106,37 +106,51 @@ export function ApiKeys({ onChange }: { onChange: () => void }) {
                 </tr>
               </thead>
               <tbody>
-                {data.apiKeys.data.map((k) => (
-                  <tr key={k.keyId}>
-                    <th scope="row">{k.name}</th>
-                    <td data-label="Scope">{k.scope}</td>
-                    <td data-label="Deployments">{opens(k.deploymentIds)}</td>
-                    <td data-label="Prefix">
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td data-label="Created">{formatDate(k.createdAt)}</td>
-                    <td data-label="Last used">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
-                    <td data-label="Expires">{k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
-                    <td data-label="">
-                      <ConfirmButton
-                        label="Revoke"
-                        accessibleName={`Revoke ${k.name}`}
-                        title={`Revoke “${k.name}”?`}
-                        confirmLabel="Revoke key"
-                        pending={revoke.pending}
-                        onConfirm={async () => {
-                          if (await revoke.run({ keyId: k.keyId })) {
-                            setRevoked(`Key “${k.name}” revoked.`);
-                            reload();
-                            onChange();
-                          }
-                        }}
-                      >
-                        <p>Every IDE or script using this key is refused from its next request. This cannot be undone.</p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
+                {data.apiKeys.data.map((k) => {
+                  // An expired key opens nothing and does not count toward the plan's key limit.
+                  const expired = k.expiresAt !== null && k.expiresAt !== undefined && Date.parse(k.expiresAt) <= Date.now();
+                  return (
+                    <tr key={k.keyId}>
+                      <th scope="row">{k.name}</th>
+                      <td data-label="Scope">{k.scope}</td>
+                      <td data-label="Deployments">{opens(k.deploymentIds)}</td>
+                      <td data-label="Prefix">
+                        <code>{k.prefix}…</code>
+                      </td>
+                      <td data-label="Created">{formatDate(k.createdAt)}</td>
+                      <td data-label="Last used">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
+                      <td data-label="Expires">
+                        {expired ? (
+                          <>
+                            <span className="badge inactive">expired</span> {formatDate(k.expiresAt!)}
+                          </>
+                        ) : k.expiresAt ? (
+                          formatDate(k.expiresAt)
+                        ) : (
+                          'never'
+                        )}
+                      </td>
+                      <td data-label="">
+                        <ConfirmButton
+                          label="Revoke"
+                          accessibleName={`Revoke ${k.name}`}
+                          title={`Revoke “${k.name}”?`}
+                          confirmLabel="Revoke key"
+                          pending={revoke.pending}
+                          onConfirm={async () => {
+                            if (await revoke.run({ keyId: k.keyId })) {
+                              setRevoked(`Key “${k.name}” revoked.`);
+                              reload();
+                              onChange();
+                            }
+                          }}
+                        >
+                          <p>Every IDE or script using this key is refused from its next request. This cannot be undone.</p>
+                        </ConfirmButton>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -160,7 +160,7 @@ export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifes
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AccountQuery = { me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
+export type AccountQuery = { billingPrices: Array<BillingPrice>, me: { userId: string, email: string | null, displayName: string | null, plan: string, createdAt: string, workflowCount: number, deploymentCount: number, subscriptionCount: number, limits: { requestsPerMinute: number, requestsPerHour: number }, usage: { workflows: { used: number, limit: number }, deployments: { used: number, limit: number }, subscriptions: { used: number, limit: number }, connections: { used: number, limit: number }, apiKeys: { used: number, limit: number } }, billing: { status: string, currentPeriodEnd: string | null, cancelAtPeriodEnd: boolean, customerId: string | null } } };
 
 export type CheckoutMutationVariables = Exact<{
   priceId: BillingPrice;
@@ -253,7 +253,7 @@ export type DeleteDeploymentMutation = { deleteDeployment: { deleted: boolean } 
 export type DeploymentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DeploymentsQuery = { deployments: { data: Array<{ deploymentId: string, name: string, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, createdAt: string, workflows: Array<{ workflowId: string, name: string }>, usage: { connectionsThisMonth: number, lastConnectedAt: string | null } }> }, library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType }> } };
+export type DeploymentsQuery = { billingPrices: Array<BillingPrice>, deployments: { data: Array<{ deploymentId: string, name: string, status: DeploymentStatus, allowAnonymous: boolean, enabledAdapters: Array<Adapter>, createdAt: string, workflows: Array<{ workflowId: string, name: string }>, usage: { connectionsThisMonth: number, lastConnectedAt: string | null } }> }, library: { data: Array<{ workflowId: string, workflowName: string, workflowVersion: string, sourceType: LibrarySourceType }> }, me: { plan: string, usage: { deployments: { used: number, limit: number } } } };
 
 export type CreateDeploymentMutationVariables = Exact<{
   name: string;
@@ -315,7 +315,7 @@ export type MarketplaceWorkflowPageQueryVariables = Exact<{
 }>;
 
 
-export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, moderation: { state: ModerationState, reason: string | null }, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
+export type MarketplaceWorkflowPageQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, currentVersion: string, allowForks: boolean, manifest: unknown, viewerFork: { forkId: string | null } | null, moderation: { state: ModerationState, reason: string | null }, owner: { userId: string, handle: string }, stats: { subscribers: number, forks: number, rating: number, ratingCount: number }, check: { status: CheckStatus, summary: string, findings: Array<{ rule: string, severity: CheckSeverity, field: string, excerpt: string, message: string }> } }, workflowReviews: { data: Array<{ reviewId: string, rating: number, text: string, createdAt: string, updatedAt: string, author: { userId: string, handle: string } }> }, library: { data: Array<{ workflowId: string, sourceType: LibrarySourceType }> } };
 
 export type SubscribeMutationVariables = Exact<{
   workflowId: string;
@@ -370,7 +370,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string, moderation: { state: ModerationState, reason: string | null } }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string, moderation: { state: ModerationState, reason: string | null }, forkedFrom: { workflowId: string } | null }, manifestYaml: { body: string } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -651,6 +651,7 @@ export const AccountDocument = new TypedDocumentString(`
       customerId
     }
   }
+  billingPrices
 }
     `) as unknown as TypedDocumentString<AccountQuery, AccountQueryVariables>;
 export const CheckoutDocument = new TypedDocumentString(`
@@ -894,6 +895,16 @@ export const DeploymentsDocument = new TypedDocumentString(`
       sourceType
     }
   }
+  me {
+    plan
+    usage {
+      deployments {
+        used
+        limit
+      }
+    }
+  }
+  billingPrices
 }
     `) as unknown as TypedDocumentString<DeploymentsQuery, DeploymentsQueryVariables>;
 export const CreateDeploymentDocument = new TypedDocumentString(`
@@ -1040,6 +1051,9 @@ export const MarketplaceWorkflowPageDocument = new TypedDocumentString(`
     tags
     currentVersion
     allowForks
+    viewerFork {
+      forkId
+    }
     manifest
     moderation {
       state
@@ -1151,6 +1165,9 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     moderation {
       state
       reason
+    }
+    forkedFrom {
+      workflowId
     }
   }
   manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {

@@ -53,6 +53,7 @@ const AccountQuery = graphql(`
         customerId
       }
     }
+    billingPrices
   }
 `);
 const Checkout = graphql(`
@@ -101,6 +102,8 @@ export default function Account() {
   if (!data) return <p aria-live="polite">Loading…</p>;
   const me = data.me;
   const here = `${window.location.origin}/account`;
+  // Only what this service can sell: none when billing is not configured.
+  const upgrades = UPGRADES.filter((u) => data.billingPrices.includes(u.price));
 
   return (
     <>
@@ -150,8 +153,11 @@ export default function Account() {
         </dl>
         {(checkout.error ?? portal.error) && <ErrorNotice error={(checkout.error ?? portal.error)!} />}
         <h3>Upgrade</h3>
+        {upgrades.length === 0 && (
+          <p className="hint">Billing is not set up on this service, so plans cannot be bought here: its operator sets them.</p>
+        )}
         <div className="row">
-          {UPGRADES.map((u) => (
+          {upgrades.map((u) => (
             <Button
               key={u.price}
               isDisabled={checkout.pending}

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ADAPTER_LABELS, ADAPTERS } from '../adapters';
 import { ReasonButton } from '../components/ReasonButton';
-import { formatDate } from '../format';
+import { formatDate, isOrAre, plural } from '../format';
 import { lengthProblem, TEXT_LIMITS } from '../rules';
 import { graphql } from '../gql';
 import type { Adapter } from '../gql/graphql';
@@ -38,6 +38,16 @@ const DeploymentsQuery = graphql(`
         sourceType
       }
     }
+    me {
+      plan
+      usage {
+        deployments {
+          used
+          limit
+        }
+      }
+    }
+    billingPrices
   }
 `);
 
@@ -90,7 +100,8 @@ export default function Deployments() {
           )}
           <section aria-labelledby="new-deployment">
             <h2 id="new-deployment">New deployment</h2>
-            {data.library.data.length === 0 ? (
+            <PlanRoom plan={data.me.plan} {...data.me.usage.deployments} canUpgrade={data.billingPrices.length > 0} />
+            {data.me.usage.deployments.used >= data.me.usage.deployments.limit ? null : data.library.data.length === 0 ? (
               <p className="empty">
                 Your library has no active workflows. <Link href="/workflows/new">Write a workflow</Link> or{' '}
                 <Link href="/marketplace">subscribe to one</Link> first.
@@ -155,5 +166,31 @@ export default function Deployments() {
         </>
       )}
     </>
+  );
+}
+
+/**
+ * The plan's room for deployments, said before the form: how many it allows and how many are used,
+ * and at the limit what to do instead of a form that could only be refused.
+ */
+function PlanRoom({ plan, used, limit, canUpgrade }: { plan: string; used: number; limit: number; canUpgrade: boolean }) {
+  const unlimited = limit < 0 || limit >= 2_000_000_000;
+  if (unlimited) return null;
+  const allows = `The ${plan} plan allows ${plural(limit, 'deployment')}`;
+  if (used < limit) return <p className="hint">{`${allows}; ${used} ${isOrAre(used)} used.`}</p>;
+  return (
+    <div className="notice" role="status">
+      <strong>Your plan’s limit of deployments is reached</strong>
+      <p>
+        {`${allows} and ${used} ${isOrAre(used)} used: delete a deployment first`}
+        {canUpgrade ? (
+          <>
+            , or <Link href="/account">upgrade the plan</Link>.
+          </>
+        ) : (
+          '. Billing is not set up on this service, so the plan is set by its operator.'
+        )}
+      </p>
+    </div>
   );
 }

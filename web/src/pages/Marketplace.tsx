@@ -57,8 +57,8 @@ const SearchQuery = graphql(`
 
 type Card = MarketplaceCardFragment;
 
-function Cards({ items, label }: { items: Card[]; label: string }) {
-  if (items.length === 0) return <p className="empty">Nothing here yet.</p>;
+function Cards({ items, label, empty = 'Nothing here yet.' }: { items: Card[]; label: string; empty?: React.ReactNode }) {
+  if (items.length === 0) return <p className="empty">{empty}</p>;
   return (
     <ul className="cards" aria-label={label}>
       {items.map((w) => (
@@ -109,7 +109,18 @@ export default function Marketplace() {
           <h2 id="results">Results for “{q}”</h2>
           {search.error && <ErrorNotice error={search.error} onRetry={search.reload} />}
           {search.loading && <p aria-live="polite">Searching…</p>}
-          {search.data && <Cards items={search.data.marketplaceSearch.data} label="Search results" />}
+          {search.data && (
+            <Cards
+              items={search.data.marketplaceSearch.data}
+              label="Search results"
+              empty={
+                <>
+                  No public workflow matches “{q}”. Try fewer or other words (a name, a tag, a category), or clear the search to browse. A
+                  workflow just published can take up to 5 minutes to appear.
+                </>
+              }
+            />
+          )}
         </section>
       ) : (
         <>

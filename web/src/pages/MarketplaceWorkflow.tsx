@@ -24,6 +24,9 @@ const PageQuery = graphql(`
       tags
       currentVersion
       allowForks
+      viewerFork {
+        forkId
+      }
       manifest
       moderation {
         state
@@ -192,7 +195,7 @@ export default function MarketplaceWorkflow() {
             Subscribe
           </Button>
         )}
-        {w.allowForks && entry?.sourceType !== 'owned' && (
+        {w.allowForks && entry?.sourceType !== 'owned' && !w.viewerFork && (
           <Button
             className="secondary"
             isDisabled={fork.pending}
@@ -206,6 +209,18 @@ export default function MarketplaceWorkflow() {
         )}
       </div>
       {!mine && <ReportWorkflow workflowId={w.workflowId} />}
+      {w.viewerFork &&
+        (w.viewerFork.forkId ? (
+          <p className="hint">
+            You forked this workflow: <Link href={`/workflows/${w.viewerFork.forkId}`}>open your fork</Link>. A workflow can be forked once
+            per user.
+          </p>
+        ) : (
+          <p className="hint">
+            You forked this workflow before and deleted the fork; a workflow can be forked once per user, so it cannot be forked again. You
+            can subscribe to it.
+          </p>
+        ))}
       <ManifestDetails manifest={manifest} steps={steps} />
       <section aria-labelledby="reviews">
         <h2 id="reviews">Reviews</h2>
@@ -236,7 +251,11 @@ export default function MarketplaceWorkflow() {
             }}
           />
         )}
-        {!entry && <p className="hint">Subscribe or fork to review this workflow.</p>}
+        {!entry && (
+          <p className="hint">
+            {w.viewerFork?.forkId === null ? 'Subscribe to review this workflow.' : 'Subscribe or fork to review this workflow.'}
+          </p>
+        )}
       </section>
     </>
   );

@@ -34,6 +34,9 @@ const WorkflowQuery = graphql(`
         state
         reason
       }
+      forkedFrom {
+        workflowId
+      }
     }
     manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
       body
@@ -413,6 +416,12 @@ export default function WorkflowEditor() {
               }}
             >
               <p>Its versions go with it; it leaves your library and the deployments that use it.</p>
+              {w.forkedFrom && (
+                <p>
+                  <strong>This is a fork, and a workflow can be forked once per user:</strong> once deleted, you cannot fork the original
+                  again (you can still subscribe to it).
+                </p>
+              )}
             </ConfirmButton>
           </section>
         </>
