@@ -94,7 +94,12 @@ function showsAPage(request: Incoming): boolean {
   if (request.method !== 'POST') return false;
   const mode = request.headers.get('sec-fetch-mode');
   if (mode) return mode === 'navigate';
-  return /^application\/x-www-form-urlencoded\b/.test(request.headers.get('content-type') ?? '');
+  // Without Fetch Metadata (older browsers): a form whose sender reads HTML; a program's form POST
+  // (a token request) asks for JSON and gets it.
+  return (
+    /^application\/x-www-form-urlencoded\b/.test(request.headers.get('content-type') ?? '') &&
+    (request.headers.get('accept') ?? '').includes('text/html')
+  );
 }
 
 export function requestCharge(

@@ -47,7 +47,7 @@ export interface YamlProblem {
 export class YamlProblems extends Error {
   constructor(
     readonly problems: YamlProblem[],
-    headline = `the manifest is not valid YAML: ${problems[0]!.message}`,
+    headline = `the manifest is not valid YAML: ${withPosition(problems[0]!)}`,
   ) {
     super(headline);
   }
@@ -62,15 +62,23 @@ function refuseOversized(input: string): void {
   throw new YamlProblems([{ message }], message);
 }
 
-/** A problem at `offset` of the text, with its line and column as the yaml package counts them. */
+/**
+ * A problem at `offset` of the text, with its line and column as the yaml package counts them. The
+ * message itself carries no position: a problem's line and column are its own fields, and a
+ * headline says the position once (withPosition).
+ */
 function at(lines: LineCounter, offset: number, message: string): YamlProblem {
   const { line, col } = lines.linePos(offset);
-  return { message: `${message} at line ${line}, column ${col}`, line, column: col };
+  return { message, line, column: col };
+}
+
+function withPosition(problem: YamlProblem): string {
+  return problem.line ? `${problem.message} at line ${problem.line}, column ${problem.column ?? 1}` : problem.message;
 }
 
 function tooDeep(lines: LineCounter, offset: number): YamlProblems {
   const problem = at(lines, offset, `the manifest nests more than ${YAML_LIMITS.maxDepth} levels deep`);
-  return new YamlProblems([problem], problem.message);
+  return new YamlProblems([problem], withPosition(problem));
 }
 
 function tooMany(lines: LineCounter, offset: number): YamlProblems {

@@ -29,7 +29,8 @@ export interface CheckFinding {
   message: string;
 }
 
-type CheckStatus = 'passed' | 'warnings' | 'blocked';
+/** `unchecked`: content recorded before the check existed, until its next write checks it. */
+type CheckStatus = 'passed' | 'warnings' | 'blocked' | 'unchecked';
 
 export interface CheckResult {
   status: CheckStatus;
@@ -420,14 +421,14 @@ function resultOf(findings: CheckFinding[]): CheckResult {
   return { status, findings };
 }
 
-/** What a check_findings column holds: the findings, or null for rows recorded before the check. */
-export function storedCheck(findings: unknown): CheckResult | null {
-  return Array.isArray(findings) ? resultOf(findings as CheckFinding[]) : null;
+/** What a check_findings column holds: its findings, or `unchecked` for rows recorded before the check (null there). */
+export function storedCheck(findings: unknown): CheckResult {
+  return Array.isArray(findings) ? resultOf(findings as CheckFinding[]) : { status: 'unchecked', findings: [] };
 }
 
 /** One line a listing shows: "checked: no findings", "checked: 2 warnings"… */
 export function checkSummary(result: CheckResult | null): string {
-  if (!result) return 'not checked yet';
+  if (!result || result.status === 'unchecked') return 'not checked yet';
   if (result.status === 'passed') return 'checked: no findings';
   const blocks = result.findings.filter((f) => f.severity === 'block').length;
   const warns = result.findings.length - blocks;

@@ -54,7 +54,7 @@ export function pageSecurityHeaders(formAction: string | null = null): Record<st
 }
 
 export function page(title: string, body: string, status: number, formAction: string | null = null): TextReply {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} — Workflow dashboard</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} — Workflow dashboard</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return textResponse(html, {
     status,
     headers: {

@@ -256,6 +256,8 @@ describe('named statements return what Prisma would', () => {
         versionDigest: v?.digest ?? null,
         authorDisplayName: w.owner.displayName,
         visibility: w.visibility,
+        moderationState: w.moderationState,
+        moderationReason: w.moderationReason,
         currentVersion: w.currentVersion,
         workflowUpdatedAt: w.updatedAt,
         subscribersCount: w.subscribersCount,

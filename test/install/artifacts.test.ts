@@ -71,7 +71,8 @@ describe('install artefacts built once per content', () => {
     expect(after.hit - before.hit).toBe(16);
 
     // A new version of a workflow it serves: built again, once, with a new plugin version.
-    await t.database.db.prisma.workflow.update({ where: { id: owned }, data: { description: 'Ships a feature, faster.' } });
+    const updated = await t.call('PUT', `/v1/workflows/${owned}`, { token, body: { description: 'Ships a feature, faster.' } });
+    expect(updated.status, updated.text).toBe(200);
     const changed = JSON.parse(new TextDecoder().decode((await get('marketplace.json')).bytes)).plugins[0];
     expect(changed.version).not.toBe(plugin.version);
     expect((await get(`plugin/${plugin.version}.zip`)).status).toBe(404);

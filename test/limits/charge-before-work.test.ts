@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateBudget } from '../../src/limits/plans.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
@@ -58,6 +59,19 @@ describe('charge before work (address budget, enforced)', () => {
     expect((await t.call('GET', '/no-such-route', { headers: from(address) })).status).toBe(429);
   }
 
+  /** Uses up an address's budget of the sign-in pages, or of the token endpoint (docs/plans.md, "Rate limits"). */
+  async function exhaustOwn(address: string, budget: 'sign-in' | 'token'): Promise<void> {
+    const spend = () =>
+      budget === 'sign-in'
+        ? t.call('GET', '/sign-in', { headers: from(address) })
+        : t.call('POST', '/oauth/token', {
+            headers: { ...from(address), 'content-type': 'application/x-www-form-urlencoded' },
+            rawBody: 'grant_type=refresh_token&refresh_token=unknown&client_id=unknown',
+          });
+    for (let i = 0; i < rateBudget('free', 'session').perMinute; i += 1) expect((await spend()).status).not.toBe(429);
+    expect((await spend()).status).toBe(429);
+  }
+
   function post(path: string, form: Record<string, string>, headers: Record<string, string>) {
     return t.app.fetch(
       new Request(`${ORIGIN}${path}`, {
@@ -76,8 +90,8 @@ describe('charge before work (address budget, enforced)', () => {
     expect(issued.status).toBe(200);
     const refresh = { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token as string, client_id: authorization.clientId };
 
-    // The IDE sits behind a NAT whose address someone else has used up.
-    await exhaust('198.51.100.7');
+    // The IDE sits behind a NAT whose address someone else has used up (the token endpoint's budget).
+    await exhaustOwn('198.51.100.7', 'token');
     const refused = await post('/oauth/token', refresh, from('198.51.100.7'));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -138,7 +152,7 @@ describe('charge before work (address budget, enforced)', () => {
     await allowed.body?.cancel();
     expect(metadataConnections).toBeGreaterThan(0);
 
-    await exhaust('198.51.100.31');
+    await exhaustOwn('198.51.100.31', 'sign-in');
     const connectionsBefore = metadataConnections;
     const rowsBefore = await prisma.oAuthRecord.count();
     for (let i = 0; i < 10; i += 1) {
@@ -152,6 +166,7 @@ describe('charge before work (address budget, enforced)', () => {
 
   it('a refused page load in a browser is a page of the service saying when to retry; a program gets JSON', async () => {
     await exhaust('198.51.100.40');
+    await exhaustOwn('198.51.100.40', 'sign-in');
     const page = await t.call('GET', '/sign-in?return=%2Fworkflows', {
       headers: { ...from('198.51.100.40'), accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' },
     });

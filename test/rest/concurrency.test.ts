@@ -47,10 +47,11 @@ describe('workflows: ETag and If-Match', () => {
     expect(stale.body.error.code).toBe('PRECONDITION_FAILED');
     expect(stale.body.error.message).toContain('has changed since you read it');
     const after = await t.call('GET', `/v1/workflows/${w.workflowId}`, { token: alice });
-    expect(after.body.data).toMatchObject({ name: w.name, description: 'someone else', currentVersion: '1.0.0' });
+    // The other save (a description is part of a version, so it made 1.0.1) stands; the stale one made nothing.
+    expect(after.body.data).toMatchObject({ name: w.name, description: 'someone else', currentVersion: '1.0.1' });
     expect(after.body.data.manifest.steps.map((s: { id: string }) => s.id)).not.toContain('mine');
     const versions = await t.call('GET', `/v1/workflows/${w.workflowId}/versions`, { token: alice });
-    expect(versions.body.data).toHaveLength(1);
+    expect(versions.body.data).toHaveLength(2);
 
     const current = await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
       token: alice,
@@ -59,7 +60,7 @@ describe('workflows: ETag and If-Match', () => {
     });
     expect(current.status).toBe(200);
     expect(current.body.data.name).toBe('Mine');
-    expect(current.body.data.currentVersion).not.toBe('1.0.0');
+    expect(current.body.data.currentVersion).not.toBe('1.0.1');
   });
 
   serviceTest('two clients read the same version: the first save lands, the second is refused', async ({ service: t, alice }) => {

@@ -241,7 +241,11 @@ describe('workflows', () => {
       expect(front).not.toBeNull();
       const meta = parseYaml(front![1]!) as Record<string, string>;
       expect(meta.name).toMatch(/^ship-a-feature-[0-9a-f]{8}$/);
-      expect(meta.description).toBe('Plan, build and review a feature. (workflow Ship a feature, version 1.0.0)');
+      // Who wrote it, which version and digest, then the description (docs/marketplace.md, "Provenance").
+      expect(meta.description).toMatch(
+        /^⟦Workflow by user-[0-9a-z]{8}, the deployment's owner; version 1\.0\.0, digest sha256:[0-9a-f]{64}\.⟧ /,
+      );
+      expect(meta.description).toContain('Plan, build and review a feature. (workflow Ship a feature, version 1.0.0)');
       expect(res.text).toContain('Adapter `adapter_three`');
       for (const step of w.manifest.steps as { id: string }[]) expect(res.text).toContain(`\`${step.id}\``);
 
