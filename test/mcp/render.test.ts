@@ -211,6 +211,20 @@ describe('adapter_one', () => {
     return { text: result.content[0]?.text ?? '', s: result.structuredContent as Record<string, any> };
   };
 
+  it('says a chain of steps as one, not as parallel groups of one', () => {
+    const wf = workflow({}, {});
+    wf.manifest = manifest({}, [
+      { id: 'a', name: 'A', action: 'planning_agent' },
+      { id: 'b', name: 'B', action: 'code_agent', depends_on: ['a'] },
+      { id: 'c', name: 'C', action: 'review_agent', depends_on: ['b'] },
+    ]);
+    const chainCatalog = renderCatalog([wf], 'adapter_one');
+    const main = chainCatalog.tools.find((t) => t.stepId === null)!;
+    const chain = callTool(chainCatalog, [wf], main.name, { task: 'Do it' }).content[0]?.text ?? '';
+    expect(chain).toContain('3 steps, one after another: each depends on the one before it.');
+    expect(chain).not.toContain('parallel group');
+  });
+
   it('splits a parallel group into batches of max_parallel_agents', () => {
     const { text, s } = run({ adapter_one: { config: { max_parallel_agents: 1 } } });
     expect(s.batches).toEqual([

@@ -71,12 +71,14 @@ function groupHeading(levels: readonly string[][], index: number): string {
 /** One sentence naming every group that can run in parallel, or saying that none can. */
 function parallelismSummary(levels: readonly string[][]): string {
   const steps = levels.reduce((n, l) => n + l.length, 0);
-  const head = `${plural(steps, 'step', 'steps')} in ${plural(levels.length, 'parallel group', 'parallel groups')}`;
   const parallel = levels
     .map((l, i) => ({ l, i }))
     .filter(({ l }) => l.length > 1)
     .map(({ l, i }) => `group ${i + 1} (${codeList(l)})`);
-  if (parallel.length === 0) return `${head}; every step depends on the one before it, so none run in parallel.`;
+  // A chain has no groups worth the name: it is said as one, not as "3 steps in 3 parallel groups".
+  if (parallel.length === 0)
+    return steps === 1 ? 'One step.' : `${plural(steps, 'step', 'steps')}, one after another: each depends on the one before it.`;
+  const head = `${plural(steps, 'step', 'steps')} in ${plural(levels.length, 'group', 'groups')}`;
   return `${head}. Steps that can run in parallel: ${parallel.join('; ')}.`;
 }
 
