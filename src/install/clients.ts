@@ -355,7 +355,20 @@ function claudeCode(target: InstallTarget): ClientInstall {
       usesApiKey: !target.allowAnonymous,
     }),
   );
-  return { client: 'claude-code', title: 'Claude Code', forms, note: null };
+  return { client: 'claude-code', title: 'Claude Code', forms, note: pluginNote(target) };
+}
+
+/**
+ * Claude Code installs a plugin only from an `https://` archive on a host that is not loopback,
+ * link-local or a cloud metadata address (it checks the name, not the address): on a service reached
+ * at such a base URL the plugin form cannot work, and the page says so instead of leaving a dead end.
+ */
+function pluginNote(target: InstallTarget): string | null {
+  const url = new URL(target.baseUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || /^169\.254\./.test(host);
+  if (url.protocol === 'https:' && !loopback) return null;
+  return `The plugin form needs the service at a public https:// address: Claude Code refuses plugin archives from ${url.protocol === 'https:' ? 'a loopback or link-local host' : 'an http:// address'} (${url.origin}). Use the other forms here, or set PUBLIC_BASE_URL to the https address of a proxy in front of the service (docs/install.md, "Claude Code plugin marketplace").`;
 }
 
 /**
@@ -604,7 +617,7 @@ function skills(target: InstallTarget): ClientInstall {
         usesApiKey: !target.allowAnonymous,
       }),
     ],
-    note: 'Skills are instructions only: connect the endpoint too (another client above) for the tools.',
+    note: 'Skills are instructions only: connect the endpoint too (another client above) for the tools. The skills CLI needs Node.js 22 or later (on Node 20 it stops with an error about fs/promises glob).',
   };
 }
 

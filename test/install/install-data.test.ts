@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
+import { installFormsOf } from '../../src/install/clients.js';
 
 /**
  * A deployment's install data on REST and GraphQL: the same data on both faces, every client's
@@ -134,6 +135,27 @@ describe('install data', () => {
     ]);
     expect(rest.workflows[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(rest.workflows[0]!.authorHandle).not.toBe(rest.workflows[1]!.authorHandle);
+  });
+
+  it('says where a route cannot work: the plugin on an http or loopback address, the skills CLI on Node 20', async () => {
+    const rest = await restInstall(privateId);
+    const note = (client: string) => rest.clients.find((c) => c.client === client)!.note ?? '';
+    // The test service is reached at http://127.0.0.1: Claude Code would refuse the plugin's archive.
+    expect(note('claude-code')).toContain('needs the service at a public https:// address');
+    expect(note('claude-code')).toContain('PUBLIC_BASE_URL');
+    expect(note('skills')).toContain('Node.js 22 or later');
+    // At a public https address the plugin route works, and nothing is said.
+    const target = {
+      deploymentId: 'dep_x',
+      name: 'X',
+      description: null,
+      allowAnonymous: true,
+      endpoint: 'https://workflows.example.com/v1/mcp/dep_x',
+      baseUrl: 'https://workflows.example.com/v1',
+    };
+    expect(installFormsOf(target).find((c) => c.client === 'claude-code')!.note).toBeNull();
+    for (const base of ['https://localhost:4000/v1', 'https://127.0.0.1/v1', 'http://workflows.example.com/v1'])
+      expect(installFormsOf({ ...target, baseUrl: base }).find((c) => c.client === 'claude-code')!.note).toContain('https://');
   });
 
   it("another user's deployment, an unknown one and no token are refused on both faces", async () => {
