@@ -17,6 +17,8 @@ import { createApp } from '../src/app.js';
 import { DEV_ISSUER, signDevToken } from '../src/auth/dev-issuer.js';
 import { loadConfig } from '../src/config.js';
 import { createNodeServer } from '../src/http/node.js';
+import type { WorkflowManifest } from '../src/manifest/types.js';
+import { versionDigest } from '../src/workflows/digest.js';
 
 const DEFAULT_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'prompts-list', 'resources-list', 'dns-rebinding-protection'];
 const SCENARIO_TIMEOUT_MS = 60_000;
@@ -70,6 +72,13 @@ async function main(): Promise<number> {
     // The workflow is written as the workflows capability stores it; the deployment goes through the API.
     const viewer = await app.services.users.resolveViewer({ issuer: DEV_ISSUER, subject: `dev|${EMAIL}`, email: EMAIL, name: null });
     const workflowId = 'wf_conformance0000000000';
+    const digest = versionDigest(workflowId, viewer.userId, '1.0.0', {
+      name: 'Feature pipeline',
+      description: 'Ships a feature.',
+      category: '',
+      tags: [],
+      manifest: MANIFEST as unknown as WorkflowManifest,
+    });
     await app.database.prisma.workflow.create({
       data: {
         id: workflowId,
@@ -77,6 +86,7 @@ async function main(): Promise<number> {
         name: 'Feature pipeline',
         description: 'Ships a feature.',
         currentVersion: '1.0.0',
+        digest,
         manifest: MANIFEST,
         versions: {
           create: {
@@ -84,6 +94,7 @@ async function main(): Promise<number> {
             version: '1.0.0',
             name: 'Feature pipeline',
             description: 'Ships a feature.',
+            digest,
             manifest: MANIFEST,
           },
         },

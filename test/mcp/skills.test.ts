@@ -53,7 +53,11 @@ describe('workflows as skills over MCP', () => {
           ]);
           const [feature, triage] = listing.skills;
           expect(feature!.uri).toBe(`skill://${feature!.frontmatter.name}/SKILL.md`);
-          expect(feature!.frontmatter.description).toBe('Ships a feature. (workflow Feature pipeline, version 1.0.0)');
+          // Who wrote it, the version and its digest lead; then the workflow's own description.
+          expect(feature!.frontmatter.description).toMatch(
+            /^⟦Workflow by user-[0-9a-z]{8}, the deployment's owner; version 1\.0\.0, digest sha256:[0-9a-f]{64}\.⟧ /,
+          );
+          expect(feature!.frontmatter.description).toContain('Ships a feature. (workflow Feature pipeline, version 1.0.0)');
 
           const file = await skills.read(triage!);
           expect(file.verified).toBe(true);
