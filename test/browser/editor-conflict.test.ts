@@ -72,7 +72,8 @@ describe('the workflow editor and a save made elsewhere', { timeout: 180_000 }, 
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('Renamed in another tab');
     await page.getByLabel('Description').fill('My edit');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Saved as version 1.0.0.').waitFor();
+    // The rename made 1.0.1 (a name is part of a version), and this description 1.0.2.
+    await page.getByText('Saved as version 1.0.2.').waitFor();
     const saved = await graphql(page, 'query ($id: String!) { workflow(workflowId: $id) { name description } }', { id: workflowId });
     expect(saved.data.workflow).toEqual({ name: 'Renamed in another tab', description: 'My edit' });
   });
