@@ -7,6 +7,7 @@ import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '
 import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX } from '../text.js';
 import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 const API_KEY_SCOPES = ['mcp', 'api'] as const;
 type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -134,9 +135,11 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     const secret = newApiKeySecret();
     const key = await prisma.$transaction(async (tx) => {
       await enforceQuota(tx, viewer.userId, 'apiKeys', 1, clock.now());
+      const id = newId('key');
+      await recordCreated(tx, `/api-keys/${id}`);
       return tx.apiKey.create({
         data: {
-          id: newId('key'),
+          id,
           userId: viewer.userId,
           name: clean.name,
           scope: clean.scope,

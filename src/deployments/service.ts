@@ -26,6 +26,7 @@ import {
 import { deploymentsOfOwner, ENDPOINT_TARGET } from './sql.js';
 import { checkRevision } from '../revisions.js';
 import { createUsageStore, type ConnectionCaller } from './usage.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 /**
  * Deployments (spec 2.4, 3, 4.2): every rule and permission check. Another user's deployment
@@ -162,9 +163,11 @@ export function createDeploymentService({ db, config, clock }: ServiceDeps) {
     const now = clock.now();
     const row = await prisma.$transaction(async (tx) => {
       await enforceQuota(tx, viewer.userId, 'deployments');
+      const id = newId('dep');
+      await recordCreated(tx, `/deployments/${id}`);
       return tx.deployment.create({
         data: {
-          id: newId('dep'),
+          id,
           ownerId: viewer.userId,
           name,
           description,

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { withClaimedKey } from './within-create.js';
 
 /**
  * Idempotent creates (docs/concurrency.md, "Idempotency-Key"): Stripe's contract. The first request
@@ -10,7 +11,8 @@ import type { ServiceDeps } from '../service-deps.js';
  * sees them.
  *
  * Only a successful answer is kept. A refused or failed first request (its transaction rolled back)
- * frees the key, so the client's retry runs again.
+ * frees the key, so the client's retry runs again. A create whose transaction committed marks the
+ * key inside that transaction (within-create.ts), so a key is never freed after its resource exists.
  */
 
 /** How long a key keeps its answer. */
@@ -35,8 +37,15 @@ export interface StoredAnswer {
 
 export type IdempotencyClaim =
   | { kind: 'replay'; answer: StoredAnswer }
+  /**
+   * The first request's create committed but its answer was never kept (its acknowledgement was
+   * lost, or the service stopped before keeping it): `location` names what it created.
+   */
+  | { kind: 'committed'; location: string }
   | {
       kind: 'claimed';
+      /** Runs the create: its transaction marks the key `committed` as it commits (within-create.ts). */
+      run<T>(create: () => Promise<T>): Promise<T>;
       /** Keeps the answer for repeats. */
       finish(answer: StoredAnswer): Promise<void>;
       /** Frees the key: the request did not create anything. */
@@ -93,6 +102,7 @@ export function createIdempotencyService({ db, clock }: ServiceDeps) {
     const where = { userId, keyHash };
     const claimed = (): IdempotencyClaim => ({
       kind: 'claimed',
+      run: (create) => withClaimedKey({ userId, keyHash }, create),
       async finish(answer) {
         await prisma.idempotencyKey.updateMany({
           where,
@@ -121,6 +131,7 @@ export function createIdempotencyService({ db, clock }: ServiceDeps) {
       );
     if (existing.state === 'done' && existing.status !== null && existing.answer)
       return { kind: 'replay', answer: unseal(userId, key, existing.status, existing.answer) };
+    if (existing.state === 'committed' && existing.location) return { kind: 'committed', location: existing.location };
     if (existing.createdAt.getTime() < now.getTime() - IN_FLIGHT_LEASE_MS) {
       const taken = await prisma.idempotencyKey.updateMany({
         where: { ...where, state: 'in_flight', createdAt: existing.createdAt },

@@ -12,6 +12,7 @@ import { addLibraryEntry, canRead } from '../workflows/service.js';
 import { lockWorkflowForSubscription, lockWorkflowForUpdate } from '../workflows/sql.js';
 import { storedCheck, type CheckResult } from '../marketplace/content-check.js';
 import { versionChanges, type VersionChange } from './version-diff.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 export type LibraryQuery = { include?: Prisma.LibraryEntryInclude; select?: Prisma.LibraryEntrySelect };
 
@@ -106,6 +107,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
         });
         entryId = entry.id;
         if (!own) await tx.workflow.update({ where: { id: workflowId }, data: { subscribersCount: { increment: 1 } } });
+        await recordCreated(tx, `/library/${workflowId}`);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyInLibrary(workflowId);

@@ -8,6 +8,7 @@ import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '..
 import type { ServiceDeps } from '../service-deps.js';
 import { characterCount, TEXT_LIMITS } from '../text.js';
 import { lockWorkflowForModeration, setModeration } from './sql.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 export type { ModerationAction };
 
@@ -123,9 +124,13 @@ export function createModerationService({ db, clock, config }: ServiceDeps) {
       throw new AppError('FORBIDDEN', 'you cannot report your own workflow; make it private or delete it instead', { workflowId });
     if (workflow.visibility !== 'public') throw notFound('workflow', workflowId);
     try {
-      return await prisma.workflowReport.create({
-        data: { id: newId('rpt'), workflowId, reporterId: viewer.userId, reason, createdAt: clock.now() },
-        include: REPORT_INCLUDE,
+      const id = newId('rpt');
+      return await prisma.$transaction(async (tx) => {
+        await recordCreated(tx, `/admin/reports/${id}`);
+        return tx.workflowReport.create({
+          data: { id, workflowId, reporterId: viewer.userId, reason, createdAt: clock.now() },
+          include: REPORT_INCLUDE,
+        });
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -205,6 +210,7 @@ export function createModerationService({ db, clock, config }: ServiceDeps) {
         // Raw, so that updated_at stays: the author did not change the workflow.
         await tx.$executeRaw(setModeration(workflowId, state, reason, now));
       }
+      await recordCreated(tx, `/admin/moderation-actions/${id}`);
       return tx.moderationAction.create({
         data: {
           id,

@@ -89,12 +89,13 @@ export function createRestHandler(options: {
       request: fingerprintOf(request.method, path, body),
     });
     if (claim.kind === 'replay') return replayOf(claim.answer);
+    if (claim.kind === 'committed') return answerOfCommitted(claim.location, route, viewer, scope);
     let reply: TextReply;
     try {
-      reply = await run(route, variables, viewer, scope, request.method, path);
+      reply = await claim.run(() => run(route, variables, viewer, scope, request.method, path));
     } catch (error) {
-      // Refused or failed, so nothing was created (the create's transaction rolled back): a retry
-      // with the key runs again.
+      // Refused or failed. When the create's transaction committed anyway (its acknowledgement was
+      // lost), the key is marked committed and stays; otherwise it is freed and a retry runs again.
       await claim.release().catch((failure: unknown) => scope.log.warn({ err: failure }, 'could not free an Idempotency-Key'));
       throw error;
     }
@@ -103,6 +104,33 @@ export function createRestHandler(options: {
       .finish({ status: reply.status, headers: reply.headers, body: reply.text })
       .catch((failure: unknown) => scope.log.warn({ err: failure }, 'could not keep the answer of an Idempotency-Key'));
     return reply;
+  }
+
+  /**
+   * A repeat of a keyed create whose first answer was never kept, though its resource was created:
+   * the resource as its GET route shows it now, with the create's status, when it has such a route
+   * and still exists; otherwise a refusal that names what was created, so nothing is made twice.
+   */
+  async function answerOfCommitted(location: string, create: CompiledRoute, viewer: Viewer, scope: RequestScope): Promise<TextReply> {
+    const found = router.match('GET', location);
+    if (found.kind === 'route' && !found.route.spec.operatorsOnly) {
+      checkOperation(found.route);
+      const variables = collectVariables(found.route, { params: found.params, query: new URLSearchParams(), body: undefined });
+      const current = await run(found.route, variables, viewer, scope, 'GET', location).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
+      if (current)
+        return textResponse(current.text, {
+          status: create.spec.status ?? 200,
+          headers: { ...current.headers, location: `/v1${location}`, 'idempotent-replayed': 'true' },
+        });
+    }
+    throw new AppError(
+      'CONFLICT',
+      `the first request with this Idempotency-Key created /v1${location}, but its answer was lost and cannot be made again; nothing more was created`,
+      { reason: 'idempotency_key_answer_lost', location: `/v1${location}` },
+    );
   }
 
   /** Runs the route's operation with its checked variables and makes the answer. */

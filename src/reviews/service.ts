@@ -10,6 +10,7 @@ import { canRead } from '../workflows/service.js';
 import { holdUser } from '../users/sql.js';
 import { lockReview, ratingChange } from './sql.js';
 import { TEXT_LIMITS } from '../text.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 /**
  * Reviews and ratings (spec 2.9, 8). A workflow's `ratingSum` and `ratingCount` change in the
@@ -134,6 +135,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
           data: { id, workflowId, userId: viewer.userId, rating: clean.rating, text: clean.text, createdAt: now, updatedAt: now },
         });
         await addToRating(tx, workflowId, clean.rating, 1);
+        await recordCreated(tx, `/workflows/${workflowId}/reviews/${id}`);
       });
     } catch (error) {
       // Two concurrent first reviews by one user: the unique key lets exactly one in.

@@ -31,6 +31,7 @@ import {
   workflowSummariesOfOwner,
 } from './sql.js';
 import { refuseIfTakenDown, suspensionReason } from '../moderation/service.js';
+import { recordCreated } from '../idempotency/within-create.js';
 
 /** Prisma's include/select for the nested reads GraphQL asks for (plugin-prisma's `query`). */
 export type WorkflowQuery = { include?: Prisma.WorkflowInclude; select?: Prisma.WorkflowSelect; omit?: Prisma.WorkflowOmit };
@@ -174,6 +175,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
         },
         viewer.userId,
       );
+      await recordCreated(tx, `/workflows/${id}`);
       return reload(tx, id, query);
     });
   }
@@ -328,6 +330,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
           original.ownerId,
         );
         await tx.workflow.update({ where: { id: original.id }, data: { forksCount: { increment: 1 } } });
+        await recordCreated(tx, `/workflows/${id}`);
         return reload(tx, id, query);
       });
     } catch (error) {
