@@ -4,12 +4,10 @@ import { runInNewContext } from 'node:vm';
 /**
  * Gives memory back after a burst of load: one full garbage collection when the process goes idle.
  *
- * Under load V8 grows its young generation (up to 128 MB on Node.js 24) and the old generation
- * with it. V8 collects only when JavaScript allocates, so a service that goes quiet after a burst
- * keeps every page it touched: measured with the benchmark (docs/performance.md, "Memory after
- * load"), 470 MB resident for as long as it stayed idle after 10 s of MCP tools/call, against 218 MB
- * before; one full collection took it to 189 MB (the young generation from 128 MB to 1 MB, the old
- * one from 99 MB to 47 MB: garbage, nothing kept).
+ * Under load V8 grows its young generation and the old generation with it. V8 collects only when
+ * JavaScript allocates, so a service that goes quiet after a burst keeps every page it touched,
+ * though nearly all of it is garbage that one full collection frees (docs/performance.md, "Memory
+ * after load").
  *
  * Node.js gives a process its collector only with `--expose-gc`; the flag set here applies to
  * contexts made after it, so a new context hands the function over. The service is not started
@@ -39,18 +37,16 @@ interface Options {
 
 // Quiet means 30 s without work: traffic that pauses for less (a burst every few seconds, a load
 // balancer's health checks) keeps its heap grown, since shrinking it costs a regrowth in the next
-// burst (measured with the benchmark, where each server idles while the others run: 0.12 of the
-// baseline ratio of GET /v1/workflows/:id when the service collected after 10 s; docs/performance.md).
+// burst (docs/decisions.md, "Performance").
 const IDLE_COLLECTION_DEFAULTS = { intervalMs: 10_000, busyShare: 0.1, idleShare: 0.01, quietWindows: 3 } as const;
 
 /**
  * V8's full collection, obtained without exposing `gc` to the service's own context, in its "last
  * resort" flavour, run as V8's own task: it also gives the emptied pages back to the system. A
  * regular full collection shrinks the heap but may keep its pages resident until V8 releases them by
- * itself, which an idle process may never get to: after a 10-minute soak, 665 MB stayed resident with
- * 129 MB of heap (docs/performance.md, "Soak"). Run synchronously from inside a callback, V8 also
- * kept objects the callback no longer reached (measured: 235 MB of 240 MB still used); as its own
- * task, nothing of the caller is on the stack.
+ * itself, which an idle process may never get to (docs/decisions.md, "Performance"). Run
+ * synchronously from inside a callback, V8 also keeps objects the callback no longer reaches; as its
+ * own task, nothing of the caller is on the stack.
  */
 export function fullCollector(): () => Promise<void> {
   setFlagsFromString('--expose-gc');

@@ -14,7 +14,7 @@ export const MARK_CLOSE = '\u27E7';
 
 /**
  * The line breaks of LINE_BREAKS (src/text.ts) but LF, each made LF here: replacing LF by itself
- * too would cost ten times as much on every document, for nothing.
+ * too would cost far more on every document, for nothing.
  */
 // eslint-disable-next-line no-control-regex -- vertical tab and form feed are line breaks here
 const OTHER_LINE_BREAKS = /\r\n?|[\u000B\u000C\u0085\u2028\u2029]/g;

@@ -6,10 +6,8 @@
  *
  * `--no-memory-reducer`: when the process goes quiet for a few seconds, V8's memory reducer runs
  * full collections that shrink the heap, the young generation included, and the next burst pays
- * for growing it back. Measured with the benchmark, whose servers idle while the others run:
- * `GET /v1/workflows/:id` cost 0.155–0.166 CPU ms a request in the rounds that followed an idle
- * spell against 0.121–0.128 in the rounds that followed the service's own load, and 0.116–0.131 in
- * every round with the reducer off (docs/performance.md). The service gives memory back itself,
- * after 30 s of quiet rather than a few seconds (src/idle-collection.ts).
+ * for growing it back, in CPU a request after every short pause (docs/decisions.md, "Performance").
+ * The service gives memory back itself, after 30 s of quiet rather than a few seconds
+ * (src/idle-collection.ts).
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];

@@ -14,8 +14,8 @@ import { config, type core } from 'zod';
  * reference cycle parses instead of recursing forever; it records each object it parses in
  * WeakMaps of the parse. Everything zod sees here is a message parsed from JSON text or an answer
  * built by the service, and neither can hold a cycle. Those WeakMap entries outlive young
- * collections, so under load they were promoted by the megabyte and cleared only by full
- * collections (docs/performance.md). `memoizer` is zod's documented setting for this, read when a
+ * collections, so under load they were promoted in bulk and cleared only by full
+ * collections (docs/decisions.md, "Performance"). `memoizer` is zod's documented setting for this, read when a
  * schema is built; its no-op form is what `zod/mini` has by default.
  */
 const NO_CYCLE_SUPPORT: core.$ZodMemoizer = {

@@ -28,7 +28,7 @@ export interface GraphQLContext {
  * `contextCacheSymbol` key). V8's young-generation collections do not clear entries of an old
  * WeakMap, so whatever such an entry reaches outlives them, is moved to the old generation and is
  * only freed by a full collection: the scope cache of every request (with the rows it checked)
- * would be promoted, and full collections set the latency tail (docs/performance.md). The context therefore carries a small key of its own for
+ * would be promoted, and full collections set the latency tail (docs/decisions.md, "One execution pipeline for REST and GraphQL"). The context therefore carries a small key of its own for
  * those caches (so a retained entry does not reach the request's data), and `releaseContext`
  * removes the scope cache's entry once the execution is over.
  */

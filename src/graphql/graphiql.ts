@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 
 /**
- * GraphiQL, served outside production at `GET /graphql` to a browser. The page is one 9 MB HTML
+ * GraphiQL, served outside production at `GET /graphql` to a browser. The page is one large HTML
  * document (the package inlines its whole bundle), so it is rendered and gzip-compressed once, on
  * first use, and served from memory. It carries a content security policy that allows exactly its
  * own inline script (by hash), the workers it makes from blobs, and requests to the service itself;

@@ -148,8 +148,8 @@ export function createGraphQLHandler(options: {
   // The context of an execution is the request's own object (what the /graphql handler or a REST
   // route passes in), extended with the services and the per-request loaders and caches when the
   // pipeline is made for it. Made here rather than with Yoga's `context` option, which would add a
-  // context-building step: that step runs through envelop's promise helpers, about 6 KB of
-  // short-lived objects on every request (docs/performance.md, "The pipeline's own garbage").
+  // context-building step: that step runs through envelop's promise helpers, short-lived objects
+  // on every request for nothing (docs/decisions.md, "One execution pipeline for REST and GraphQL").
   const requestContext: Plugin<Partial<GraphQLServerContext & GraphQLContext>> = {
     onEnveloped({ context, extendContext }) {
       if (context) extendContext(contextFields(services, prisma, context.viewer ?? null));

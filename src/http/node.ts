@@ -199,8 +199,8 @@ function headersOf(response: Response): Record<string, string | string[]> {
 
 /**
  * Longest answer text (in UTF-16 code units) written as text rather than as bytes encoded first:
- * below about 90 KB the text costs the server less CPU, above it the bytes (measured,
- * docs/performance.md).
+ * a short text costs the server less CPU as text, a long one as bytes (docs/decisions.md,
+ * "Performance").
  */
 const TEXT_WRITE_LIMIT = 64 * 1024;
 
@@ -218,7 +218,7 @@ async function send(req: IncomingMessage, res: ServerResponse, request: NodeInco
     // down its slower path, which sets and checks every header one by one. A text up to
     // TEXT_WRITE_LIMIT is ended as text, which Node joins to the head and writes in one call; a
     // larger one (a big tool list) is encoded once here, since joining it to the head copies the
-    // whole answer. (docs/performance.md, "Writing an answer")
+    // whole answer. (docs/decisions.md, "Performance")
     const { text } = response;
     if (text.length <= TEXT_WRITE_LIMIT) {
       res.writeHead(response.status, { ...response.headers, 'content-length': String(Buffer.byteLength(text, 'utf8')) });

@@ -2,7 +2,7 @@
  * What the service answers: a Fetch API `Response` (GraphQL Yoga's and the MCP SDK's answers), or
  * a `TextReply`, the plain status, headers and text of an answer the service has just made (every
  * REST answer, every error). A `Response` costs more to build than the JSON it carries on the
- * hottest routes (docs/performance.md), so the HTTP server (src/http/node.ts) writes a
+ * hottest routes (docs/decisions.md, "Performance"), so the HTTP server (src/http/node.ts) writes a
  * `TextReply` in one call and only `App.fetch` turns it into a `Response`, for callers that want one.
  */
 export class TextReply {

@@ -8,7 +8,7 @@ import type { Catalog, RenderedPrompt } from './render/types.js';
  *
  * A catalog is cached and never changes (src/mcp/render/catalog.ts), so neither does the list a
  * client is given for it. Serializing that list was most of the work of a `tools/list` request
- * (docs/performance.md), so `answerText` writes a cached list's text into the answer as it was
+ * (docs/decisions.md, "Performance"), so `answerText` writes a cached list's text into the answer as it was
  * serialized the first time, and `JSON.stringify` only writes the envelope around it. The text is
  * byte for byte what `JSON.stringify` of the whole answer gives (test/mcp/tool-list.test.ts).
  */

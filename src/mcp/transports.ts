@@ -15,7 +15,7 @@ import { isServedMethod, MODERN_VERSION } from './protocol.js';
  * The two in-process transports through which the endpoint hands requests to long-lived SDK
  * servers, in place of the SDK's per-request transport and server (the composition of the SDK's
  * dualEraStreamableHttp example): building a server with its handlers for every request cost more
- * than the rest of the request (docs/performance.md). They rely on SDK behaviour that is not part
+ * than the rest of the request (docs/decisions.md, "The endpoint: SDK, but stateless"). They rely on SDK behaviour that is not part
  * of its documented surface; test/mcp/transports.test.ts pins each piece, so an SDK release that
  * changes one fails there, not in production.
  */
@@ -51,7 +51,7 @@ const CLASSIFIED_META_CHARS = 4096;
 const classifications = new Map<string, InboundClassificationOutcome>();
 
 /**
- * `classifyInboundRequest`, remembered for requests. It costs about 13 µs a request (three schema
+ * `classifyInboundRequest`, remembered for requests. It is costly on every request (three schema
  * checks of the whole message, one of them failing, and the envelope's), and a client sends the
  * same `_meta` on every request. For a message with exactly a JSON-RPC request's shape, the SDK's
  * outcome depends on nothing but the method, the `_meta` object and the version and method

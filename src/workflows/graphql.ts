@@ -41,7 +41,7 @@ function digestOf(row: { digest: string | null }): string {
  * A field that is a column of the row under its own name: the field `t.exposeString(name)` would
  * make, as a definition the views share. Pothos gives an exposed field no resolver of its own, so
  * graphql-jit reads the property inline; with a resolver function each such field of each row
- * costs a call (on a page of 20 workflows, a tenth of the request's CPU).
+ * costs a call, which on a page of workflows adds up to a visible share of the request's CPU.
  */
 function column<K extends keyof Workflow, T>(name: K, type: T) {
   return {
