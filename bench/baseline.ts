@@ -482,7 +482,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
 
   const modern = protocolVersion >= '2025-06-18';
   const workflows = await renderable(bundle, adapter, manifests, readRows);
-  const catalog = catalogFor(workflows, adapter);
+  const catalog = await catalogFor(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {
     // The service's tool list of the catalog, with its JSON text made once (answerText below).

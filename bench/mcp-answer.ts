@@ -86,7 +86,7 @@ async function measureHere(method: Method, zodMode: 'service' | 'defaults', roun
     manifest: w.manifest as never,
   }));
   const adapter = 'adapter_one' as const;
-  const tool = catalogFor(workflows, adapter).tools[0]!.name;
+  const tool = (await catalogFor(workflows, adapter)).tools[0]!.name;
   const call = {
     name: tool,
     arguments: { task: 'Add a health check endpoint that reports the database status', context: { repo: 'acme/shop' } },

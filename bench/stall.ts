@@ -59,6 +59,8 @@ const nested = (depth: number) =>
 
 interface Scenario {
   name: string;
+  /** Runs before each round, outside the measured window. */
+  prepare?: () => Promise<void>;
   send: () => Promise<Response>;
   /** The status the request must get. */
   status: number;
@@ -92,12 +94,24 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`creating a workflow answered ${res.status}: ${await res.text()}`);
       workflowIds.push(((await res.json()) as { data: { workflowId: string } }).data.workflowId);
     }
-    const deployment = await post('/v1/deployments', { name: 'Stall', workflowIds });
+    const deployment = await post('/v1/deployments', { name: 'Stall', workflowIds, allowAnonymous: true });
     if (deployment.status !== 201) throw new Error(`creating the deployment answered ${deployment.status}: ${await deployment.text()}`);
     const deploymentId = ((await deployment.json()) as { data: { deploymentId: string } }).data.deploymentId;
     const mcp = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' };
     const firstPage = (await (await post(`/v1/mcp/${deploymentId}`, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, mcp)).json()) as {
       result: { nextCursor?: string };
+    };
+
+    // A rename changes what the catalog and the skills show: the next request renders them afresh.
+    let renames = 0;
+    const renameFirst = async () => {
+      renames += 1;
+      const res = await fetch(`${origin}/v1/workflows/${workflowIds[0]}`, {
+        method: 'PUT',
+        headers: auth,
+        body: JSON.stringify({ name: `Chain 0, renamed ${renames}` }),
+      });
+      if (res.status !== 200) throw new Error(`renaming a workflow answered ${res.status}: ${await res.text()}`);
     };
 
     const largest = yamlOfNodes(YAML_LIMITS.maxNodes);
@@ -131,6 +145,18 @@ async function main(): Promise<void> {
       {
         name: 'tools/list, a full page (~1 MiB)',
         send: () => post(`/v1/mcp/${deploymentId}`, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, mcp),
+        status: 200,
+      },
+      {
+        name: 'tools/list, the catalog rendered afresh',
+        prepare: renameFirst,
+        send: () => post(`/v1/mcp/${deploymentId}`, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, mcp),
+        status: 200,
+      },
+      {
+        name: 'skills index, skills rendered and archived afresh',
+        prepare: renameFirst,
+        send: () => fetch(`${origin}/v1/install/${deploymentId}/.well-known/agent-skills/index.json`),
         status: 200,
       },
       {
@@ -181,6 +207,7 @@ async function main(): Promise<void> {
       const times: number[] = [];
       let status = 0;
       for (let round = 0; round < ROUNDS; round += 1) {
+        await scenario.prepare?.();
         const r = await probed(scenario.send);
         status = r.status;
         if (r.status !== scenario.status) throw new Error(`${scenario.name}: answered ${r.status}, expected ${scenario.status}`);

@@ -16,7 +16,7 @@ import { AppError } from '../errors.js';
 import type { Incoming, RequestHeaders } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
 import { textResponse, type Reply } from '../http/text-response.js';
-import { renderSkill } from '../mcp/render/index.js';
+import { mapInSlices, renderSkill } from '../mcp/render/index.js';
 import { looksLikeApiKey } from '../api-keys/secret.js';
 import { createArtifactCache, type ArtifactOutcome, type InstallArtifacts } from './artifacts.js';
 import {
@@ -123,7 +123,7 @@ function withKey(request: Incoming, url: string, key: string): Incoming {
 async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
   if (!entry.adapter) return [];
   const adapter = entry.adapter;
-  return (await entry.workflows()).map((w) => ({ ...renderSkill(w, adapter), digest: w.provenance.digest }));
+  return mapInSlices(await entry.workflows(), (w) => ({ ...renderSkill(w, adapter), digest: w.provenance.digest }));
 }
 
 export function createInstallRoutes(deps: {

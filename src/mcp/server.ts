@@ -104,7 +104,7 @@ function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
 function catalog(exchange: Exchange): Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> {
   return (exchange.loaded ??= exchange.conn
     .workflows()
-    .then((workflows) => ({ workflows, catalog: catalogFor(workflows, exchange.conn.adapter) })));
+    .then(async (workflows) => ({ workflows, catalog: await catalogFor(workflows, exchange.conn.adapter) })));
 }
 
 /** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */

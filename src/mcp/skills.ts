@@ -6,7 +6,7 @@
  */
 import { skillEntry, SkillsExtension, type Skill, type SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import type { Resource, ServerContext } from '@modelcontextprotocol/server';
-import { renderSkill, type RenderableWorkflow } from './render/index.js';
+import { mapInSlices, renderSkill, type RenderableWorkflow } from './render/index.js';
 import type { Adapter } from '../manifest/types.js';
 
 const SKILL_BASE_URI = 'skill://';
@@ -25,10 +25,9 @@ export interface SkillScope {
 }
 
 async function servedSkills(scope: SkillScope): Promise<ServedSkill[]> {
-  const workflows = await scope.workflows();
+  const skills = await mapInSlices(await scope.workflows(), (w) => renderSkill(w, scope.adapter));
   return Promise.all(
-    workflows.map(async (w) => {
-      const skill = renderSkill(w, scope.adapter);
+    skills.map(async (skill) => {
       const entry = await skillEntry(skill.name, { 'SKILL.md': skill.text }, { baseUri: SKILL_BASE_URI });
       return { entry, text: skill.text, title: skill.title };
     }),

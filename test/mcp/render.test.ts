@@ -470,32 +470,33 @@ describe('errors', () => {
   });
 });
 
-describe('catalogFor', () => {
-  it('renders a catalog once per adapter and workflow identity, version, name and description', () => {
+describe('catalogFor', async () => {
+  it('renders a catalog once per adapter and workflow identity, version, name and description', async () => {
     const wf = workflow({ workflowId: 'wf_cache_0001' });
-    const first = catalogFor([wf], 'adapter_three');
+    const first = await catalogFor([wf], 'adapter_three');
     expect(first).toEqual(renderCatalog([wf], 'adapter_three'));
-    expect(catalogFor([{ ...wf }], 'adapter_three')).toBe(first);
-    expect(catalogFor([wf], 'adapter_one')).not.toBe(first);
-    expect(catalogFor([wf], 'adapter_one').adapter).toBe('adapter_one');
-    const renamed = catalogFor([{ ...wf, name: 'Renamed pipeline' }], 'adapter_three');
+    expect(await catalogFor([{ ...wf }], 'adapter_three')).toBe(first);
+    expect(await catalogFor([wf], 'adapter_one')).not.toBe(first);
+    expect((await catalogFor([wf], 'adapter_one')).adapter).toBe('adapter_one');
+    const renamed = await catalogFor([{ ...wf, name: 'Renamed pipeline' }], 'adapter_three');
     expect(renamed).not.toBe(first);
     expect(renamed.tools[0]?.name).not.toBe(first.tools[0]?.name);
     // Named as before again: the catalog of the original name, not the renamed one.
-    expect(catalogFor([wf], 'adapter_three').tools[0]?.name).toBe(first.tools[0]?.name);
-    const described = catalogFor([{ ...wf, description: 'Another description.' }], 'adapter_three');
+    expect((await catalogFor([wf], 'adapter_three')).tools[0]?.name).toBe(first.tools[0]?.name);
+    const described = await catalogFor([{ ...wf, description: 'Another description.' }], 'adapter_three');
     expect(described.tools[0]?.description).not.toBe(first.tools[0]?.description);
     const steps = STEPS.slice(0, 1);
-    const newer = catalogFor([{ ...wf, version: '1.3.0', manifest: manifest({}, steps) }], 'adapter_three');
+    const newer = await catalogFor([{ ...wf, version: '1.3.0', manifest: manifest({}, steps) }], 'adapter_three');
     expect(newer.tools.map((t) => t.stepId)).toEqual([null, 'plan']);
-    expect(catalogFor([wf, OTHER], 'adapter_three')).not.toBe(catalogFor([OTHER, wf], 'adapter_three'));
+    expect(await catalogFor([wf, OTHER], 'adapter_three')).not.toBe(await catalogFor([OTHER, wf], 'adapter_three'));
   });
 
-  it('validates tool arguments of a cached catalog like a fresh one', () => {
+  it('validates tool arguments of a cached catalog like a fresh one', async () => {
     const wf = workflow({ workflowId: 'wf_cache_0002' });
-    const c = catalogFor([wf], 'adapter_one');
+    const c = await catalogFor([wf], 'adapter_one');
     const name = c.tools[0]?.name ?? '-';
-    expect(callTool(catalogFor([wf], 'adapter_one'), [wf], name, { task: 'Add search' }).structuredContent.task).toBe('Add search');
-    expectAppError(() => callTool(catalogFor([wf], 'adapter_one'), [wf], name, { task: 42 }), 'VALIDATION_ERROR', /task/);
+    expect(callTool(await catalogFor([wf], 'adapter_one'), [wf], name, { task: 'Add search' }).structuredContent.task).toBe('Add search');
+    const cached = await catalogFor([wf], 'adapter_one');
+    expectAppError(() => callTool(cached, [wf], name, { task: 42 }), 'VALIDATION_ERROR', /task/);
   });
 });

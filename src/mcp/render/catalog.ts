@@ -9,6 +9,7 @@ import { oneLine } from './markdown.js';
 import { mainToolName, promptName, stepToolName } from './names.js';
 import { buildPlanInput } from './plan.js';
 import { rendererFor } from './renderers.js';
+import { mapInSlices } from './yielding.js';
 import { mainInputSchema, PROMPT_ARGUMENTS, promptInputSchema, stepInputSchema, validateArgs } from './schemas.js';
 import { authorTextClosing, authorTextOpening, inertArgs, inertDocument, inertWorkflow, markedInline, namingName } from './untrusted.js';
 import type {
@@ -93,11 +94,36 @@ function assertUnique(workflows: readonly RenderableWorkflow[], catalog: Catalog
  */
 export function renderCatalog(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
   const renderer = rendererFor(adapter);
+  return assembled(
+    adapter,
+    workflows,
+    workflows.map((w) => pieceOf(renderer, w)),
+  );
+}
+
+/** renderCatalog workflow by workflow in slices (yielding.ts): a large deployment's first catalog does not hold the loop. */
+async function renderCatalogInSlices(workflows: readonly RenderableWorkflow[], adapter: Adapter): Promise<Catalog> {
+  const renderer = rendererFor(adapter);
+  return assembled(adapter, workflows, await mapInSlices(workflows, (w) => pieceOf(renderer, w)));
+}
+
+interface CatalogPiece {
+  tools: RenderedTool[];
+  prompt: RenderedPrompt;
+}
+
+/** One workflow's tools and prompt. */
+function pieceOf(renderer: AdapterRenderer, original: RenderableWorkflow): CatalogPiece {
+  const workflow = inertWorkflow(original);
+  const mode = renderer.modeOf(workflow.manifest);
+  return { tools: [mainTool(workflow, renderer, mode), ...stepTools(workflow, renderer, mode)], prompt: prompt(workflow, renderer, mode) };
+}
+
+function assembled(adapter: Adapter, workflows: readonly RenderableWorkflow[], pieces: readonly CatalogPiece[]): Catalog {
   const catalog: Catalog = { adapter, tools: [], prompts: [] };
-  for (const workflow of workflows.map(inertWorkflow)) {
-    const mode = renderer.modeOf(workflow.manifest);
-    catalog.tools.push(mainTool(workflow, renderer, mode), ...stepTools(workflow, renderer, mode));
-    catalog.prompts.push(prompt(workflow, renderer, mode));
+  for (const piece of pieces) {
+    for (const tool of piece.tools) catalog.tools.push(tool);
+    catalog.prompts.push(piece.prompt);
   }
   assertUnique(workflows, catalog);
   return catalog;
@@ -143,7 +169,7 @@ function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkf
  * (to the second) is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only
  * read it.
  */
-export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Catalog {
+export async function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Promise<Catalog> {
   let key = adapter as string;
   for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}`;
   const now = Date.now();
@@ -156,7 +182,7 @@ export function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Ad
     }
     return known.catalog;
   }
-  const catalog = renderCatalog(workflows, adapter);
+  const catalog = await renderCatalogInSlices(workflows, adapter);
   catalogs.delete(key);
   catalogs.set(key, { catalog, texts: workflows.flatMap(textsOf), touchedAt: now });
   if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);

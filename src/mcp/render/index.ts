@@ -7,3 +7,4 @@ export type { Catalog, RenderableWorkflow, RenderedTool } from './types.js';
 export { NAME_PATTERN } from './names.js';
 export { parseSkillAdapter, renderSkill, skillName } from './skill.js';
 export { inertWorkflow, markedInline, namingName } from './untrusted.js';
+export { mapInSlices } from './yielding.js';

@@ -20,11 +20,20 @@ const KNOWN_CONTEXT_KEYS = {
   test_framework: 'Test framework the tests use.',
 } as const;
 
+/** The defaults sentence of each context object: a workflow's step tools all share its context. */
+const defaultsByContext = new WeakMap<ManifestContext, string>();
+
 function contextDefaults(context: ManifestContext | undefined): string {
-  const pairs = Object.entries(context ?? {})
-    .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-    .map(([k, v]) => `${oneLine(k)}=${oneLine(String(v))}`);
-  return pairs.length > 0 ? ` The workflow's defaults: ${pairs.join(', ')}.` : '';
+  if (!context) return '';
+  let text = defaultsByContext.get(context);
+  if (text === undefined) {
+    const pairs = Object.entries(context)
+      .filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+      .map(([k, v]) => `${oneLine(k)}=${oneLine(String(v))}`);
+    text = pairs.length > 0 ? ` The workflow's defaults: ${pairs.join(', ')}.` : '';
+    defaultsByContext.set(context, text);
+  }
+  return text;
 }
 
 function taskProperty(): Schema {
