@@ -56,7 +56,7 @@ describe('the service process', () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const origin = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line in time:\n${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no ready line in time:\n${out}`)), 90_000);
       child.stdout.on('data', () => {
         const m = /workflow service ready on (http:\/\/[^"\s]+)/.exec(out);
         if (m) {
@@ -75,7 +75,7 @@ describe('the service process', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).toContain('"msg":"stopped"');
-  }, 60_000);
+  }, 150_000);
 
   it('refuses to start in production without an identity provider, naming the variables', async () => {
     const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
