@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * Layering (docs/decisions.md, "Layering"): a service never imports a face. The faces are how the
  * outside reaches the service: these folders of src/, and the files below that sit elsewhere.
  */
-const FACE_FOLDERS = ['graphql', 'rest', 'mcp', 'http'];
+const FACE_FOLDERS = ['edge', 'graphql', 'rest', 'mcp', 'http'];
 /** Face files outside the face folders, relative to src/. */
 const FACE_FILES = [
   /^(app|main)\.ts$/, // the composition root: builds the faces and wires them to the services

@@ -197,7 +197,7 @@ export function createGraphQLHandler(options: {
   });
 }
 
-type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
+export type GraphQLHandler = ReturnType<typeof createGraphQLHandler>;
 
 /** The pipeline of one request: the context factory, validation and execution of GraphQLHandler. */
 export type GraphQLPipeline = GraphQLHandler['getEnveloped'];

@@ -137,7 +137,7 @@ describe('the lint rule: a service does not import a face', () => {
 
   it('applies to every file of src/ outside the face folders, except the face files named in eslint.config.js', async () => {
     const exempt: string[] = [];
-    for (const file of [...graph.keys()].filter((f) => !/^(graphql|rest|mcp|http)\//.test(f))) {
+    for (const file of [...graph.keys()].filter((f) => !/^(edge|graphql|rest|mcp|http)\//.test(f))) {
       const config = await eslint.calculateConfigForFile(join(SRC, file));
       const severity = [config.rules?.['no-restricted-imports']].flat()[0];
       if (severity === 0 || severity === 'off') exempt.push(file);
