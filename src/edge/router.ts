@@ -27,7 +27,7 @@ import { useBrowserSession, type EdgeScope } from './request-scope.js';
 const API_PATH = /^\/(?:v1|graphql|oauth|\.well-known|healthz|readyz|metrics)(?:\/|$)/;
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
-export const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
+const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
 
 type FaceHandler = (request: Incoming, url: URL, scope: EdgeScope) => Promise<Reply>;
 
