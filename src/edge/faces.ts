@@ -69,7 +69,7 @@ export function createFaces(parts: FaceParts, options: FaceOptions, isDraining: 
     // The address manifests put in `$schema`: under {base_url}, ending in a v1.0 segment.
     manifestSchemaJson: JSON.stringify(manifestSchemaDocument(`${config.publicBaseUrl}/schemas/manifest/v1.0`), null, 2),
     mcp,
-    install: createInstallRoutes({ services, mcp, onArtifactLookup: (outcome) => metrics.installArtifactLookup(outcome) }),
+    install: createInstallRoutes({ services, onArtifactLookup: (outcome) => metrics.installArtifactLookup(outcome) }),
     rest,
     dashboard: loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild()),
   };

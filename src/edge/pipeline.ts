@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { Incoming } from '../http/incoming.js';
 import { requestIdOf } from '../http/request-id.js';
 import { setReplyHeader, type Reply } from '../http/text-response.js';
-import { INSTALL_PREFIX } from '../install/http.js';
+import { INSTALL_PREFIX, keyOfAddress } from '../install/http.js';
 import { chargeAfter, chargeBefore, chargedBefore, requestCharge } from '../limits/http.js';
 import { MCP_PATH } from '../mcp/endpoint.js';
 import { boundedRoute } from '../metrics/labels.js';
@@ -50,9 +50,10 @@ export async function answerRequest(edge: Edge, request: Incoming, connection: C
   const { limiter, browser } = faces;
   const started = performance.now();
   const requestId = requestIdOf(request);
-  const scope = newRequestScope(scopes, request, requestId, connection);
   const url = new URL(request.url);
   const path = url.pathname;
+  // The credential-from-path step: an install address's key is the request's credential.
+  const scope = newRequestScope(scopes, request, requestId, connection, keyOfAddress(path));
   let response: Reply;
   // The dashboard's files and page shell first: never rate-limited (a browser loading the
   // dashboard must not use up anyone's budget, or see a blank page because of it).

@@ -57,12 +57,24 @@ async function bearerViewer(deps: ScopeDeps, header: string | null): Promise<Vie
   return deps.services.users.resolveViewer(await deps.authenticator.verifyAuthorization(header));
 }
 
-export function newRequestScope(deps: ScopeDeps, request: Incoming, requestId: string, connection: ConnectionInfo): EdgeScope {
+/**
+ * `addressKey`: the API key an install address carries in its path (install/http.ts,
+ * `keyOfAddress`), which is then the request's credential, in place of any Authorization header.
+ */
+export function newRequestScope(
+  deps: ScopeDeps,
+  request: Incoming,
+  requestId: string,
+  connection: ConnectionInfo,
+  addressKey: string | null,
+): EdgeScope {
   const { services, limiter } = deps;
   let viewer: Promise<Viewer> | undefined;
   let charged: { key: string; budget: RateBudget } | undefined;
   const scope: EdgeScope = {
-    identify: () => bearerViewer(deps, request.headers.get('authorization')),
+    identify: () =>
+      addressKey !== null ? services.install.viewerOfAddressKey(addressKey) : bearerViewer(deps, request.headers.get('authorization')),
+    hasCredential: () => addressKey !== null || request.headers.has('authorization'),
     session: false,
     requestId,
     services,

@@ -1,3 +1,4 @@
+import { looksLikeApiKey } from '../api-keys/secret.js';
 import { WEBHOOK_PATH } from '../billing/webhook.js';
 import type { DashboardAssets } from '../dashboard/static.js';
 import { AppError } from '../errors.js';
@@ -25,6 +26,9 @@ import { useBrowserSession, type EdgeScope } from './request-scope.js';
 
 /** Paths of the API and the protocols: never answered with the dashboard's pages. */
 const API_PATH = /^\/(?:v1|graphql|oauth|\.well-known|healthz|readyz|metrics)(?:\/|$)/;
+
+/** The tool endpoint at an install address with its key (install/http.ts, "The key-bound endpoint"). */
+const KEY_BOUND_MCP_PATH = /^\/v1\/install\/([^/]+)\/([^/]+)\/mcp$/;
 
 /** Where the manifest JSON Schema is served, relative to the service root (spec 2.8, 9). */
 const MANIFEST_SCHEMA_PATH = '/v1/schemas/manifest/v1.0';
@@ -145,6 +149,15 @@ export async function routeRequest(faces: Faces, request: Incoming, url: URL, sc
   if (document) return document;
   const mcpMatch = MCP_PATH.exec(path);
   if (mcpMatch) return faces.mcp.handle(request, url, mcpMatch[1]!, scope);
+  const keyBound = KEY_BOUND_MCP_PATH.exec(path);
+  if (keyBound && looksLikeApiKey(keyBound[2]!)) {
+    // The tool endpoint at an address with its key (the key is the scope's credential): served as
+    // the endpoint's own address, so nothing the endpoint passes on carries the key.
+    const endpoint = new URL(`/v1/mcp/${keyBound[1]}${url.search}`, url);
+    const reply = await faces.mcp.handle(request, endpoint, keyBound[1]!, scope);
+    scope.route = `${request.method} /v1/install/:deploymentId/:key/mcp`;
+    return reply;
+  }
   if (path.startsWith(INSTALL_PREFIX)) return faces.install.handle(request, url, scope);
   if (path === '/v1' || path.startsWith('/v1/')) return faces.rest.handle(request, url, path.slice(3) || '/', scope);
   // A browser's page load of an unknown path outside the API gets the dashboard's own "page not

@@ -16,6 +16,8 @@ export interface RequestScope {
    * (default: the API, REST and GraphQL).
    */
   authenticate(use?: CredentialUse): Promise<Viewer>;
+  /** Whether the request carries a credential: an Authorization header, or an API key in its address. */
+  hasCredential(): boolean;
   /**
    * Counts `points` more requests against the authenticated caller's rate limit (a GraphQL
    * request that asks for several root fields); throws RATE_LIMITED (429) over it.

@@ -5,15 +5,15 @@
  *   <id>[/<key>]/plugin/<version>.zip                   its plugin, as the archive the marketplace pins
  *   <id>[/<key>]/.well-known/agent-skills/index.json    its Agent Skills discovery index (v0.2.0)
  *   <id>[/<key>]/.well-known/agent-skills/<name>/SKILL.md
- *   <id>/<key>/mcp                                      the key-bound tool endpoint (never offers OAuth)
+ *   <id>/<key>/mcp                                      the key-bound tool endpoint (never offers OAuth), routed
+ *                                                       to the tool endpoint by the route table (src/edge/router.ts)
  *   user/<key>/marketplace.json                         a marketplace of every deployment the key opens
  *
  * Without a key only an anonymous deployment answers. The key is a secret in a URL: route labels
  * (logs, metrics) name `:key`, never the key, and no answer or error repeats the path.
  */
-import type { Viewer } from '../auth/viewer.js';
 import { AppError } from '../errors.js';
-import type { Incoming, RequestHeaders } from '../http/incoming.js';
+import type { Incoming } from '../http/incoming.js';
 import type { RequestScope } from '../http/scope.js';
 import { textResponse, type Reply } from '../http/text-response.js';
 import { mapInSlices, renderSkill } from '../mcp/render/index.js';
@@ -32,11 +32,16 @@ import type { Services } from '../services.js';
 
 export const INSTALL_PREFIX = '/v1/install/';
 
-type InstallScope = RequestScope & { identify: () => Promise<Viewer> };
-
-/** What the key-bound form hands the tool endpoint: the same request on the endpoint's own address. */
-interface ToolEndpoint {
-  handle(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply>;
+/**
+ * The API key an install address carries in its path, or null: `/v1/install/user/<key>/…` and
+ * `/v1/install/<deploymentId>/<key>/…`. The edge makes it the request's credential before routing
+ * (src/edge/request-scope.ts), so a key-bound address is an ordinary authenticated request.
+ */
+export function keyOfAddress(path: string): string | null {
+  if (!path.startsWith(INSTALL_PREFIX)) return null;
+  const parts = path.slice(INSTALL_PREFIX.length).split('/');
+  const key = parts[1];
+  return parts.length >= 3 && key !== undefined && looksLikeApiKey(key) ? key : null;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -106,20 +111,6 @@ function jsonReply(value: unknown): Reply {
   return textResponse(`${JSON.stringify(value, null, 2)}\n`, { headers: { 'content-type': JSON_TYPE, 'cache-control': NO_STORE } });
 }
 
-/** The request with `Authorization: Bearer <key>` in place of any it carried, on another address. */
-function withKey(request: Incoming, url: string, key: string): Incoming {
-  const authorization = `Bearer ${key}`;
-  const headers: RequestHeaders = {
-    get: (name) => (name.toLowerCase() === 'authorization' ? authorization : request.headers.get(name)),
-    has: (name) => name.toLowerCase() === 'authorization' || request.headers.has(name),
-    *entries() {
-      for (const [name, value] of request.headers.entries()) if (name.toLowerCase() !== 'authorization') yield [name, value];
-      yield ['authorization', authorization];
-    },
-  };
-  return { method: request.method, url, headers, body: request.body };
-}
-
 async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
   if (!entry.adapter) return [];
   const adapter = entry.adapter;
@@ -128,18 +119,17 @@ async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
 
 export function createInstallRoutes(deps: {
   services: Services;
-  mcp: ToolEndpoint;
   /** Told of every artefact lookup (metrics). */
   onArtifactLookup?: (outcome: ArtifactOutcome) => void;
 }) {
-  const { services, mcp } = deps;
+  const { services } = deps;
   const install = services.install;
   const artifacts = createArtifactCache({ onLookup: deps.onArtifactLookup });
 
   /** The deployment of an address: with a key, the key's owner's (rate-limited as that user); without, an anonymous one. */
-  async function entryOf(scope: InstallScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
+  async function entryOf(scope: RequestScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
     if (key === null) return install.catalogOf(deploymentId, null, null);
-    scope.identify = () => install.viewerOfAddressKey(key);
+    // The key is the scope's credential (keyOfAddress): charged to its owner before any work.
     const viewer = await scope.authenticate({ face: 'mcp', deploymentId });
     return install.catalogOf(deploymentId, key, viewer);
   }
@@ -149,9 +139,8 @@ export function createInstallRoutes(deps: {
     return artifacts.artifactsOf(entry.contentKey, entry.target, () => skillsOf(entry));
   }
 
-  async function userCatalog(scope: InstallScope, key: string): Promise<Reply> {
-    scope.identify = () => install.viewerOfAddressKey(key);
-    // Charged to the key's owner before any work. The key is checked as an API key of its owner
+  async function userCatalog(scope: RequestScope, key: string): Promise<Reply> {
+    // The key is the scope's credential (keyOfAddress): charged to its owner before any work. The key is checked as an API key of its owner
     // (of either scope); which deployments it opens is the catalog's filter.
     const viewer = await scope.authenticate({ face: 'catalog' });
     const entries = await install.userCatalogOf(viewer, key);
@@ -170,16 +159,8 @@ export function createInstallRoutes(deps: {
     return jsonReply(marketplaceOf(userMarketplaceNameOf(viewer.userId), 'Your workflow deployments', plugins));
   }
 
-  async function keyBoundEndpoint(request: Incoming, url: URL, scope: InstallScope, deploymentId: string, key: string): Promise<Reply> {
-    const endpoint = new URL(`/v1/mcp/${encodeURIComponent(deploymentId)}${url.search}`, url);
-    scope.identify = () => install.viewerOfAddressKey(key);
-    const reply = await mcp.handle(withKey(request, endpoint.href, key), endpoint, encodeURIComponent(deploymentId), scope);
-    scope.route = `${request.method} /v1/install/:deploymentId/:key/mcp`;
-    return reply;
-  }
-
   const routes = {
-    async handle(request: Incoming, url: URL, scope: InstallScope): Promise<Reply> {
+    async handle(request: Incoming, url: URL, scope: RequestScope): Promise<Reply> {
       const parts = url.pathname.slice(INSTALL_PREFIX.length).split('/');
       scope.route = `${request.method} /v1/install/*`;
       let first: string;
@@ -208,7 +189,6 @@ export function createInstallRoutes(deps: {
       const path = rest.join('/');
       const label = (tail: string) => `${request.method} /v1/install/:deploymentId${keyLabel}/${tail}`;
 
-      if (path === 'mcp' && key) return keyBoundEndpoint(request, url, scope, deploymentId, key);
       if (path === 'marketplace.json') {
         scope.route = label('marketplace.json');
         getOnly(request);
@@ -262,7 +242,7 @@ export function createInstallRoutes(deps: {
 
   return {
     /** Every install address; no error it answers repeats a segment of the address that may be a key. */
-    handle: (request: Incoming, url: URL, scope: InstallScope): Promise<Reply> =>
+    handle: (request: Incoming, url: URL, scope: RequestScope): Promise<Reply> =>
       routes.handle(request, url, scope).catch((error: unknown) => {
         throw withoutAddressSegments(error, url.pathname);
       }),

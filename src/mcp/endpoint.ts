@@ -55,12 +55,8 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
 
   /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
-  async function viewerOf(
-    request: Incoming,
-    scope: RequestScope,
-    deploymentId: string,
-  ): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
-    if (!request.headers.has('authorization')) return { viewer: null, authError: null };
+  async function viewerOf(scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+    if (!scope.hasCredential()) return { viewer: null, authError: null };
     try {
       return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
     } catch (error) {
@@ -70,7 +66,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
   }
 
   async function loadTarget(request: Incoming, deploymentId: string, scope: RequestScope) {
-    const { viewer, authError } = await viewerOf(request, scope, deploymentId);
+    const { viewer, authError } = await viewerOf(scope, deploymentId);
     let target;
     try {
       target = await deployments.loadDeploymentForEndpoint(deploymentId, viewer);
@@ -303,7 +299,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
         (name, value) => setReplyHeader(response, name, value),
         config.publicBaseUrl,
         rawId,
-        request.headers.has('authorization'),
+        scope.hasCredential(),
       );
       for (const name in cors) setReplyHeader(response, name, cors[name]!);
       return response;
