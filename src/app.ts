@@ -8,7 +8,8 @@ import { looksLikeApiKey } from './api-keys/secret.js';
 import { fileOffsetClock, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/index.js';
-import { AppError } from './errors.js';
+import { describeDbError } from './db/errors.js';
+import { AppError, registerErrorTranslator } from './errors.js';
 import type { CredentialUse, Viewer } from './auth/viewer.js';
 import { graphqlErrorReply } from './graphql/errors.js';
 import { graphiqlPage } from './graphql/graphiql.js';
@@ -140,6 +141,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       poolSize: config.databasePoolSize,
       queryTimeoutMs: config.queryTimeoutMs,
     }));
+  // The database's failures (a unique violation, a lost connection) get their codes in the one table.
+  registerErrorTranslator(describeDbError);
   const services = createServices({ db, config, clock });
   // Versions recorded before content digests existed get theirs before anything is served.
   await services.workflows.fillMissingDigests();
