@@ -1,6 +1,6 @@
 // First: how zod runs (compiled validators, no reference-cycle support), set before any module
-// builds a schema (src/zod-mode.ts).
-import './zod-mode.js';
+// builds a schema (src/runtime/zod-mode.ts).
+import './runtime/zod-mode.js';
 import { setReplyHeader, textResponse, toFetchResponse, type Reply } from './http/text-response.js';
 import { createAuthenticator, parseAuthorizationHeader, type Authenticator } from './auth/verify.js';
 import { assertCredentialAllows } from './api-keys/service.js';

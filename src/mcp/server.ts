@@ -29,7 +29,7 @@ import { SERVER_ICONS } from './icon.js';
 import { createSkillsExtension, type ServedSkill } from './skills.js';
 import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 import { Dispatch, isPlainModernRequest, ModernDispatch, type ModernEdge } from './transports.js';
-import { answerText, promptPage, toolPage } from './tool-list.js';
+import { promptPage, toolPage } from './tool-list.js';
 
 /**
  * MCP requests answered by the official SDK (v2). 2025-era requests: one long-lived `Server` fed
@@ -253,7 +253,7 @@ interface McpAnswer {
 
 /** The answer the SDK sent through one of the in-process transports. */
 function sentAnswer(message: JSONRPCMessage): McpAnswer {
-  return { status: 200, text: answerText(message), isResult: 'result' in message };
+  return { status: 200, text: JSON.stringify(message), isResult: 'result' in message };
 }
 
 /** Whether the text of an answer of the SDK's handler is a result (the SDK writes `result` first; anything else is read in full). */
