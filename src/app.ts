@@ -7,6 +7,7 @@ import { assertCredentialAllows } from './api-keys/service.js';
 import { looksLikeApiKey } from './api-keys/secret.js';
 import { fileOffsetClock, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { cacheStats } from './cache/bounded.js';
 import { openDatabase, type Database } from './db/index.js';
 import { describeDbError } from './db/errors.js';
 import { AppError, registerErrorTranslator } from './errors.js';
@@ -156,7 +157,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   const serveMetrics = createMetricsEndpoint({
     registry: metrics,
-    gauges: () => ({ pool: db.poolStats(), database: db.kind }),
+    gauges: () => ({ pool: db.poolStats(), database: db.kind, caches: cacheStats() }),
     token: config.metricsToken,
     production: config.production,
   });

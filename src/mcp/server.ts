@@ -10,6 +10,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { BoundedCache } from '../cache/bounded.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
@@ -313,18 +314,15 @@ export function createMcpServer(log: Logger): McpServer {
   // Building a server with its handlers for every request cost more than the rest of the request
   // (docs/decisions.md): a 2026-07-28 server differs from another only by the deployment's name and
   // description (its server information and instructions), so one is kept per identity.
-  const modernServers = new Map<string, ModernDispatch>();
+  const modernServers = new BoundedCache<string, ModernDispatch>('mcp_modern_servers', MODERN_SERVERS);
   const modernDispatchFor = (conn: Connection): ModernDispatch => {
     const key = `${conn.deploymentName}\u0000${conn.deploymentDescription ?? ''}`;
     let found = modernServers.get(key);
-    if (found) {
-      modernServers.delete(key);
-    } else {
+    if (!found) {
       found = new ModernDispatch();
       void buildServer(conn, log, skills).connect(found);
-      if (modernServers.size >= MODERN_SERVERS) modernServers.delete(modernServers.keys().next().value!);
+      modernServers.set(key, found);
     }
-    modernServers.set(key, found);
     return found;
   };
 
