@@ -152,7 +152,16 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     const names = samples.filter((s) => s.name === 'cache_max_entries').map((s) => s.labels.cache);
     expect(names).toEqual([...names].sort());
     expect(names).toEqual(
-      expect.arrayContaining(['manifests', 'mcp_catalogs', 'mcp_modern_servers', 'mcp_sessions', 'plans', 'verified_tokens', 'viewers']),
+      expect.arrayContaining([
+        'argument_validators',
+        'manifests',
+        'mcp_catalogs',
+        'mcp_modern_servers',
+        'mcp_sessions',
+        'plans',
+        'verified_tokens',
+        'viewers',
+      ]),
     );
     for (const cache of names) {
       const entries = value(samples, 'cache_entries', { cache: cache! });
