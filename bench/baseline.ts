@@ -33,7 +33,7 @@ import { CATALOGUE_ROWS, isLarge } from '../src/marketplace/catalogue-size.js';
 import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from '../src/marketplace/query.js';
 import { SEARCH_TIERS, searchTierPage, wordsStartingWith } from '../src/marketplace/sql.js';
 import { callTool, catalogFor } from '../src/mcp/render/index.js';
-import { answerText, toolList } from '../src/mcp/tool-list.js';
+import { toolList } from '../src/mcp/tool-list.js';
 import { BUNDLES_OF_DEPLOYMENTS, deploymentsOfOwner, ENDPOINT_TARGET, USAGE_SINCE } from '../src/deployments/sql.js';
 import { createSessionCodec } from '../src/mcp/session.js';
 import { adapterForClient } from '../src/mcp/protocol.js';
@@ -485,7 +485,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
   const catalog = await catalogFor(workflows, adapter);
   let result: unknown;
   if (message.method === 'tools/list') {
-    // The service's tool list of the catalog, with its JSON text made once (answerText below).
+    // The service's tool list of the catalog, made once per catalog.
     result = { tools: toolList(catalog, modern) };
   } else if (message.method === 'tools/call') {
     const called = callTool(catalog, workflows, String(message.params?.name), message.params?.arguments ?? {});
@@ -504,7 +504,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
       },
     };
   }
-  return answerText({ result, jsonrpc: '2.0', id: message.id });
+  return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
 }
 
 // ---------------------------------------------------------------------------------------------

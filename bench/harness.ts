@@ -53,6 +53,19 @@ export function buildService(): void {
   log(`built the service in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * The Node.js flags a checkout starts its service with: the words of its `npm start` between
+ * `node` and the entry point (src/runtime/v8-flags.ts). A build compared with another runs with
+ * its own.
+ */
+export function startFlags(dir = ROOT): string[] {
+  const start = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const words = start.trim().split(/\s+/);
+  const entry = words.indexOf('dist/src/main.js');
+  if (words[0] !== 'node' || entry < 0) throw new Error(`${dir}: npm start is not "node [flags] dist/src/main.js": ${start}`);
+  return words.slice(1, entry);
+}
+
 /** A figure for the printed tables and lines: fixed digits, a dash for none. */
 export const fmt = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits);

@@ -5,8 +5,7 @@
  * its validation and encoding, the endpoint's handlers and renderer), without HTTP or the
  * database: `tools/call` or `tools/list` of the 2025 era and of 2026-07-28 in turn, in one
  * process, as the service serves both. Each measurement is a fresh process with the service's V8
- * settings (src/node-flags.ts, src/v8-flags.ts; allocation-site pretenuring alone moves these
- * figures by a fifth, docs/performance.md) and zod set as the service sets it (src/zod-mode.ts:
+ * flags on its command line (src/runtime/v8-flags.ts) and zod set as the service sets it (src/runtime/zod-mode.ts:
  * compiled validators, no reference-cycle support). With --zod-defaults as well, processes with
  * zod as it comes (interpreted, with cycle support) take turns with those. On a small,
  * noisy machine this separates changes of some microseconds a request on this path that the
@@ -28,7 +27,7 @@ const USAGE = `npm run bench:mcp -- [options]
   --processes N       fresh processes per kind (default 6)
   --rounds N          rounds per process, each era in turn (default 24; the first 5 warm up)
   --requests N        requests per era in a round (default 1000)
-  --zod-defaults      also measure processes with zod as it comes (not the service's src/zod-mode.ts), taking turns
+  --zod-defaults      also measure processes with zod as it comes (not the service's src/runtime/zod-mode.ts), taking turns
 `;
 
 const { values } = parseArgs({
@@ -64,10 +63,9 @@ const median = (xs: number[]) => {
 
 /** One measurement, in this process: median CPU µs a request of each era over the rounds after the warm-up. */
 async function measureHere(method: Method, zodMode: 'service' | 'defaults', rounds: number, requests: number) {
-  // The service's V8 settings first, as src/main.ts loads them; then zod's settings before any
-  // module that builds a schema, as src/app.ts loads them.
-  await import('../src/v8-flags.js');
-  if (zodMode === 'service') await import('../src/zod-mode.js');
+  // zod's settings before any module that builds a schema, as src/app.ts loads them (the V8 flags
+  // are on this process's command line, as on the service's).
+  if (zodMode === 'service') await import('../src/runtime/zod-mode.js');
   const { createMcpServer } = await import('../src/mcp/server.js');
   const { modernEdgeOf } = await import('../src/mcp/transports.js');
   const { catalogFor } = await import('../src/mcp/render/index.js');
@@ -154,7 +152,7 @@ if (values.child) {
 }
 
 const { fmt, log, stamp, writeResults } = await import('./harness.js');
-const { SERVICE_NODE_FLAGS } = await import('../src/node-flags.js');
+const { SERVICE_V8_FLAGS } = await import('../src/runtime/v8-flags.js');
 const processes = count('processes', values.processes, 1, 50);
 if (values.method !== undefined && !METHODS.includes(values.method as Method)) fail(`--method must be one of ${METHODS.join(', ')}`);
 const methods: readonly Method[] = values.method ? [values.method as Method] : METHODS;
@@ -177,7 +175,7 @@ for (const method of methods) {
       const child = spawnSync(
         process.execPath,
         [
-          ...SERVICE_NODE_FLAGS,
+          ...SERVICE_V8_FLAGS,
           '--import',
           'tsx',
           'bench/mcp-answer.ts',

@@ -31,6 +31,7 @@ import {
   serviceEnv,
   stamp,
   startChild,
+  startFlags,
   statementCounter,
   statementsPerRequest,
   stopChild,
@@ -42,7 +43,6 @@ import {
 } from './harness.js';
 import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
 import { DEFAULT_SIZE, type BenchSize } from './seed.js';
-import { SERVICE_NODE_FLAGS } from '../src/node-flags.js';
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -185,7 +185,7 @@ async function startService(
   const counter = options.countStatements ? await statementCounter() : { args: [], env: {} };
   const child = await startChild(
     options.name ?? 'service',
-    [...counter.args, ...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), 'dist/src/main.js'],
+    [...counter.args, ...startFlags(options.dir ?? ROOT), ...(options.nodeArgs ?? []), 'dist/src/main.js'],
     { ...env, ...counter.env },
     await freePort(),
     options.dir ?? ROOT,

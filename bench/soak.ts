@@ -30,6 +30,7 @@ import {
   serviceEnv,
   stamp,
   startChild,
+  startFlags,
   stopChild,
   stopLoad,
   writeResults,
@@ -37,7 +38,6 @@ import {
 } from './harness.js';
 import { buildScenarios } from './scenarios.js';
 import { DEFAULT_SIZE } from './seed.js';
-import { SERVICE_NODE_FLAGS } from '../src/node-flags.js';
 
 /** Seconds between memory samples, under load and after it. */
 const SAMPLE_EVERY_S = 15;
@@ -218,7 +218,7 @@ async function soak(options: Options): Promise<number> {
   const metricsToken = randomBytes(24).toString('hex');
   const service: Child = await startChild(
     'service',
-    [...SERVICE_NODE_FLAGS, 'dist/src/main.js'],
+    [...startFlags(), 'dist/src/main.js'],
     { ...serviceEnv(db.url, dataDir, sessionSecret), METRICS_TOKEN: metricsToken },
     await freePort(),
   );

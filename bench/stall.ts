@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadOrCreateDevIssuerKey, signDevToken } from '../src/auth/dev-issuer.js';
 import { MANIFEST_LIMITS } from '../src/manifest/limits.js';
 import { YAML_LIMITS } from '../src/manifest/yaml-text.js';
+import { SERVICE_V8_FLAGS } from '../src/runtime/v8-flags.js';
 import { fmt, freePort, log, startChild, stopChild } from './harness.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const child = await startChild(
     'service',
-    ['--import', 'tsx', 'src/main.ts'],
+    [...SERVICE_V8_FLAGS, '--import', 'tsx', 'src/main.ts'],
     { DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MODE: 'report' },
     port,
   );

@@ -6,20 +6,6 @@ import { build } from 'esbuild';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-/**
- * src/errors.ts recognises database errors through src/db/errors.ts, which loads Prisma. The command
- * line has no database: the validator's errors come from the table alone, so that one import is
- * answered by a module that recognises none.
- */
-const noDatabase = {
-  name: 'no-database',
-  setup(b) {
-    b.onResolve({ filter: /\/db\/errors\.js$/ }, (args) =>
-      args.importer.endsWith('/src/errors.ts') ? { path: here('./src/no-database.ts') } : undefined,
-    );
-  },
-};
-
 await build({
   entryPoints: [here('./src/main.ts')],
   outfile: here('./dist/wfctl.js'),
@@ -34,6 +20,5 @@ await build({
     // A bundle of CommonJS libraries (ajv) inside an ES module needs require.
     js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
-  plugins: [noDatabase],
   logLevel: 'warning',
 });

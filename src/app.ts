@@ -1,9 +1,10 @@
 // First: how zod runs (compiled validators, no reference-cycle support), set before any module
-// builds a schema (src/zod-mode.ts).
-import './zod-mode.js';
+// builds a schema (src/runtime/zod-mode.ts).
+import './runtime/zod-mode.js';
 import { createAuthenticator } from './auth/verify.js';
 import { fileOffsetClock, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { describeDbError } from './db/errors.js';
 import { openDatabase, type Database } from './db/index.js';
 import { createFaces, type FaceOptions } from './edge/faces.js';
 import { answerRequest, type Edge } from './edge/pipeline.js';
@@ -20,6 +21,7 @@ import { createAuthorizationServer } from './oauth/authorization-server.js';
 import { createBrowserSignIn } from './oauth/sign-in.js';
 import { createOAuthStore } from './oauth-store/index.js';
 import { createServices, type Services } from './services.js';
+import { registerErrorTranslator } from './errors.js';
 
 export type { ConnectionInfo } from './edge/request-scope.js';
 
@@ -52,6 +54,8 @@ export interface App {
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
+  // The database's failures in the one error table (src/errors.ts): 503 for unavailability, and so on.
+  registerErrorTranslator(describeDbError);
   const clock = options.clock ?? (config.testClockOffsetFile ? fileOffsetClock(config.testClockOffsetFile) : systemClock);
   const { devAuth, dataDir, production } = config;
   const authenticator = await createAuthenticator({ ...config.oidc, devAuth, dataDir, production });

@@ -24,7 +24,7 @@ export interface Config {
   shutdownGraceMs: number;
   /**
    * Seconds of quiet after a busy period before the instance gives its grown memory back with one
-   * full collection (IDLE_COLLECTION_SECONDS, whole tens; 0: never; src/idle-collection.ts).
+   * full collection (IDLE_COLLECTION_SECONDS, whole tens; 0: never; src/runtime/idle-collection.ts).
    */
   idleCollectionSeconds: number;
   /**

@@ -1,5 +1,3 @@
-import { describeDbError } from './db/errors.js';
-
 /**
  * The one error table of the service (spec section 7). A code fixes the HTTP
  * status of REST answers, the GraphQL `extensions.code` and the JSON-RPC error
@@ -28,6 +26,36 @@ export type ErrorCode = keyof typeof errorTable;
 
 export type ErrorDetails = Record<string, unknown>;
 
+/** A failure a peer of the service (the database) knows, in the terms of the table. */
+export interface KnownFailure {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetails;
+  headers?: Record<string, string>;
+}
+
+/** Recognises a peer's failures; null for any it does not know. */
+export type ErrorTranslator = (error: unknown) => KnownFailure | null;
+
+const translators = new Set<ErrorTranslator>();
+
+/**
+ * Adds a peer's translator to `AppError.from`. The composition registers the database's
+ * (src/app.ts, src/db/errors.ts), so this table depends on no peer: the command line bundles it
+ * without the database.
+ */
+export function registerErrorTranslator(translate: ErrorTranslator): void {
+  translators.add(translate);
+}
+
+function knownFailure(error: unknown): KnownFailure | null {
+  for (const translate of translators) {
+    const known = translate(error);
+    if (known) return known;
+  }
+  return null;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
@@ -53,7 +81,7 @@ export class AppError extends Error {
 
   /**
    * Whatever was thrown, as the service's error: an AppError stays itself (also when a GraphQL
-   * execution wrapped it), a known database failure gets its code (src/db/errors.ts), and anything
+   * execution wrapped it), a failure a registered translator knows gets its code, and anything
    * else becomes an INTERNAL_ERROR without internals, marked `unexpected`, with the original as
    * its `cause` for the log.
    */
@@ -63,7 +91,7 @@ export class AppError extends Error {
     while (original instanceof Error && !(original instanceof AppError) && (original as { originalError?: unknown }).originalError)
       original = (original as { originalError?: unknown }).originalError;
     if (original instanceof AppError) return original;
-    const known = describeDbError(original);
+    const known = knownFailure(original);
     if (known) return new AppError(known.code, known.message, known.details, known.headers);
     const internal = new AppError('INTERNAL_ERROR', 'an unexpected error occurred; it has been logged');
     (internal as { unexpected: boolean }).unexpected = true;

@@ -1,9 +1,8 @@
-// First: V8 settings take effect before the service's modules allocate anything.
-import './v8-flags.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createNodeServer, drainNodeServer } from './http/node.js';
-import { startIdleCollection } from './idle-collection.js';
+import { startIdleCollection } from './runtime/idle-collection.js';
+import { missingV8Flags } from './runtime/v8-flags.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -24,6 +23,9 @@ try {
 }
 
 const log = createLogger(config.logLevel);
+const missingFlags = missingV8Flags();
+if (missingFlags.length > 0)
+  log.warn({ missing: missingFlags }, `started without the service's V8 flags (npm start gives them): ${missingFlags.join(' ')}`);
 const started = performance.now();
 let app: Awaited<ReturnType<typeof createApp>>;
 try {
@@ -34,7 +36,7 @@ try {
 }
 
 const server = createNodeServer((request, connection) => app.handle(request, connection));
-// Memory taken by a burst of load is given back once the service is idle (src/idle-collection.ts),
+// Memory taken by a burst of load is given back once the service is idle (src/runtime/idle-collection.ts),
 // unless IDLE_COLLECTION_SECONDS=0.
 const idleCollection =
   config.idleCollectionSeconds === 0

@@ -1,4 +1,4 @@
-import { afterPosition, type Position } from './db/keyset.js';
+import type { Position } from './db/keyset.js';
 import { AppError } from './errors.js';
 
 /** The pagination object of a list answer (spec 2.2). */
@@ -41,11 +41,6 @@ export function decodeCursor(cursor: string, kind: string, shape: readonly ('str
     if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== 'string' || v.includes('\u0000')) throw badCursor();
   });
   return values as CursorValue[];
-}
-
-/** Prisma's condition "after this cursor" for a list newest first by `field`, then by id (src/db/keyset.ts). */
-export function beforeTimeCursor<F extends string>(cursor: string, kind: string, field: F): Array<Record<string, unknown>> {
-  return afterPosition(field, timeCursorPosition(cursor, kind));
 }
 
 /**

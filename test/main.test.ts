@@ -9,6 +9,7 @@ import { signDevToken } from '../src/auth/dev-issuer.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createTestDatabase } from './helpers/database.js';
+import { serviceArgs } from './helpers/process.js';
 
 describe('logging', () => {
   it('writes one JSON line per request with id, method, route, status, duration and user, never the token', async () => {
@@ -48,7 +49,7 @@ describe('the service process', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts on the embedded database, serves requests and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('source'), {
       env: { ...process.env, DATABASE_URL: '', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,6 +67,8 @@ describe('the service process', () => {
       });
     });
     expect(out).toContain('npm run token');
+    // Started with the V8 flags npm start gives (src/runtime/v8-flags.ts): no warning about them.
+    expect(out).not.toContain("started without the service's V8 flags");
     const ready = await fetch(`${origin}/readyz`);
     expect(ready.status).toBe(200);
     const token = await signDevToken(dataDir, { email: 'proc@example.com' });
@@ -78,7 +81,7 @@ describe('the service process', () => {
   }, 150_000);
 
   it('refuses to start in production without an identity provider, naming the variables', async () => {
-    const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
+    const child = spawn(process.execPath, serviceArgs('source'), {
       env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, OIDC_ISSUER: '', DEV_AUTH: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

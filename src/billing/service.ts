@@ -1,5 +1,6 @@
 import type { Prisma } from '@prisma/client';
 import Stripe from 'stripe';
+import { BoundedCache } from '../cache/bounded.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
@@ -66,7 +67,7 @@ export async function readPlan(db: Prisma.TransactionClient, userId: string): Pr
 export function createBillingService({ db, config, clock }: ServiceDeps) {
   const prisma = db.prisma;
   const stripe = createStripeClient(config.stripe);
-  const planCache = new Map<string, { plan: PlanName; expiresAt: number }>();
+  const planCache = new BoundedCache<string, { plan: PlanName; expiresAt: number }>('plans', PLAN_CACHE_MAX);
 
   function requireStripe(): Stripe {
     if (!stripe) throw notConfigured('STRIPE_SECRET_KEY is not set');
@@ -76,11 +77,10 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
   /** The plan in force, cached briefly: the rate limiter asks on every request. */
   async function planOf(userId: string): Promise<PlanName> {
     const now = Date.now();
-    const hit = planCache.get(userId);
-    if (hit && hit.expiresAt > now) return hit.plan;
+    const hit = planCache.get(userId, (entry) => entry.expiresAt > now);
+    if (hit) return hit.plan;
     const [subscription] = await db.read<{ plan: string; status: string }>(PLAN_OF_USER, [userId]);
     const plan = effectivePlan(subscription);
-    if (planCache.size >= PLAN_CACHE_MAX) planCache.clear();
     planCache.set(userId, { plan, expiresAt: now + PLAN_CACHE_MS });
     return plan;
   }

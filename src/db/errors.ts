@@ -1,11 +1,12 @@
 import { Prisma } from '@prisma/client';
+import type { KnownFailure } from '../errors.js';
 
 /**
  * The one place database errors are recognised: a unique violation is a CONFLICT, a missing row
  * is NOT_FOUND, a broken foreign key or a NUL character in text is a VALIDATION_ERROR, and a
  * database that cannot be reached is SERVICE_UNAVAILABLE. Anything else stays unexpected.
- * `AppError.from` (src/errors.ts) turns what `describeDbError` says into the service's error; this
- * module does not import it, so the error table depends on it and not the other way round.
+ * `describeDbError` is the database's translator for `AppError.from` (src/errors.ts), registered
+ * where the service is composed (src/app.ts); the error table itself knows no database.
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return true;
@@ -65,14 +66,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** A known database failure, in the terms of the error table. */
-export interface DbErrorDescription {
-  code: 'CONFLICT' | 'VALIDATION_ERROR' | 'NOT_FOUND' | 'SERVICE_UNAVAILABLE';
-  message: string;
-  details?: Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-
-export function describeDbError(error: unknown): DbErrorDescription | null {
+export function describeDbError(error: unknown): KnownFailure | null {
   if (isUniqueViolation(error)) return { code: 'CONFLICT', message: 'this resource already exists' };
   // PostgreSQL text and jsonb cannot hold U+0000; the value came from the client, so it is a bad input.
   if (hasPgCode(error, '22021') || hasPgCode(error, '22P05')) {

@@ -1,6 +1,7 @@
 import type { LibrarySourceType, ModerationState, Visibility } from '@prisma/client';
 import type { Database } from '../db/index.js';
 import type { ReadRows } from '../db/statement.js';
+import { BoundedCache } from '../cache/bounded.js';
 import { ADAPTERS, type Adapter, type WorkflowManifest } from '../manifest/types.js';
 import { unavailableReason } from '../workflows/service.js';
 import { versionDigest } from '../workflows/digest.js';
@@ -177,16 +178,19 @@ export async function loadBundles(
 
 /**
  * Parsed manifests by workflow id and manifest key (`BundledWorkflow.manifestKey`), kept by one
- * instance for the tool endpoint. A recorded version's text never changes; the current version's
- * may (the same content rewritten in another key order), which is why its key also names when the
- * workflow last changed. So an entry is never stale and needs no invalidation across instances; a
- * deleted workflow's entries are simply no longer asked for. Bounded: beyond `maxEntries` the
- * oldest entry goes. Entries are frozen, since every request that finds one shares it.
+ * instance for the tool endpoint (the cache `manifests`). A recorded version's text never changes;
+ * the current version's may (the same content rewritten in another key order), which is why its
+ * key also names when the workflow last changed. So an entry is never stale and needs no
+ * invalidation across instances; a deleted workflow's entries are simply no longer asked for.
+ * Bounded: beyond `maxEntries` the least recently used entry goes. Entries are frozen, since every
+ * request that finds one shares it.
  */
 export class ManifestCache {
-  private readonly entries = new Map<string, WorkflowManifest>();
+  private readonly entries: BoundedCache<string, WorkflowManifest>;
 
-  constructor(private readonly maxEntries = 2000) {}
+  constructor(maxEntries = 2000) {
+    this.entries = new BoundedCache('manifests', maxEntries);
+  }
 
   get(workflowId: string, key: string): WorkflowManifest | undefined {
     return this.entries.get(`${workflowId}@${key}`);
@@ -194,7 +198,6 @@ export class ManifestCache {
 
   set(workflowId: string, key: string, manifest: WorkflowManifest): void {
     this.entries.set(`${workflowId}@${key}`, deepFreeze(manifest));
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
   get size(): number {
@@ -222,26 +225,28 @@ export async function renderable(
   read: ReadRows,
 ): Promise<EndpointWorkflow[]> {
   const offered = bundle.filter((w) => w.available && w.isActive && w.adapters.includes(adapter));
-  const missing = offered.filter((w) => cache.get(w.id, w.manifestKey) === undefined);
-  // Read here, and used from here too: the cache may drop an entry before it is used.
-  const fetched = new Map<string, WorkflowManifest>();
+  // Looked up once each, and used from here: the cache may drop an entry before it is used.
+  const manifests = offered.map((w) => cache.get(w.id, w.manifestKey));
+  const missing = offered.filter((_w, i) => manifests[i] === undefined);
   if (missing.length > 0) {
     const rows = await read<{ workflowId: string; version: string; manifestText: string | null }>(MANIFESTS_AT_VERSIONS, [
       missing.map((w) => w.id),
       missing.map((w) => w.version),
     ]);
     const textOf = new Map(rows.map((row) => [`${row.workflowId}@${row.version}`, row.manifestText]));
-    for (const w of missing) {
+    offered.forEach((w, i) => {
+      if (manifests[i] !== undefined) return;
       const text = textOf.get(`${w.id}@${w.version}`);
-      if (typeof text !== 'string') continue;
+      if (typeof text !== 'string') return;
       const manifest = JSON.parse(text) as WorkflowManifest;
-      fetched.set(`${w.id}@${w.manifestKey}`, manifest);
+      manifests[i] = manifest;
       cache.set(w.id, w.manifestKey, manifest);
-    }
+    });
   }
   const out: EndpointWorkflow[] = [];
-  for (const w of offered) {
-    const manifest = cache.get(w.id, w.manifestKey) ?? fetched.get(`${w.id}@${w.manifestKey}`);
+  for (let i = 0; i < offered.length; i += 1) {
+    const w = offered[i]!;
+    const manifest = manifests[i];
     if (!manifest) continue;
     // Manifests are validated when they are stored; the renderer trusts them.
     const content = { name: w.name, description: w.description, category: w.versionCategory, tags: w.versionTags, manifest };

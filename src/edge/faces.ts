@@ -1,4 +1,5 @@
 import { createWebhookHandler } from '../billing/webhook.js';
+import { cacheStats } from '../cache/bounded.js';
 import type { Config } from '../config.js';
 import { findDashboardBuild, loadDashboardAssets } from '../dashboard/static.js';
 import { getSchema } from '../graphql/schema.js';
@@ -56,7 +57,7 @@ export function createFaces(parts: FaceParts, options: FaceOptions, isDraining: 
     isDraining,
     metrics: createMetricsEndpoint({
       registry: metrics,
-      gauges: () => ({ pool: db.poolStats(), database: db.kind }),
+      gauges: () => ({ pool: db.poolStats(), database: db.kind, caches: cacheStats() }),
       token: config.metricsToken,
       production: config.production,
     }),

@@ -1,11 +1,12 @@
 import { refuseIfTakenDown } from '../moderation/service.js';
 import type { LibraryEntry, Prisma } from '@prisma/client';
 import { isUniqueViolation } from '../db/errors.js';
+import { afterPosition } from '../db/keyset.js';
 import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS } from '../manifest/types.js';
-import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
+import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead } from '../workflows/service.js';
@@ -50,7 +51,7 @@ export function createLibraryService({ db, clock }: ServiceDeps) {
   ): Promise<Page<LibraryEntry>> {
     const limit = pageLimit(input.limit);
     const where: Prisma.LibraryEntryWhereInput = { userId: viewer.userId, ...(input.activeOnly ? { isActive: true } : {}) };
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, 'library', 'addedAt');
+    if (input.cursor) where.OR = afterPosition('addedAt', timeCursorPosition(input.cursor, 'library'));
     const rows = await prisma.libraryEntry.findMany({ where, orderBy: [{ addedAt: 'desc' }, { id: 'desc' }], take: limit + 1, ...query });
     return toPage(
       rows as LibraryEntry[],

@@ -10,6 +10,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { BoundedCache } from '../cache/bounded.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Adapter } from '../manifest/types.js';
@@ -29,7 +30,7 @@ import { SERVER_ICONS } from './icon.js';
 import { createSkillsExtension, type ServedSkill } from './skills.js';
 import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
 import { Dispatch, isPlainModernRequest, ModernDispatch, type ModernEdge } from './transports.js';
-import { answerText, promptPage, toolPage } from './tool-list.js';
+import { promptPage, toolPage } from './tool-list.js';
 
 /**
  * MCP requests answered by the official SDK (v2). 2025-era requests: one long-lived `Server` fed
@@ -253,7 +254,7 @@ interface McpAnswer {
 
 /** The answer the SDK sent through one of the in-process transports. */
 function sentAnswer(message: JSONRPCMessage): McpAnswer {
-  return { status: 200, text: answerText(message), isResult: 'result' in message };
+  return { status: 200, text: JSON.stringify(message), isResult: 'result' in message };
 }
 
 /** Whether the text of an answer of the SDK's handler is a result (the SDK writes `result` first; anything else is read in full). */
@@ -313,18 +314,15 @@ export function createMcpServer(log: Logger): McpServer {
   // Building a server with its handlers for every request cost more than the rest of the request
   // (docs/decisions.md): a 2026-07-28 server differs from another only by the deployment's name and
   // description (its server information and instructions), so one is kept per identity.
-  const modernServers = new Map<string, ModernDispatch>();
+  const modernServers = new BoundedCache<string, ModernDispatch>('mcp_modern_servers', MODERN_SERVERS);
   const modernDispatchFor = (conn: Connection): ModernDispatch => {
     const key = `${conn.deploymentName}\u0000${conn.deploymentDescription ?? ''}`;
     let found = modernServers.get(key);
-    if (found) {
-      modernServers.delete(key);
-    } else {
+    if (!found) {
       found = new ModernDispatch();
       void buildServer(conn, log, skills).connect(found);
-      if (modernServers.size >= MODERN_SERVERS) modernServers.delete(modernServers.keys().next().value!);
+      modernServers.set(key, found);
     }
-    modernServers.set(key, found);
     return found;
   };
 

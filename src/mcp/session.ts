@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual, createSecretKey, type KeyObject } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
+import { BoundedCache } from '../cache/bounded.js';
 import { writeFirst } from '../data-files.js';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -24,9 +25,10 @@ interface SessionClaims {
 const PREFIX = 'mcp1';
 const MAX_LENGTH = 512;
 /**
- * Session ids already verified, kept with their claims: a connection sends its id with every
- * request, and the id's HMAC was the costliest step of reading it. Only ids this service signed
- * are kept, the oldest dropped past this many, so ids sent at random fill nothing.
+ * Session ids already verified, kept with their claims (the cache `mcp_sessions`): a connection
+ * sends its id with every request, and the id's HMAC was the costliest step of reading it. Only
+ * ids this service signed are kept, the least recently used dropped past this many, so ids sent
+ * at random fill nothing.
  */
 const VERIFIED_MAX = 10_000;
 
@@ -59,7 +61,7 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       .update(`${PREFIX}.${payload}`)
       .digest();
 
-  const verified = new Map<string, SessionClaims>();
+  const verified = new BoundedCache<string, SessionClaims>('mcp_sessions', VERIFIED_MAX);
 
   return {
     async issue(claims) {
@@ -87,7 +89,6 @@ export function createSessionCodec(config: Pick<Config, 'mcpSessionSecret' | 'da
       const { d, a, v } = (body ?? {}) as Record<string, unknown>;
       if (typeof d !== 'string' || !isAdapter(a) || !(SUPPORTED_VERSIONS as readonly unknown[]).includes(v)) return null;
       const claims: SessionClaims = { deploymentId: d, adapter: a, protocolVersion: v as LegacyVersion };
-      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
       verified.set(sessionId, claims);
       return claims;
     },

@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JSONRPC } from './protocol.js';
 import type { Catalog, RenderedPrompt } from './render/types.js';
 
 /**
- * The `tools` of a `tools/list` answer, made once per catalog and revision, with their JSON text.
- *
+ * The `tools` of a `tools/list` answer, made once per catalog and revision, and cut into pages.
  * A catalog is cached and never changes (src/mcp/render/catalog.ts), so neither does the list a
- * client is given for it. Serializing that list was most of the work of a `tools/list` request
- * (docs/decisions.md, "Performance"), so `answerText` writes a cached list's text into the answer as it was
- * serialized the first time, and `JSON.stringify` only writes the envelope around it. The text is
- * byte for byte what `JSON.stringify` of the whole answer gives (test/mcp/tool-list.test.ts).
+ * client is given for it.
  */
 
 /** What every plan tool declares: it only reads the deployment's workflows, so clients may run it without asking. */
@@ -33,8 +28,6 @@ interface Lists {
 
 /** Per catalog: dropped with it when the catalog cache lets it go. */
 const listsOf = new WeakMap<Catalog, Lists>();
-/** The JSON text of each list handed out by `toolList`. */
-const textOf = new WeakMap<readonly ListedTool[], string>();
 
 /** The tools of `catalog` as `tools/list` answers them; `titled` from 2025-06-18 on. The array is shared: callers only read it. */
 export function toolList(catalog: Catalog, titled: boolean): ListedTool[] {
@@ -52,7 +45,6 @@ export function toolList(catalog: Catalog, titled: boolean): ListedTool[] {
     annotations: TOOL_ANNOTATIONS,
   }));
   lists[key] = tools;
-  textOf.set(tools, JSON.stringify(tools));
   return tools;
 }
 
@@ -66,35 +58,25 @@ export const LIST_PAGE = { maxItems: 100, maxBytes: 1024 * 1024 } as const;
 
 interface Paged<T> {
   pages: T[][];
-  /** Each page's JSON text. */
-  texts: string[];
 }
 
-/** The list cut into pages (`texts`: each item's JSON text). */
+/** The list cut into pages (`texts`: each item's JSON text, whose length counts towards `maxBytes`). */
 function pagesOf<T>(items: readonly T[], texts: readonly string[]): Paged<T> {
   const pages: T[][] = [];
-  const pageTexts: string[] = [];
   let page: T[] = [];
-  let parts: string[] = [];
   let bytes = 0;
-  const close = () => {
-    pageTexts.push(`[${parts.join(',')}]`);
-    pages.push(page);
-  };
   items.forEach((item, i) => {
-    const text = texts[i]!;
-    if (page.length > 0 && (page.length >= LIST_PAGE.maxItems || bytes + text.length + 1 > LIST_PAGE.maxBytes)) {
-      close();
+    const length = texts[i]!.length + 1;
+    if (page.length > 0 && (page.length >= LIST_PAGE.maxItems || bytes + length > LIST_PAGE.maxBytes)) {
+      pages.push(page);
       page = [];
-      parts = [];
       bytes = 0;
     }
     page.push(item);
-    parts.push(text);
-    bytes += text.length + 1;
+    bytes += length;
   });
-  close();
-  return { pages, texts: pageTexts };
+  pages.push(page);
+  return { pages };
 }
 
 /** A cursor names a page of one kind of list; it is opaque to clients. */
@@ -126,7 +108,7 @@ const toolPagesOf = new WeakMap<ListedTool[], Paged<ListedTool>>();
 export function toolPage(catalog: Catalog, titled: boolean, cursor: unknown): { tools: ListedTool[]; nextCursor?: string } {
   const tools = toolList(catalog, titled);
   let paged = toolPagesOf.get(tools);
-  if (!paged) {
+  if (!paged)
     toolPagesOf.set(
       tools,
       (paged = pagesOf(
@@ -134,9 +116,6 @@ export function toolPage(catalog: Catalog, titled: boolean, cursor: unknown): { 
         tools.map((t) => JSON.stringify(t)),
       )),
     );
-    // Each page is written into its answer from this text (answerText).
-    paged.pages.forEach((page, i) => textOf.set(page, paged!.texts[i]!));
-  }
   const { items, nextCursor } = pageAsked(paged, titled ? 'tools' : 'tools0', cursor);
   return nextCursor ? { tools: items, nextCursor } : { tools: items };
 }
@@ -170,28 +149,4 @@ export function promptPage(catalog: Catalog, titled: boolean, cursor: unknown): 
   }
   const { items, nextCursor } = pageAsked(paged, titled ? 'prompts' : 'prompts0', cursor);
   return nextCursor ? { prompts: items, nextCursor } : { prompts: items };
-}
-
-/**
- * Stands in for a cached list while the envelope is serialized. Random per process, so that no
- * value a client sends (an id, a name) can be taken for it.
- */
-const SLOT = `tool-list-${randomBytes(12).toString('hex')}`;
-const SLOT_JSON = JSON.stringify(SLOT);
-
-/** The JSON text of an answer the SDK sent: `JSON.stringify(message)`, with a cached tool list written from its text. */
-export function answerText(message: unknown): string {
-  const result = (message as { result?: { tools?: unknown } } | null)?.result;
-  const tools = result?.tools;
-  const text = Array.isArray(tools) ? textOf.get(tools) : undefined;
-  if (text === undefined) return JSON.stringify(message);
-  result!.tools = SLOT;
-  let envelope: string;
-  try {
-    envelope = JSON.stringify(message);
-  } finally {
-    result!.tools = tools;
-  }
-  const at = envelope.indexOf(SLOT_JSON);
-  return envelope.slice(0, at) + text + envelope.slice(at + SLOT_JSON.length);
 }

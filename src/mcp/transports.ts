@@ -41,50 +41,8 @@ export function modernEdgeOf(requestHeaders: { get(name: string): string | null 
     mcpMethodHeader: requestHeaders.get('mcp-method') ?? undefined,
     mcpNameHeader: requestHeaders.get('mcp-name') ?? undefined,
   };
-  const route = classified(headers, message);
-  return route.kind === 'legacy' ? undefined : { route, headers };
-}
-
-/** The most classifications kept (the least recently stored dropped first), and the longest `_meta` text one is kept for. */
-const CLASSIFIED_ENTRIES = 512;
-const CLASSIFIED_META_CHARS = 4096;
-const classifications = new Map<string, InboundClassificationOutcome>();
-
-/**
- * `classifyInboundRequest`, remembered for requests. It is costly on every request (three schema
- * checks of the whole message, one of them failing, and the envelope's), and a client sends the
- * same `_meta` on every request. For a message with exactly a JSON-RPC request's shape, the SDK's
- * outcome depends on nothing but the method, the `_meta` object and the version and method
- * headers: its response schemas are strict and refuse a message with a `method`, its request
- * schema is strict and checks no params but `_meta`, and its envelope rules read `_meta` and the
- * method alone (test/mcp/transports.test.ts compares the two on every kind of outcome). Only
- * modern request outcomes are kept, with the message of the request at hand put in; every other
- * message, and every other outcome, is classified by the SDK each time.
- */
-function classified(headers: Omit<InboundHttpRequest, 'body'>, message: unknown): InboundClassificationOutcome {
-  const key = classificationKey(headers, message);
-  const known = key === undefined ? undefined : classifications.get(key);
-  if (known) return { ...known, message } as InboundClassificationOutcome;
   const route = classifyInboundRequest({ ...headers, body: message });
-  if (key !== undefined && route.kind === 'modern' && route.messageKind === 'request') {
-    if (classifications.size >= CLASSIFIED_ENTRIES) classifications.delete(classifications.keys().next().value!);
-    classifications.set(key, route);
-  }
-  return route;
-}
-
-/** What the SDK's classification of `message` depends on, when it is a JSON-RPC request (undefined otherwise). */
-function classificationKey(headers: Omit<InboundHttpRequest, 'body'>, message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const m = message as Record<string, unknown>;
-  for (const key in m) if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
-  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') return undefined;
-  if (typeof m.id !== 'string' && !Number.isSafeInteger(m.id)) return undefined;
-  const params = m.params;
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return undefined;
-  const meta = JSON.stringify((params as { _meta?: unknown } | undefined)?._meta) ?? '';
-  if (meta.length > CLASSIFIED_META_CHARS) return undefined;
-  return JSON.stringify([headers.protocolVersionHeader ?? null, headers.mcpMethodHeader ?? null, m.method]) + meta;
+  return route.kind === 'legacy' ? undefined : { route, headers };
 }
 
 /**

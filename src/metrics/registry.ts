@@ -19,6 +19,15 @@ export type RateLimitKind = 'user' | 'session' | 'anon' | 'address';
 /** hit: kept artefacts served; miss: built; refused: over the archive bound (the kept refusal). */
 type InstallArtifactOutcome = 'hit' | 'miss' | 'refused';
 
+/** One cache's counts (src/cache/bounded.ts). */
+interface CacheGauge {
+  name: string;
+  size: number;
+  max: number;
+  hits: number;
+  misses: number;
+}
+
 interface PoolStats {
   /** Connections open (busy or idle). */
   total: number;
@@ -46,7 +55,7 @@ export interface MetricsRegistry {
   /** A promise rejection nobody handled, recorded instead of ending the process (src/main.ts). */
   unhandledRejection(): void;
   /** The exposition text, with the gauges read at this moment. */
-  render(gauges: { pool: PoolStats; database: string }): string;
+  render(gauges: { pool: PoolStats; database: string; caches: readonly CacheGauge[] }): string;
 }
 
 /** Label values are escaped as the format requires: backslash, double quote and newline. */
@@ -116,7 +125,7 @@ export function createMetricsRegistry(): MetricsRegistry {
     unhandledRejection() {
       unhandledRejections += 1;
     },
-    render({ pool, database }) {
+    render({ pool, database, caches }) {
       const out: string[] = [];
       const all = [...requests.values()]
         .flatMap((byStatus) => [...byStatus.values()])
@@ -171,6 +180,21 @@ export function createMetricsRegistry(): MetricsRegistry {
       out.push('# HELP db_pool_max_connections Largest number of database connections the pool opens.');
       out.push('# TYPE db_pool_max_connections gauge');
       out.push(`db_pool_max_connections${labels(db)} ${pool.max}`);
+
+      out.push('# HELP cache_entries Entries a bounded cache of the process holds, by cache (src/cache/bounded.ts).');
+      out.push('# TYPE cache_entries gauge');
+      for (const c of caches) out.push(`cache_entries${labels({ cache: c.name })} ${c.size}`);
+      out.push('# HELP cache_max_entries Entries a bounded cache holds at most; past it the least recently used goes.');
+      out.push('# TYPE cache_max_entries gauge');
+      for (const c of caches) out.push(`cache_max_entries${labels({ cache: c.name })} ${c.max}`);
+      out.push(
+        '# HELP cache_lookups_total Lookups of a bounded cache, by cache and outcome (hit: answered from it, miss: absent or no longer usable).',
+      );
+      out.push('# TYPE cache_lookups_total counter');
+      for (const c of caches) {
+        out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'hit' })} ${c.hits}`);
+        out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'miss' })} ${c.misses}`);
+      }
 
       const memory = process.memoryUsage();
       out.push('# HELP process_resident_memory_bytes Resident set size of the process.');

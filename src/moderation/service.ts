@@ -1,10 +1,10 @@
 import type { ModerationAction, ModerationActionKind, ModerationState, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { newestFirstOrderBy } from '../db/keyset.js';
+import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
-import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
+import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { characterCount, TEXT_LIMITS } from '../text.js';
 import { lockWorkflowForModeration, setModeration } from './sql.js';
@@ -148,7 +148,7 @@ export function createModerationService({ db, clock, config }: ServiceDeps) {
     const status = input.status ?? 'open';
     const kind = `reports:${status}`;
     const where: Prisma.WorkflowReportWhereInput = status === 'all' ? {} : { status };
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'createdAt');
+    if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, kind));
     const rows = await prisma.workflowReport.findMany({ where, orderBy: REPORT_ORDER, take: limit + 1, include: REPORT_INCLUDE });
     return toPage(
       rows,
@@ -165,7 +165,7 @@ export function createModerationService({ db, clock, config }: ServiceDeps) {
     const limit = pageLimit(input.limit);
     const kind = `moderation-actions:${input.workflowId ?? ''}`;
     const where: Prisma.ModerationActionWhereInput = input.workflowId ? { workflowId: input.workflowId } : {};
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'at');
+    if (input.cursor) where.OR = afterPosition('at', timeCursorPosition(input.cursor, kind));
     const rows = await prisma.moderationAction.findMany({ where, orderBy: ACTION_ORDER, take: limit + 1 });
     return toPage(
       rows,

@@ -1,10 +1,10 @@
 import type { Prisma, Review } from '@prisma/client';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { newestFirstOrderBy } from '../db/keyset.js';
+import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
-import { beforeTimeCursor, pageLimit, timeCursorOf, toPage, type Page } from '../pagination.js';
+import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { canRead } from '../workflows/service.js';
 import { holdUser } from '../users/sql.js';
@@ -98,7 +98,7 @@ export function createReviewService({ db, clock }: ServiceDeps) {
     await findReadableWorkflow(viewer, workflowId);
     const kind = `reviews:${workflowId}`;
     const where: Prisma.ReviewWhereInput = { workflowId };
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, kind, 'createdAt');
+    if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, kind));
     const rows = (await prisma.review.findMany({
       where,
       orderBy: REVIEW_ORDER,

@@ -1,5 +1,6 @@
 import type { Prisma } from '@prisma/client';
 import type { VerifiedIdentity } from '../auth/viewer.js';
+import { BoundedCache } from '../cache/bounded.js';
 import { newId } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, validationError, type FieldProblem } from '../errors.js';
@@ -113,7 +114,10 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   // instance is noticed within the TTL (writes check the user row under lock meanwhile, and
   // /users/me answers 401). `resolvedAt` is when the entry was read: a token issued after it (a
   // new sign-in) reads afresh. `deletedAt` is when an earlier account of the identity was deleted.
-  const viewers = new Map<string, { viewer: Viewer; until: number; resolvedAt: number; deletedAt: number | null }>();
+  const viewers = new BoundedCache<string, { viewer: Viewer; until: number; resolvedAt: number; deletedAt: number | null }>(
+    'viewers',
+    VIEWER_CACHE_SIZE,
+  );
 
   function forgetViewer(issuer: string, subject: string): void {
     viewers.delete(`${issuer}\u0000${subject}`);
@@ -136,15 +140,20 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
    */
   async function resolveViewer(identity: VerifiedIdentity): Promise<Viewer> {
     const key = `${identity.issuer}\u0000${identity.subject}`;
-    const cached = viewers.get(key);
     const nowMs = Date.now();
-    const newerToken = typeof identity.issuedAt === 'number' && cached !== undefined && identity.issuedAt * 1000 > cached.resolvedAt;
-    if (cached && cached.until > nowMs && !newerToken && (!identity.email || identity.email === cached.viewer.email)) {
+    // Served while fresh, for a token no newer than the entry and the same e-mail address.
+    const cached = viewers.get(
+      key,
+      (entry) =>
+        entry.until > nowMs &&
+        !(typeof identity.issuedAt === 'number' && identity.issuedAt * 1000 > entry.resolvedAt) &&
+        (!identity.email || identity.email === entry.viewer.email),
+    );
+    if (cached) {
       refuseIfIssuedBeforeDeletion(identity, cached.deletedAt);
       return cached.viewer;
     }
     const { viewer, deletedAt } = await lookUpViewer(identity);
-    if (viewers.size >= VIEWER_CACHE_SIZE) viewers.delete(viewers.keys().next().value!);
     viewers.set(key, { viewer, until: nowMs + VIEWER_TTL_MS, resolvedAt: nowMs, deletedAt });
     return viewer;
   }

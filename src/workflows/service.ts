@@ -10,7 +10,7 @@ import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { exportManifest as renderManifest, type ExportFormat } from '../manifest/export.js';
 import { manifestTextOf, writtenManifest } from '../manifest/stored.js';
 import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
-import { beforeTimeCursor, pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
+import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota, enforceVersionQuota } from '../limits/quota.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX, truncateCharacters } from '../text.js';
@@ -394,7 +394,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
   async function versionPage(workflowId: string, input: VersionPageInput) {
     const limit = pageLimit(input.limit);
     const where: Prisma.WorkflowVersionWhereInput = { workflowId };
-    if (input.cursor) where.OR = beforeTimeCursor(input.cursor, `versions:${workflowId}`, 'createdAt');
+    if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, `versions:${workflowId}`));
     const rows = await prisma.workflowVersion.findMany({ where, orderBy: newestFirstOrderBy('createdAt'), take: limit + 1 });
     return toPage(
       rows,

@@ -6,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { freePort, startProcess, stopProcess } from '../helpers/process.js';
+import { freePort, serviceArgs, startProcess, stopProcess } from '../helpers/process.js';
 
 /** Helpers of the browser tests: the built service as a user starts it, Debian's Chromium, checks per page. */
 
@@ -30,12 +30,12 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** `node dist/src/main.js` on a free loopback port, on PGlite or on the PostgreSQL database given. */
+/** The built service (`npm start`'s command) on a free loopback port, on PGlite or on the PostgreSQL database given. */
 export async function startService(env: Record<string, string>, databaseUrl: string | null): Promise<RunningProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'wf-browser-'));
   const { child, output } = await startProcess(
-    ['dist/src/main.js'],
+    serviceArgs('build'),
     {
       PORT: String(port),
       HOST: '127.0.0.1',

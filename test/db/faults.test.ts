@@ -11,7 +11,7 @@ import { startTestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
-import { freePort } from '../helpers/process.js';
+import { freePort, serviceArgs } from '../helpers/process.js';
 
 /**
  * The service against a database that goes away and comes back: the process keeps running,
@@ -69,7 +69,7 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
     }
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
+    child = spawn(process.execPath, serviceArgs('source'), {
       env: {
         ...process.env,
         NODE_ENV: 'test',

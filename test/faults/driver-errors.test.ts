@@ -1,8 +1,9 @@
 import { Prisma } from '@prisma/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeDbError } from '../../src/db/errors.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
-import { AppError } from '../../src/errors.js';
+import { AppError, registerErrorTranslator } from '../../src/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { OwnPostgres } from '../helpers/own-postgres.js';
 import { sampleManifest } from '../helpers/workflows.js';
@@ -83,6 +84,9 @@ const unavailable: [string, unknown][] = [
 ];
 
 describe('database unavailability in the error table', () => {
+  // As the composition does (src/app.ts): the table knows the database only through its translator.
+  beforeAll(() => registerErrorTranslator(describeDbError));
+
   it.each(unavailable)('%s is 503 SERVICE_UNAVAILABLE with Retry-After', (_name, error) => {
     const app = AppError.from(error);
     expect(app.code).toBe('SERVICE_UNAVAILABLE');

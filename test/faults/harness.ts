@@ -8,7 +8,7 @@ import { pgRunner } from '../../src/db/index.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
-import { freePort } from '../helpers/process.js';
+import { freePort, serviceArgs } from '../helpers/process.js';
 import { sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -91,7 +91,7 @@ export async function startService(databaseUrl: string, env: Record<string, stri
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   let out = '';
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/main.ts'], {
+  const child = spawn(process.execPath, serviceArgs('source'), {
     env: {
       ...process.env,
       NODE_ENV: 'test',

@@ -1,7 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { SERVICE_V8_FLAGS } from '../../src/runtime/v8-flags.js';
 
 /** Processes a test starts of its own (the built service, a real OpenID provider, PostgreSQL) and the ports they listen on. */
+
+/**
+ * The arguments that start the service as its own process, with its V8 flags as `npm start` gives
+ * them: the TypeScript sources through tsx, or the build (`dist/`).
+ */
+export function serviceArgs(from: 'source' | 'build'): string[] {
+  return from === 'source'
+    ? ['node_modules/tsx/dist/cli.mjs', ...SERVICE_V8_FLAGS, 'src/main.ts']
+    : [...SERVICE_V8_FLAGS, 'dist/src/main.js'];
+}
 
 /** A loopback port nobody listens on right now. */
 export function freePort(): Promise<number> {

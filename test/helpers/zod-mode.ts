@@ -1,3 +1,3 @@
-// Every test file runs zod's schemas as the service does (src/zod-mode.ts): compiled, without
+// Every test file runs zod's schemas as the service does (src/runtime/zod-mode.ts): compiled, without
 // reference-cycle support, whatever the file imports first.
-import '../../src/zod-mode.js';
+import '../../src/runtime/zod-mode.js';

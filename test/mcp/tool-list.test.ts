@@ -1,21 +1,21 @@
 import { describe, expect } from 'vitest';
 import { renderCatalog } from '../../src/mcp/render/catalog.js';
 import type { RenderableWorkflow } from '../../src/mcp/render/types.js';
-import { answerText, toolList } from '../../src/mcp/tool-list.js';
+import { toolList } from '../../src/mcp/tool-list.js';
 import { initializeRequest, MCP_ACCEPT, MODERN } from '../helpers/mcp.js';
 import { seedManifest, seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { serviceTest } from '../helpers/service-test.js';
 
 /**
- * The tool list served from its cached text (src/mcp/tool-list.ts): the same bytes as serializing
- * the whole answer, for every revision, whatever the client's id.
+ * The tool list made once per catalog and revision (src/mcp/tool-list.ts), and served as the same
+ * compact JSON on every request, for every revision, whatever the client's id.
  */
 
 function workflow(id: string, name: string): RenderableWorkflow {
   return { workflowId: id, name, description: `What ${name} does.`, version: '1.0.0', manifest: seedManifest() } as RenderableWorkflow;
 }
 
-describe('toolList and answerText', () => {
+describe('toolList', () => {
   const catalog = renderCatalog([workflow('wf_one', 'First'), workflow('wf_two', 'Second "quoted" \u2028 line')], 'adapter_three');
 
   serviceTest('the list is made once per catalog and revision, with titles and output schemas only from 2025-06-18 on', () => {
@@ -27,31 +27,6 @@ describe('toolList and answerText', () => {
     expect(titled.every((t) => typeof t.title === 'string' && t.outputSchema?.type === 'object')).toBe(true);
     expect(plain.some((t) => 'title' in t || 'outputSchema' in t)).toBe(false);
     expect(plain.every((t) => t.annotations.readOnlyHint && t.inputSchema.type === 'object')).toBe(true);
-  });
-
-  const ids: unknown[] = [1, 0, -7, 'x', 'a "quoted" id with \\ and \u0000', 'tool-list-', '\u2028'];
-  serviceTest.each(ids.map((id) => [JSON.stringify(id), id]))('an answer with id %s is the text JSON.stringify gives', (_label, id) => {
-    for (const titled of [true, false]) {
-      const tools = toolList(catalog, titled);
-      const legacy = { jsonrpc: '2.0', id, result: { tools } };
-      const modern = {
-        jsonrpc: '2.0',
-        id,
-        result: { tools, resultType: 'complete', ttlMs: 0, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'n', title: 'tools' } } },
-      };
-      for (const message of [legacy, modern]) {
-        expect(answerText(message)).toBe(JSON.stringify(message));
-        // The message is left as it was given.
-        expect(message.result.tools).toBe(tools);
-      }
-    }
-  });
-
-  serviceTest('answers without a cached list are serialized as they are', () => {
-    const copied = { jsonrpc: '2.0', id: 3, result: { tools: [...toolList(catalog, true)] } };
-    const failed = { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad' } };
-    const empty = { jsonrpc: '2.0', id: 5, result: {} };
-    for (const message of [copied, failed, empty, null]) expect(answerText(message)).toBe(JSON.stringify(message));
   });
 });
 

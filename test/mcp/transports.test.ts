@@ -114,28 +114,6 @@ describe('the 2026-07-28 transport (ModernDispatch)', () => {
   });
 });
 
-describe('what a handler returns reaches the transport as it is (the tool list served from its text, src/mcp/tool-list.ts)', () => {
-  function serverOf(tools: { name: string; inputSchema: { type: 'object' } }[]): McpServer {
-    const mcp = new McpServer({ name: 'pinned', version: '1.0.0' }, { supportedProtocolVersions: ALL_VERSIONS });
-    mcp.server.registerCapabilities({ tools: { listChanged: false } });
-    mcp.server.setRequestHandler('tools/list', async () => ({ tools }));
-    return mcp;
-  }
-
-  it("the handler's tools array, not a copy, in both eras", async () => {
-    const tools = [{ name: 'kept', inputSchema: { type: 'object' as const } }];
-    const toolsOf = (answer: unknown) => (answer as { result?: { tools?: unknown } } | null)?.result?.tools;
-    const dispatch = new Dispatch();
-    void serverOf(tools).connect(dispatch);
-    expect(toolsOf(await dispatch.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, authFor('a')))).toBe(tools);
-    const modern = new ModernDispatch();
-    void serverOf(tools).connect(modern);
-    expect(toolsOf(await modern.request({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } }, authFor('m')))).toBe(
-      tools,
-    );
-  });
-});
-
 describe("the SDK's classification of a request (modernEdgeOf)", () => {
   const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
 
@@ -155,7 +133,7 @@ describe("the SDK's classification of a request (modernEdgeOf)", () => {
     expect(isPlainModernRequest(edge!, message as never)).toBe(false);
   });
 
-  it("gives the SDK's own outcome for every kind of request, the first time and when remembered, with the request's own message", () => {
+  it("gives the SDK's own outcome for every kind of request, with the request's own message", () => {
     const plain = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'plan_a' };
     const call = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
       jsonrpc: '2.0',
@@ -197,12 +175,10 @@ describe("the SDK's classification of a request (modernEdgeOf)", () => {
         mcpNameHeader: headerValues['mcp-name'],
         body,
       });
-      for (const time of ['first', 'remembered']) {
-        const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-        const route = modernEdgeOf(headersOf(headerValues), copy)?.route ?? { kind: 'legacy' };
-        expect(route, `${what} (${time})`).toEqual(sdk.kind === 'legacy' ? { kind: 'legacy' } : sdk);
-        if (route.kind === 'modern') expect(route.message, `${what} (${time}): the request's own message`).toBe(copy);
-      }
+      const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+      const route = modernEdgeOf(headersOf(headerValues), copy)?.route ?? { kind: 'legacy' };
+      expect(route, what).toEqual(sdk.kind === 'legacy' ? { kind: 'legacy' } : sdk);
+      if (route.kind === 'modern') expect(route.message, `${what}: the request's own message`).toBe(copy);
     }
   });
 

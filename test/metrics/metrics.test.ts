@@ -136,6 +136,45 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(value(after.samples, 'http_requests_total', { route: 'GET /metrics', status: '200' })).toBeGreaterThanOrEqual(1);
   });
 
+  it("shows each bounded cache's entries, bound and lookups; a request answered from a cache moves its hits", async () => {
+    const token = await t.token('metrics-cache@example.com');
+    // The first request verifies the token and reads the user; the next ones find both kept.
+    expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(200);
+    const before = (await scrape(t)).samples;
+    for (let i = 0; i < 3; i += 1) expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(200);
+    const { samples, res } = await scrape(t);
+    const { types } = parseExposition(res.text);
+    expect([types.get('cache_entries'), types.get('cache_max_entries'), types.get('cache_lookups_total')]).toEqual([
+      'gauge',
+      'gauge',
+      'counter',
+    ]);
+    const names = samples.filter((s) => s.name === 'cache_max_entries').map((s) => s.labels.cache);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'argument_validators',
+        'manifests',
+        'mcp_catalogs',
+        'mcp_modern_servers',
+        'mcp_sessions',
+        'plans',
+        'verified_tokens',
+        'viewers',
+      ]),
+    );
+    for (const cache of names) {
+      const entries = value(samples, 'cache_entries', { cache: cache! });
+      expect(entries, cache).toBeGreaterThanOrEqual(0);
+      expect(entries, cache).toBeLessThanOrEqual(value(samples, 'cache_max_entries', { cache: cache! }));
+    }
+    const moved = (cache: string, outcome: string) =>
+      value(samples, 'cache_lookups_total', { cache, outcome }) - value(before, 'cache_lookups_total', { cache, outcome });
+    expect([moved('verified_tokens', 'hit'), moved('verified_tokens', 'miss')]).toEqual([3, 0]);
+    expect([moved('viewers', 'hit'), moved('viewers', 'miss')]).toEqual([3, 0]);
+    expect(value(samples, 'cache_entries', { cache: 'verified_tokens' })).toBeGreaterThanOrEqual(1);
+  });
+
   it('counts 429 refusals by the kind of budget: user, anonymous caller, client address', async () => {
     const before = (await scrape(t)).samples;
     const from = { 'x-forwarded-for': '198.51.100.77' };
@@ -284,7 +323,7 @@ describe('GET /metrics in production', () => {
 });
 
 describe('the metrics registry', () => {
-  const gauges = { pool: { total: 1, idle: 1, waiting: 0, max: 1 }, database: 'pglite' };
+  const gauges = { pool: { total: 1, idle: 1, waiting: 0, max: 1 }, database: 'pglite', caches: [] };
 
   it('escapes label values so any route text reads back exactly', () => {
     const registry = createMetricsRegistry();

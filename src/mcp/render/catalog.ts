@@ -3,6 +3,7 @@
  * and prompt requests answered from it, each shaped by the client's adapter's renderer. Pure: the
  * same workflows and arguments always give the same output.
  */
+import { BoundedCache } from '../../cache/bounded.js';
 import { AppError, notFound } from '../../errors.js';
 import type { Adapter } from '../../manifest/types.js';
 import { oneLine } from './markdown.js';
@@ -131,18 +132,15 @@ function assembled(adapter: Adapter, workflows: readonly RenderableWorkflow[], p
 
 /** Catalogs kept by catalogFor; a deployment has one per adapter it is used with. */
 const CATALOG_CACHE_SIZE = 1000;
-/** A hit moves its catalog to the recent end at most this often (a hit then writes nothing). */
-const TOUCH_INTERVAL_MS = 1000;
 
 interface CachedCatalog {
   catalog: Catalog;
   /** Name, description and provenance of each workflow, in order, as the catalog was rendered with (textsOf). */
   texts: (string | null)[];
-  touchedAt: number;
 }
 
 /** Keyed by the adapter and each workflow's id and version; names and descriptions are compared. */
-const catalogs = new Map<string, CachedCatalog>();
+const catalogs = new BoundedCache<string, CachedCatalog>('mcp_catalogs', CATALOG_CACHE_SIZE);
 
 /** What a catalog shows of a workflow beyond its id and version: its name, description and provenance. */
 function textsOf(workflow: RenderableWorkflow): (string | null)[] {
@@ -165,27 +163,17 @@ function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkf
  * manifest records a new version, and a version's manifest never changes. The cache key is the
  * adapter with the ids and versions (short, so a hit builds little); the rest is compared with the
  * cached one, and a catalog whose workflows were renamed, redescribed or whose author was renamed is
- * rendered again in place. The least recently used catalog
- * (to the second) is dropped beyond CATALOG_CACHE_SIZE. The catalog returned is shared: callers only
+ * rendered again in place. The least recently used catalog is dropped beyond CATALOG_CACHE_SIZE
+ * (the cache `mcp_catalogs`). The catalog returned is shared: callers only
  * read it.
  */
 export async function catalogFor(workflows: readonly RenderableWorkflow[], adapter: Adapter): Promise<Catalog> {
   let key = adapter as string;
   for (const w of workflows) key += `\u0000${w.workflowId}\u0000${w.version}`;
-  const now = Date.now();
-  const known = catalogs.get(key);
-  if (known && sameTexts(known.texts, workflows)) {
-    if (now - known.touchedAt >= TOUCH_INTERVAL_MS) {
-      catalogs.delete(key);
-      catalogs.set(key, known);
-      known.touchedAt = now;
-    }
-    return known.catalog;
-  }
+  const known = catalogs.get(key, (cached) => sameTexts(cached.texts, workflows));
+  if (known) return known.catalog;
   const catalog = await renderCatalogInSlices(workflows, adapter);
-  catalogs.delete(key);
-  catalogs.set(key, { catalog, texts: workflows.flatMap(textsOf), touchedAt: now });
-  if (catalogs.size > CATALOG_CACHE_SIZE) catalogs.delete(catalogs.keys().next().value!);
+  catalogs.set(key, { catalog, texts: workflows.flatMap(textsOf) });
   return catalog;
 }
 

@@ -4,6 +4,7 @@
  * share, because clients validate with whichever dialect they ship.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { BoundedCache } from '../../cache/bounded.js';
 import { AppError } from '../../errors.js';
 import type { ManifestContext } from '../../manifest/types.js';
 import { oneLine } from './markdown.js';
@@ -105,7 +106,7 @@ export function obj(properties: Record<string, Schema>, required: readonly strin
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 const MAX_CACHED_VALIDATORS = 256;
-const validators = new Map<string, ValidateFunction>();
+const validators = new BoundedCache<string, ValidateFunction>('argument_validators', MAX_CACHED_VALIDATORS);
 
 /**
  * Descriptions do not change what validates, so schemas that differ only in them share one
@@ -132,7 +133,6 @@ function validatorFor(schema: Schema): ValidateFunction {
   const key = JSON.stringify(stripped);
   let validate = validators.get(key);
   if (!validate) {
-    if (validators.size >= MAX_CACHED_VALIDATORS) validators.clear();
     validate = ajv.compile(stripped);
     validators.set(key, validate);
   }

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire, findPackageJSON } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * How zod runs in the service (src/zod-mode.ts): every schema built after the service starts
+ * How zod runs in the service (src/runtime/zod-mode.ts): every schema built after the service starts
  * loading gets a validator compiled on first use, and recursive schemas parse without zod's
  * reference-cycle support. The MCP SDK validates each message with zod; both cost it less
  * (docs/decisions.md, "Performance"). zod reads both settings when a schema is built, so they must
@@ -19,6 +22,11 @@ function importsOf(file: string): string[] {
 /** What `script` writes in a fresh Node.js process (TypeScript through tsx) after importing `modules`; `z` is zod. */
 function runAfter(modules: string[], script: string): string {
   const source = `${modules.map((m) => `await import(${JSON.stringify(m)});`).join('')}const z = await import('zod');${script}`;
+  return runScript(source);
+}
+
+/** What `source` (an ES module, TypeScript through tsx) writes in a fresh Node.js process. */
+function runScript(source: string): string {
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8' });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
@@ -43,6 +51,7 @@ describe('zod in the service', () => {
     const postProcessor = 'process.stdout.write(typeof z.config().postProcessor);';
     expect(runAfter([], postProcessor)).toBe('undefined');
     expect(runAfter(['./src/app.ts'], postProcessor)).toBe('function');
+    expect(runAfter(['./src/runtime/zod-mode.ts'], postProcessor)).toBe('function');
   });
 
   it('parses JSON values alike without reference-cycle support, which only inputs that are not JSON need', () => {
@@ -53,10 +62,34 @@ describe('zod in the service', () => {
   });
 
   it('is set before any module of the service builds a schema', () => {
-    // The entry point loads the V8 settings (node: modules only), then the app, whose first import sets zod's mode.
-    expect(importsOf('src/main.ts').slice(0, 2)).toEqual(['./v8-flags.js', './app.js']);
-    expect(importsOf('src/v8-flags.ts').every((m) => m.startsWith('node:'))).toBe(true);
-    expect(importsOf('src/app.ts')[0]).toBe('./zod-mode.js');
-    expect(importsOf('src/zod-mode.ts')).toEqual(['zod/compile', 'zod']);
+    // The entry point loads the app first, whose first import sets zod's mode.
+    expect(importsOf('src/main.ts')[0]).toBe('./app.js');
+    expect(importsOf('src/app.ts')[0]).toBe('./runtime/zod-mode.js');
+    expect(importsOf('src/runtime/zod-mode.ts')).toEqual(['zod/compile', 'zod']);
+  });
+});
+
+describe('the zod the MCP SDK runs', () => {
+  const require = createRequire(import.meta.url);
+  const server = require.resolve('@modelcontextprotocol/server');
+  const core = createRequire(server).resolve('@modelcontextprotocol/core');
+
+  it('is the very package the service configures, for the SDK and the protocol core it builds its schemas with', () => {
+    const configured = findPackageJSON('zod', pathToFileURL(resolve('src/runtime/zod-mode.ts')));
+    expect(configured).toBe(resolve('node_modules/zod/package.json'));
+    expect(findPackageJSON('zod', pathToFileURL(server))).toBe(configured);
+    expect(findPackageJSON('zod', pathToFileURL(core))).toBe(configured);
+  });
+
+  it("gets the service's settings: its schemas compiled, and parsed without reference-cycle support", () => {
+    // The SDK's JSON-RPC message schema, and its recursive schema of JSON values, given a cyclic object.
+    const probe = `const { JSONRPCMessageSchema, JSONValueSchema } = await import(${JSON.stringify(pathToFileURL(core).href.replace(/\.cjs$/, '.mjs'))});
+const cyclic = { name: 'loop' };
+cyclic.self = cyclic;
+const out = [typeof JSONRPCMessageSchema._zod.run.__originalRun === 'function' ? 'compiled' : 'interpreted'];
+try { JSONValueSchema.parse(cyclic); out.push('cycle parsed'); } catch (error) { out.push(error instanceof RangeError ? 'cycle overflowed' : 'cycle refused'); }
+process.stdout.write(out.join(', '));`;
+    expect(runScript(probe)).toBe('interpreted, cycle parsed');
+    expect(runScript(`await import('./src/runtime/zod-mode.ts');${probe}`)).toBe('compiled, cycle overflowed');
   });
 });

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fullCollector, startIdleCollection } from '../../src/idle-collection.js';
+import { fullCollector, startIdleCollection } from '../../src/runtime/idle-collection.js';
 
-/** src/idle-collection.ts: memory given back once the process goes idle after load. */
+/** src/runtime/idle-collection.ts: memory given back once the process goes idle after load. */
 describe('idle collection', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -76,7 +76,7 @@ describe('idle collection', () => {
     const script = join(dir, 'probe.mts');
     writeFileSync(
       script,
-      `import { fullCollector } from ${JSON.stringify(resolve('src/idle-collection.ts'))};
+      `import { fullCollector } from ${JSON.stringify(resolve('src/runtime/idle-collection.ts'))};
 const collect = fullCollector();
 const fill = () => {
   const rows: unknown[] = [];

@@ -1,0 +1,98 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * The one bounded cache of the service: least recently used entries go first past `max`, and each
+ * cache is named, so that /metrics shows its size and how often it answered (src/metrics/).
+ *
+ * A cache's counts are the process's: every cache of one name adds to the same hits and misses,
+ * and its size is the sum of the live ones. A service process builds one app, so one cache of each
+ * name; tests that build several apps in one process see them summed.
+ */
+
+/** What /metrics shows of the caches of one name. */
+export interface CacheStats {
+  name: string;
+  /** Entries held now. */
+  size: number;
+  /** Entries it holds at most. */
+  max: number;
+  /** Lookups answered from the cache, and lookups that were not (absent, or no longer usable). */
+  hits: number;
+  misses: number;
+}
+
+interface Family {
+  hits: number;
+  misses: number;
+  max: number;
+  caches: Set<WeakRef<BoundedCache<never, never>>>;
+}
+
+const families = new Map<string, Family>();
+
+export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<K, V>;
+  private readonly family: Family;
+
+  /** `name`: lower case words joined by underscores, as a metric label shows it. */
+  constructor(
+    readonly name: string,
+    readonly max: number,
+  ) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`a cache name is lower case words joined by underscores: ${name}`);
+    this.entries = new LRUCache<K, V>({ max });
+    let family = families.get(name);
+    if (!family) families.set(name, (family = { hits: 0, misses: 0, max, caches: new Set() }));
+    family.max = max;
+    for (const ref of family.caches) if (!ref.deref()) family.caches.delete(ref);
+    family.caches.add(new WeakRef(this as unknown as BoundedCache<never, never>));
+    this.family = family;
+  }
+
+  /**
+   * The entry of `key`, made the most recently used; undefined when there is none, or when `usable`
+   * says the entry may no longer be served (then it is dropped). Counted as a hit or a miss.
+   */
+  get(key: K, usable?: (value: V) => boolean): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined && (usable === undefined || usable(value))) {
+      this.family.hits += 1;
+      return value;
+    }
+    if (value !== undefined) this.entries.delete(key);
+    this.family.misses += 1;
+    return undefined;
+  }
+
+  /** Stores `value` as the most recently used entry; past `max`, the least recently used goes. */
+  set(key: K, value: V): void {
+    this.entries.set(key, value);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** Every cache name of the process with its counts, by name. */
+export function cacheStats(): CacheStats[] {
+  return [...families.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, family]) => {
+      let size = 0;
+      for (const ref of family.caches) {
+        const cache = ref.deref();
+        if (cache) size += cache.size;
+        else family.caches.delete(ref);
+      }
+      return { name, size, max: family.max, hits: family.hits, misses: family.misses };
+    });
+}
