@@ -99,7 +99,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
 
     // A key made on the page, named for the deployment, filled into the forms that need one.
     await page.getByRole('button', { name: 'Make an API key for Code Review' }).click();
-    await page.getByText('Made the key “Install: Code Review”').waitFor();
+    await page.getByText('Made the key “Install page: Code Review”').waitFor();
     const key = (await page.getByRole('region', { name: 'API key for this deployment' }).locator('pre').textContent())!.trim();
     expect(key).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
     const keyedLink = await cursor.getByRole('link', { name: 'Open in the app' }).nth(1).getAttribute('href');

@@ -22,7 +22,7 @@ type Documents = {
     "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ConnectedAppsDocument,
     "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": typeof types.DisconnectAppDocument,
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": typeof types.SetDisplayNameDocument,
-    "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": typeof types.CreateIdeKeyDocument,
+    "\n  mutation CreateIdeKey($deploymentId: String!) {\n    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: \"IDE setup\") {\n      apiKey {\n        keyId\n        name\n        prefix\n        secret\n      }\n    }\n  }\n": typeof types.CreateIdeKeyDocument,
     "\n  mutation ReportWorkflow($workflowId: String!, $reason: String!) {\n    reportWorkflow(workflowId: $workflowId, reason: $reason) {\n      reportId\n    }\n  }\n": typeof types.ReportWorkflowDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        name\n        digest\n        createdAt\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": typeof types.ComparedVersionsDocument,
@@ -71,7 +71,7 @@ const documents: Documents = {
     "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ConnectedAppsDocument,
     "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": types.DisconnectAppDocument,
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": types.SetDisplayNameDocument,
-    "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n": types.CreateIdeKeyDocument,
+    "\n  mutation CreateIdeKey($deploymentId: String!) {\n    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: \"IDE setup\") {\n      apiKey {\n        keyId\n        name\n        prefix\n        secret\n      }\n    }\n  }\n": types.CreateIdeKeyDocument,
     "\n  mutation ReportWorkflow($workflowId: String!, $reason: String!) {\n    reportWorkflow(workflowId: $workflowId, reason: $reason) {\n      reportId\n    }\n  }\n": types.ReportWorkflowDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        name\n        digest\n        createdAt\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n    }\n  }\n": types.ComparedVersionsDocument,
@@ -144,7 +144,7 @@ export function graphql(source: "\n  mutation SetDisplayName($displayName: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {\n    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {\n      keyId\n      name\n      prefix\n      secret\n    }\n  }\n"): typeof import('./graphql').CreateIdeKeyDocument;
+export function graphql(source: "\n  mutation CreateIdeKey($deploymentId: String!) {\n    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: \"IDE setup\") {\n      apiKey {\n        keyId\n        name\n        prefix\n        secret\n      }\n    }\n  }\n"): typeof import('./graphql').CreateIdeKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

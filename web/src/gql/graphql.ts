@@ -125,13 +125,11 @@ export type SetDisplayNameMutationVariables = Exact<{
 export type SetDisplayNameMutation = { setDisplayName: { displayName: string | null } };
 
 export type CreateIdeKeyMutationVariables = Exact<{
-  name: string;
-  scope?: string | null | undefined;
-  deploymentIds?: Array<string> | string | null | undefined;
+  deploymentId: string;
 }>;
 
 
-export type CreateIdeKeyMutation = { createApiKey: { keyId: string, name: string, prefix: string, secret: string } };
+export type CreateIdeKeyMutation = { createDeploymentInstallKey: { apiKey: { keyId: string, name: string, prefix: string, secret: string } } };
 
 export type ReportWorkflowMutationVariables = Exact<{
   workflowId: string;
@@ -569,12 +567,14 @@ export const SetDisplayNameDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SetDisplayNameMutation, SetDisplayNameMutationVariables>;
 export const CreateIdeKeyDocument = new TypedDocumentString(`
-    mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
-  createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
-    keyId
-    name
-    prefix
-    secret
+    mutation CreateIdeKey($deploymentId: String!) {
+  createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: "IDE setup") {
+    apiKey {
+      keyId
+      name
+      prefix
+      secret
+    }
   }
 }
     `) as unknown as TypedDocumentString<CreateIdeKeyMutation, CreateIdeKeyMutationVariables>;
