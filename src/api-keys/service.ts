@@ -91,7 +91,7 @@ export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void
 }
 
 /** `base`, or `base (2)`, `base (3)`… (shortened to fit NAME_MAX), the first that is not in `taken`. */
-export function unusedName(base: string, taken: Iterable<string>): string {
+function unusedName(base: string, taken: Iterable<string>): string {
   const used = new Set(taken);
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) {

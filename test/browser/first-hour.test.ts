@@ -208,8 +208,25 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
       await page.getByRole('button', { name: 'Set up an IDE' }).click();
       await page.getByText(`API key “${name}” created`).waitFor();
     }
+    // Adapters are named by their clients.
+    for (const label of ['Claude Code (adapter_one)', 'Cursor (adapter_two)', 'Other clients (adapter_three)'])
+      await page.getByRole('switch', { name: label }).waitFor();
+    await checkPage(page, 'deployment-adapters', 'deployment page with adapters by name');
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('row', { name: /IDE setup: Night shift \(2\)/ }).waitFor();
     await expect(page.getByRole('row', { name: /IDE setup: Night shift/ }).count()).resolves.toBe(2);
+
+    // Deleting the workflow names the deployment that uses it; choosing Public without a public name says how it is shown.
+    await page.goto(`${service.origin}/workflows/${workflowId}`);
+    await page.getByRole('heading', { name: 'Log doctor', level: 1 }).waitFor();
+    await page.getByText('Public (published in the marketplace)').click();
+    await page.locator('#public-name-hint').getByText('under a pseudonym (“user-…”)').waitFor();
+    await page.getByText('Private (only you)').click();
+    await page.getByRole('button', { name: 'Delete workflow' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('Used by the deployment “Night shift”').waitFor();
+    await checkPage(page, 'workflow-delete-used', 'delete dialog naming the deployment that uses the workflow');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });
