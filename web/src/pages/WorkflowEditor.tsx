@@ -159,9 +159,11 @@ export default function WorkflowEditor() {
   const manifestName = useMemo(() => nameInManifest(manifest), [manifest]);
   const followedName = useRef<string | null>(nameInManifest(STARTER));
   useEffect(() => {
+    // A text that does not parse (mid-edit) or has no name yet changes nothing: the link holds.
+    if (manifestName === null) return;
     const previous = followedName.current;
     followedName.current = manifestName;
-    if (manifestName === null || manifestName === previous) return;
+    if (manifestName === previous) return;
     setName((n) => (n.trim() === '' || (previous !== null && n.trim() === previous.trim()) ? manifestName : n));
   }, [manifestName]);
   const namesDiffer = manifestName !== null && name.trim() !== '' && name.trim() !== manifestName.trim();
