@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { serverNameOf, type InstallTarget } from '../../src/install/clients.js';
@@ -70,7 +71,7 @@ async function chooseKey(
   info: DeploymentInstallData,
   files: Map<AgentClient, ConfigFile | null>,
   options: { apiKey?: string; dryRun: boolean; out: Output },
-): Promise<{ secret: string | null; source: 'option' | 'reused' | 'created' | 'new'; keyId?: string; prefix?: string }> {
+): Promise<{ secret: string | null; source: 'option' | 'reused' | 'created' | 'new'; keyId?: string; prefix?: string; name?: string }> {
   if (options.apiKey) {
     const given = options.apiKey.trim();
     options.out.progress('Checking the API key given…');
@@ -94,12 +95,14 @@ async function chooseKey(
   }
   if (options.dryRun) return { secret: null, source: 'new' };
   options.out.progress('Creating an API key for this deployment…');
-  const made = await api.call<{ apiKey: { keyId: string; prefix: string; secret: string } }>(
+  // Named for this machine ("wfctl on <hostname>: <deployment>"; the service numbers a repeat), so
+  // the Account page tells apart the keys made by the dashboard and by each machine.
+  const made = await api.call<{ apiKey: { keyId: string; prefix: string; secret: string; name: string } }>(
     'POST',
     `/deployments/${encodeURIComponent(info.deploymentId)}/install/key`,
-    {},
+    { madeBy: `wfctl on ${hostname() || 'this machine'}` },
   );
-  return { secret: made.apiKey.secret, source: 'created', keyId: made.apiKey.keyId, prefix: made.apiKey.prefix };
+  return { secret: made.apiKey.secret, source: 'created', keyId: made.apiKey.keyId, prefix: made.apiKey.prefix, name: made.apiKey.name };
 }
 
 function masked(value: unknown, secret: string | null): unknown {
@@ -218,7 +221,7 @@ export async function install(options: {
     serverName: info.serverName,
     endpoint: info.endpoint,
     auth: credential === 'key' ? 'api_key' : info.allowAnonymous ? 'none' : 'oauth',
-    apiKey: key ? { source: key.source, keyId: key.keyId ?? null, prefix: key.prefix ?? null } : null,
+    apiKey: key ? { source: key.source, keyId: key.keyId ?? null, prefix: key.prefix ?? null, name: key.name ?? null } : null,
     clients: results,
     skipped,
   };
@@ -241,7 +244,9 @@ export function installFailure(result: Awaited<ReturnType<typeof install>>): Cli
 export function printInstall(result: Awaited<ReturnType<typeof install>>, out: Output): void {
   const would = result.dryRun ? 'would ' : '';
   if (result.apiKey?.source === 'created')
-    out.line(`Created the API key ${result.apiKey.prefix}… (scope mcp, this deployment only); it is written only into the files below.`);
+    out.line(
+      `Created the API key “${result.apiKey.name}” (${result.apiKey.prefix}…, scope mcp, this deployment only); it is written only into the files below.`,
+    );
   if (result.apiKey?.source === 'reused') out.line('Kept the API key already configured (still accepted).');
   if (result.apiKey?.source === 'new') out.line('An API key would be created for this deployment (shown below as <API_KEY>).');
   if (result.auth === 'oauth') out.line('No key written: each client signs in with OAuth on first use.');

@@ -91,6 +91,20 @@ export function assertCredentialAllows(viewer: Viewer, use: CredentialUse): void
   }
 }
 
+/** `base`, or `base (2)`, `base (3)`… (shortened to fit NAME_MAX), the first that is not in `taken`. */
+function unusedName(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate = `${Array.from(base)
+      .slice(0, NAME_MAX - suffix.length)
+      .join('')
+      .trimEnd()}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
 export function createApiKeyService({ db, clock }: ServiceDeps) {
   const prisma = db.prisma;
 
@@ -129,19 +143,34 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
   }
 
-  /** Creates a key; the answer is the only place its secret ever appears. */
-  async function createApiKey(viewer: Viewer, input: CreateApiKeyInput): Promise<ApiKeyView & { secret: string }> {
+  /**
+   * Creates a key; the answer is the only place its secret ever appears. `uniqueName`: the name is
+   * one the service chose (the install page, IDE setup, `wfctl install`), so it gets ` (2)`, ` (3)`…
+   * when one of the user's keys has it already: two keys never share an automatic name. A name the
+   * user typed is kept as typed.
+   */
+  async function createApiKey(
+    viewer: Viewer,
+    input: CreateApiKeyInput,
+    options: { uniqueName?: boolean } = {},
+  ): Promise<ApiKeyView & { secret: string }> {
     const clean = await cleanInput(viewer, input);
     const secret = newApiKeySecret();
     const key = await prisma.$transaction(async (tx) => {
       await enforceQuota(tx, viewer.userId, 'apiKeys', 1, clock.now());
       const id = newId('key');
       await recordCreated(tx, `/api-keys/${id}`);
+      const name = options.uniqueName
+        ? unusedName(
+            clean.name,
+            (await tx.apiKey.findMany({ where: { userId: viewer.userId }, select: { name: true } })).map((k) => k.name),
+          )
+        : clean.name;
       return tx.apiKey.create({
         data: {
           id,
           userId: viewer.userId,
-          name: clean.name,
+          name,
           scope: clean.scope,
           deploymentIds: clean.deploymentIds,
           prefix: shownPrefixOf(secret),

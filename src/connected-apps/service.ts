@@ -1,5 +1,6 @@
 import type { Viewer } from '../auth/viewer.js';
 import { notFound } from '../errors.js';
+import { loadKnownClientDocuments } from '../oauth/known-clients.js';
 import type { ServiceDeps } from '../service-deps.js';
 
 /**
@@ -42,8 +43,15 @@ function deploymentOf(resource: string): string | null {
   }
 }
 
-export function createConnectedAppService({ db, clock }: ServiceDeps) {
+export function createConnectedAppService({ db, clock, config }: ServiceDeps) {
   const prisma = db.prisma;
+  // The IDE clients the service knows (src/oauth/known-clients.ts, with the operator's copies):
+  // named as their document names them, as the consent page named them ("Claude Code", not its host).
+  const knownNames = new Map<string, string>();
+  for (const [clientId, document] of loadKnownClientDocuments(config.oauthClientMetadataDir)) {
+    if (typeof document.client_name === 'string' && document.client_name.trim())
+      knownNames.set(clientId, document.client_name.trim().slice(0, 80));
+  }
 
   async function listConnectedApps(viewer: Viewer): Promise<ConnectedApp[]> {
     const now = clock.now();
@@ -67,7 +75,8 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
     const working = new Set(live.map((r) => r.grantId));
     const listed = grants.filter((g) => working.has(g.id.slice('Grant:'.length)));
     const clientIds = [...new Set(listed.map((g) => (g.payload as GrantPayload).clientId).filter((c): c is string => !!c))];
-    // Registered clients in one query; clients known by a metadata document are named by their host.
+    // Registered clients in one query; clients known by a pinned metadata document by its name, other
+    // clients with a metadata document by their host.
     const clients = clientIds.length
       ? await prisma.oAuthRecord.findMany({ where: { id: { in: clientIds.map((c) => `Client:${c}`) } }, select: { payload: true } })
       : [];
@@ -80,7 +89,7 @@ export function createConnectedAppService({ db, clock }: ServiceDeps) {
         return {
           connectedAppId: g.id.slice('Grant:'.length),
           clientId,
-          clientName: names.get(clientId) ?? documentHost ?? clientId,
+          clientName: knownNames.get(clientId) ?? names.get(clientId) ?? documentHost ?? clientId,
           deploymentIds: Object.keys(payload.resources ?? {})
             .map(deploymentOf)
             .filter((d): d is string => d !== null),

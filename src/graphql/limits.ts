@@ -57,7 +57,8 @@ const MANIFEST_ARGUMENT_WEIGHT = 32 * MANIFEST_FIELD_WEIGHT;
 function fieldWeight(parent: GraphQLNamedType | null | undefined, field: FieldNode): number {
   const reads = field.arguments?.some((arg) => arg.name.value === 'manifest') ? MANIFEST_ARGUMENT_WEIGHT : 0;
   const name = field.name.value;
-  if (name === 'manifest' || (parent?.name === 'ManifestDocument' && name === 'body')) return MANIFEST_FIELD_WEIGHT + reads;
+  if (name === 'manifest' || name === 'manifestSource' || (parent?.name === 'ManifestDocument' && name === 'body'))
+    return MANIFEST_FIELD_WEIGHT + reads;
   return 1 + reads;
 }
 

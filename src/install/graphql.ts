@@ -118,9 +118,16 @@ builder.mutationField('createDeploymentInstallKey', (t) =>
   t.field({
     type: InstallKeyRef,
     description:
-      'Makes an API key for one deployment (scope mcp, limited to it, named after it) and returns the install data with the key filled in. REST: POST /v1/deployments/:deploymentId/install/key.',
+      'Makes an API key for one deployment (scope mcp, limited to it) and returns the install data with the key filled in. The key is named "<madeBy>: <deployment name>" ("Install page" when madeBy is not given), with " (2)", " (3)"… when one of your keys has that name already. REST: POST /v1/deployments/:deploymentId/install/key.',
     authScopes: auth,
-    args: { deploymentId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.install.createInstallKey(ctx.viewer!, args.deploymentId),
+    args: {
+      deploymentId: t.arg.string({ required: true }),
+      madeBy: t.arg.string({
+        required: false,
+        description:
+          'Where the key is made, the first part of its name (at most 60 characters): "IDE setup", "wfctl on <hostname>". Default "Install page".',
+      }),
+    },
+    resolve: (_root, args, ctx) => ctx.services.install.createInstallKey(ctx.viewer!, args.deploymentId, args.madeBy),
   }),
 );

@@ -107,13 +107,16 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
   }
 
   /**
-   * Makes a key for one deployment (scope `mcp`, limited to it, named for it) and returns the install
-   * data with the key in every form: the only answer that carries the secret.
+   * Makes a key for one deployment (scope `mcp`, limited to it) and returns the install data with the
+   * key in every form: the only answer that carries the secret. The key is named for where it was
+   * made: `madeBy` (the dashboard's "IDE setup", `wfctl on <hostname>`; default "Install page") and
+   * the deployment, with ` (2)`, ` (3)`… when one of the user's keys has that name already.
    */
-  async function createInstallKey(viewer: Viewer, deploymentId: string): Promise<InstallKeyResult> {
+  async function createInstallKey(viewer: Viewer, deploymentId: string, madeBy?: string | null): Promise<InstallKeyResult> {
     const deployment = await peers.deployments.getDeployment(viewer, deploymentId);
-    const name = Array.from(`Install: ${deployment.name}`).slice(0, NAME_MAX).join('').trimEnd();
-    const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.id] });
+    const origin = (madeBy ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'Install page';
+    const name = Array.from(`${origin}: ${deployment.name}`).slice(0, NAME_MAX).join('').trimEnd();
+    const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.id] }, { uniqueName: true });
     return { apiKey, install: deploymentInstallOf(targetOf({ ...deployment, deploymentId: deployment.id }, apiKey.secret)) };
   }
 

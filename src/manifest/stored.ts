@@ -40,3 +40,13 @@ export function manifestTextOf(manifest: WorkflowManifest): string {
 export function writtenManifest(row: StoredManifest): WorkflowManifest {
   return (typeof row.manifestText === 'string' ? JSON.parse(row.manifestText) : row.manifest) as WorkflowManifest;
 }
+
+/**
+ * The manifest in the format it was written in, for an editor to show it as its author wrote it:
+ * YAML sent as YAML exactly as sent (comments and layout kept), JSON as JSON with the author's key
+ * order, indented by two spaces (the service keeps JSON compact, so its own layout is not kept).
+ */
+export function manifestSourceOf(row: StoredManifest): { format: 'yaml' | 'json'; text: string } {
+  if (typeof row.manifestYaml === 'string') return { format: 'yaml', text: row.manifestYaml };
+  return { format: 'json', text: `${JSON.stringify(writtenManifest(row), null, 2)}\n` };
+}

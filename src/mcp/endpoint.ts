@@ -32,7 +32,7 @@ import { createOriginPolicy } from './origin.js';
 import { createMcpServer } from './server.js';
 import { modernEdgeOf } from './transports.js';
 import { createSessionCodec } from './session.js';
-import { challengeUnauthorized } from '../oauth/resource.js';
+import { baseUrlReachedBy, challengeUnauthorized } from '../oauth/resource.js';
 
 /**
  * POST /v1/mcp/:deploymentId — a deployment's MCP endpoint over Streamable HTTP, answered
@@ -297,7 +297,7 @@ export function createMcpEndpoint(deps: { services: Services; config: Config; lo
       challengeUnauthorized(
         response,
         (name, value) => setReplyHeader(response, name, value),
-        config.publicBaseUrl,
+        baseUrlReachedBy(config.publicBaseUrl, url),
         rawId,
         scope.hasCredential(),
       );

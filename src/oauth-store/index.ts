@@ -58,7 +58,7 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
      * Revokes the user's other grants to `clientId` for `resource` (with their codes and tokens):
      * one connection per client and deployment.
      */
-    async replaceEarlierGrants(options: { accountId: string; clientId: string; resource: string; keep: string }): Promise<void> {
+    async replaceEarlierGrants(options: { accountId: string; clientId: string; resources: string[]; keep: string }): Promise<void> {
       const grants = await prisma.oAuthRecord.findMany({
         where: { kind: 'Grant', accountId: options.accountId, payload: { path: ['clientId'], equals: options.clientId } },
         select: { id: true, payload: true },
@@ -68,7 +68,7 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
           grantId: g.id.slice('Grant:'.length),
           resources: (g.payload as { resources?: Record<string, string> }).resources ?? {},
         }))
-        .filter((g) => g.grantId !== options.keep && options.resource in g.resources)
+        .filter((g) => g.grantId !== options.keep && options.resources.some((resource) => resource in g.resources))
         .map((g) => g.grantId);
       if (earlier.length === 0) return;
       await prisma.oAuthRecord.deleteMany({

@@ -28,7 +28,7 @@ import { loadAuthorizationServerKeys } from './keys.js';
 import { loadKnownClientDocuments } from './known-clients.js';
 import { authorizationProblemPage } from './pages.js';
 import { CLIENT_METADATA_LIMITS, checkRegistration, DEVICE_CODE_GRANT } from './redirect-uris.js';
-import { deploymentOfResource, endpointResource, MCP_SCOPE, PRM_PATH, protectedResourceMetadata } from './resource.js';
+import { baseUrlReachedBy, deploymentOfResource, endpointResource, MCP_SCOPE, PRM_PATH, protectedResourceMetadata } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
 /**
@@ -400,7 +400,9 @@ export async function createAuthorizationServer(deps: {
         // published. An unknown id gets metadata like a private deployment's, so that this path,
         // like the endpoint's 401, does not say which private deployments exist.
         if (exists?.allowAnonymous) return jsonNotFound();
-        return Response.json(protectedResourceMetadata(config.publicBaseUrl, deploymentId, issuer), {
+        // For the form of the address the client was given (`localhost` or `127.0.0.1`), which
+        // the metadata's resource must match; only forms the service answers for.
+        return Response.json(protectedResourceMetadata(baseUrlReachedBy(config.publicBaseUrl, url), deploymentId, issuer), {
           headers: { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' },
         });
       }

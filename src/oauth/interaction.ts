@@ -8,7 +8,7 @@ import type { TextReply } from '../http/text-response.js';
 import type { OAuthStore } from '../oauth-store/index.js';
 import { apiConsent, API_SCOPE, isApiResource } from './device-flow.js';
 import { authorizationProblemPage, consentPage, type ClientShown } from './pages.js';
-import { deploymentOfResource, MCP_SCOPE } from './resource.js';
+import { baseUrlForms, deploymentOfResource, endpointResource, MCP_SCOPE } from './resource.js';
 import type { BrowserSignIn } from './sign-in.js';
 
 /**
@@ -171,8 +171,10 @@ export function createInteractions(deps: { provider: Provider; config: Config; b
       grant.addResourceScope(resource, MCP_SCOPE);
       const grantId = await grant.save();
       // One connection per client and deployment: connecting the same client to the same
-      // deployment again replaces the earlier one (connecting it to another deployment does not).
-      await deps.store.replaceEarlierGrants({ accountId: viewer.userId, clientId, resource, keep: grantId });
+      // deployment again replaces the earlier one (connecting it to another deployment does not),
+      // whichever of the endpoint's loopback forms either connection was made through.
+      const resources = baseUrlForms(config.publicBaseUrl).map((base) => endpointResource(base, deploymentId));
+      await deps.store.replaceEarlierGrants({ accountId: viewer.userId, clientId, resources: [resource, ...resources], keep: grantId });
       return finish(req, res, { consent: { grantId } });
     },
   };

@@ -14,8 +14,57 @@ export function endpointResource(publicBaseUrl: string, deploymentId: string): s
   return `${publicBaseUrl}/mcp/${encodeURIComponent(deploymentId)}`;
 }
 
-/** The deployment a resource identifier names, or null when it is not one of this service's tool endpoints. */
+/** The loopback names one machine reaches itself by; `localhost` and `127.0.0.1` are the usual pair. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * The base URL in each of the forms the service answers for: the configured one and, when it names
+ * a loopback host, the same URL under the other loopback names (same scheme, port and path). A
+ * service configured with any other host answers for that host only.
+ */
+export function baseUrlForms(publicBaseUrl: string): string[] {
+  const url = new URL(publicBaseUrl);
+  if (!LOOPBACK_NAMES.includes(url.hostname)) return [publicBaseUrl];
+  return [
+    publicBaseUrl,
+    ...LOOPBACK_NAMES.filter((name) => name !== url.hostname).map((name) => {
+      const alias = new URL(publicBaseUrl);
+      alias.hostname = name;
+      return `${alias.origin}${publicBaseUrl.slice(new URL(publicBaseUrl).origin.length)}`;
+    }),
+  ];
+}
+
+/**
+ * The base URL in the form a request reached the service by: a loopback alias of the configured
+ * base URL when the request's Host names one (and the same port), the configured base URL in every
+ * other case. The Host header picks among the service's own forms only; it never adds one (no
+ * host-header injection: a public service's links always use its configured address).
+ */
+export function baseUrlReachedBy(publicBaseUrl: string, requestUrl: URL): string {
+  const configured = new URL(publicBaseUrl);
+  if (!LOOPBACK_NAMES.includes(configured.hostname)) return publicBaseUrl;
+  const host = requestUrl.hostname.toLowerCase();
+  if (!LOOPBACK_NAMES.includes(host) || host === configured.hostname) return publicBaseUrl;
+  // The port as written in the Host header (the request URL is always built as http://, so a
+  // default port is empty on both sides).
+  if (requestUrl.port !== configured.port) return publicBaseUrl;
+  return baseUrlForms(publicBaseUrl).find((form) => new URL(form).hostname === host) ?? publicBaseUrl;
+}
+
+/**
+ * The deployment a resource identifier names, or null when it is not one of this service's tool
+ * endpoints (in any form the service answers for: see baseUrlForms).
+ */
 export function deploymentOfResource(publicBaseUrl: string, resource: string): string | null {
+  for (const form of baseUrlForms(publicBaseUrl)) {
+    const found = deploymentOfResourceIn(form, resource);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function deploymentOfResourceIn(publicBaseUrl: string, resource: string): string | null {
   const prefix = `${publicBaseUrl}/mcp/`;
   if (!resource.startsWith(prefix)) return null;
   const rest = resource.slice(prefix.length).replace(/\/$/, '');
@@ -32,6 +81,11 @@ function protectedResourceMetadataUrl(publicBaseUrl: string, deploymentId: strin
   return `${url.origin}${WELL_KNOWN_PRM}${url.pathname}`;
 }
 
+/**
+ * `publicBaseUrl` is the form the request reached the service by (baseUrlReachedBy): the resource
+ * must be the URL the client was given, character for character (RFC 9728 §3.3). The authorization
+ * server stays the configured issuer.
+ */
 export function protectedResourceMetadata(publicBaseUrl: string, deploymentId: string, issuer: string) {
   return {
     resource: endpointResource(publicBaseUrl, deploymentId),

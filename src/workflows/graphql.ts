@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { AppError } from '../errors.js';
 import { parseExportFormat } from '../manifest/export.js';
-import { writtenManifest } from '../manifest/stored.js';
+import { manifestSourceOf, writtenManifest } from '../manifest/stored.js';
 import { parseSkillAdapter, renderSkill } from '../mcp/render/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { pageRef } from '../graphql/pagination.js';
@@ -87,6 +87,14 @@ const ForkOriginRef = builder.objectRef<ForkOrigin>('ForkOrigin').implement({
   }),
 });
 
+const ManifestSourceRef = builder.objectRef<{ format: 'yaml' | 'json'; text: string }>('ManifestSource').implement({
+  description: 'A manifest as text, in the format its author wrote it in.',
+  fields: (t) => ({
+    format: t.exposeString('format', { description: 'yaml (sent as YAML text) or json (sent as JSON data or JSON text).' }),
+    text: t.exposeString('text'),
+  }),
+});
+
 export const WorkflowRef = builder.prismaObject('Workflow', {
   description: 'A workflow: its manifest and the summary fields of spec 2.3.',
   // The order of the fields is the order of the keys of every REST answer.
@@ -117,6 +125,13 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
       type: 'JSON',
       description: 'The manifest as written: the same keys in the same order.',
       resolve: (w) => writtenManifest(w),
+    }),
+    manifestSource: t.field({
+      type: ManifestSourceRef,
+      extensions: graphqlOnly,
+      description:
+        'The manifest as text in the format it was written in (YAML exactly as sent; JSON with its key order, indented): what an editor shows.',
+      resolve: (w) => manifestSourceOf(w),
     }),
     createdAt: t.field(workflowFields.createdAt),
     updatedAt: t.field(workflowFields.updatedAt),
@@ -171,6 +186,12 @@ const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
     tags: t.exposeStringList('tags', { description: 'The tags at this version.' }),
     digest: t.string({ description: DIGEST_DESCRIPTION, select: { digest: true }, resolve: (v) => digestOf(v) }),
     manifest: t.field({ type: 'JSON', description: 'The manifest of this version as written.', resolve: (v) => writtenManifest(v) }),
+    manifestSource: t.field({
+      type: ManifestSourceRef,
+      extensions: graphqlOnly,
+      description: 'The manifest of this version as text in the format it was written in: what a comparison of versions shows.',
+      resolve: (v) => manifestSourceOf(v),
+    }),
     createdAt: t.string({ resolve: (v) => v.createdAt.toISOString() }),
   }),
 });
@@ -212,7 +233,7 @@ export function pageItemQuery(ctx: GraphQLContext, info: GraphQLResolveInfo, typ
  */
 function workflowPageQuery(ctx: GraphQLContext, info: GraphQLResolveInfo): WorkflowQuery {
   const query = pageItemQuery(ctx, info, 'Workflow');
-  if (query.select || mayAskFor(info, ['data'], 'manifest')) return query;
+  if (query.select || mayAskFor(info, ['data'], 'manifest') || mayAskFor(info, ['data'], 'manifestSource')) return query;
   return { ...query, omit: WITHOUT_MANIFEST };
 }
 

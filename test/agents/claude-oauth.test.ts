@@ -123,13 +123,13 @@ describe('Claude Code signs in with OAuth', { timeout: 240_000 }, () => {
     // Disconnect on the dashboard's Account page: the CLI's tokens stop working.
     try {
       await page.goto(`${service.origin}/account`);
-      // A client known by its metadata document is listed by its host, with its client_id beneath.
-      const row = page.getByRole('row', { name: /claude\.ai/ });
+      // A known client is listed by the name the consent page gave it, with its client_id beneath.
+      const row = page.getByRole('row', { name: /Claude Code/ });
       await row.getByText('https://claude.ai/oauth/claude-code-client-metadata').waitFor();
       expect(await row.getByRole('cell').nth(0).innerText()).toBe('Everything');
-      await row.getByRole('button', { name: 'Disconnect claude.ai' }).click();
+      await row.getByRole('button', { name: 'Disconnect Claude Code' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
-      await page.getByText('“claude.ai” disconnected.').waitFor();
+      await page.getByText('“Claude Code” disconnected.').waitFor();
       await page.getByText('No connected applications.').waitFor();
     } catch (error) {
       throw new Error(
@@ -142,5 +142,50 @@ describe('Claude Code signs in with OAuth', { timeout: 240_000 }, () => {
     expect(after.output).toMatch(/workflows: /);
     expect(after.output).not.toMatch(/Connected/);
     expect(proxy.refused).toEqual([]);
+  });
+});
+
+describe('Claude Code given the localhost form of the endpoint', { timeout: 240_000 }, () => {
+  it('`claude mcp add` with http://localhost:<port>/…: login through the 127.0.0.1 issuer, ✔ Connected', async () => {
+    const localhostHome = new AgentHome({ proxy: proxy.url });
+    try {
+      const endpoint = deployment.endpoint.replace('//127.0.0.1:', '//localhost:');
+      expect(endpoint).toMatch(/^http:\/\/localhost:\d+\/v1\/mcp\//);
+      const add = await localhostHome.run('claude', ['mcp', 'add', '--transport', 'http', 'workflows', endpoint]);
+      expect(add.code, add.output).toBe(0);
+      const before = await localhostHome.run('claude', ['mcp', 'list']);
+      // Not "Error dialing": the 401 names the metadata of the localhost form, which the CLI can use.
+      expect(before.output).toMatch(/workflows: .* - ! Needs authentication/);
+
+      const login = localhostHome.runInTerminal(['claude', 'mcp', 'login', 'workflows', '--no-browser']);
+      const [, printed] = await login.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, 60_000);
+      const authorization = new URL(printed!);
+      // The resource is the address Claude Code was given; the issuer is the configured origin.
+      expect(authorization.searchParams.get('resource')).toBe(endpoint);
+
+      const context = await chromium.browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      const answers = recordAnswers(page, service.origin);
+      try {
+        await page.goto(authorization.href);
+        await page.getByLabel('E-mail address').fill(OWNER, { timeout: 30_000 });
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Allow' }).waitFor({ timeout: 30_000 });
+        expect(await page.content()).toContain(endpoint);
+        await page.getByRole('button', { name: 'Allow' }).click();
+        await page.waitForURL(/^http:\/\/localhost:\d+\/callback\?/, { timeout: 30_000 });
+        await login.waitFor(/success|authenticated/i, 60_000);
+        expect(await login.exited(30_000)).toBe(0);
+      } catch (error) {
+        throw new Error(`${String(error)}\nbrowser at ${page.url()}\nservice answers:\n${answers.join('\n')}\nCLI:\n${login.text()}`);
+      } finally {
+        await context.close();
+      }
+      const connected = await localhostHome.run('claude', ['mcp', 'list']);
+      expect(connected.output).toMatch(/workflows: .* \(HTTP\) - ✔ Connected/);
+      expect(proxy.refused).toEqual([]);
+    } finally {
+      await localhostHome.close();
+    }
   });
 });

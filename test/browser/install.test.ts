@@ -7,7 +7,8 @@ import { checkPage, DESKTOP, type RunningProcess, startBrowserStack, type Browse
  * form, OAuth first, a key made on the page for this deployment and filled into the forms (the
  * Cursor deeplink decoded, the key-bound catalog fetched with it), and the checks of every page
  * (checkPage): axe-core with no serious or critical violation, and every action inside the screen,
- * at 1280 and 390 px wide.
+ * at 1280 and 390 px wide. "Your client" shows the chosen client first and is remembered; without a
+ * choice, jump links lead to each client.
  */
 
 let stack: BrowserStack;
@@ -99,7 +100,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
 
     // A key made on the page, named for the deployment, filled into the forms that need one.
     await page.getByRole('button', { name: 'Make an API key for Code Review' }).click();
-    await page.getByText('Made the key “Install: Code Review”').waitFor();
+    await page.getByText('Made the key “Install page: Code Review”').waitFor();
     const key = (await page.getByRole('region', { name: 'API key for this deployment' }).locator('pre').textContent())!.trim();
     expect(key).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
     const keyedLink = await cursor.getByRole('link', { name: 'Open in the app' }).nth(1).getAttribute('href');
@@ -123,6 +124,40 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     expect(catalog.status).toBe(200);
     expect((await catalog.json()).plugins).toHaveLength(1);
     await checkPage(page, 'install-key', 'install page with a key');
+
+    // Without a choice: every client, after jump links to each.
+    const jump = page.getByRole('navigation', { name: 'Clients' });
+    await expect(jump.getByRole('link').count()).resolves.toBe(await page.locator('section.install-client').count());
+    await jump.getByRole('link', { name: 'Codex CLI', exact: true }).click();
+    expect(new URL(page.url()).hash).toBe('#client-codex');
+    const allHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+
+    // "Your client": Cursor first, the others folded below, remembered by this browser.
+    await page.getByRole('button', { name: /Your client/ }).click();
+    await page.getByRole('option', { name: 'Cursor', exact: true }).click();
+    const firstClient = page.locator('section.install-client').first();
+    await expect(firstClient.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Cursor');
+    const others = page.locator('details.install-others');
+    await expect(others.locator('summary').textContent()).resolves.toMatch(/^Other clients \(\d+\)$/);
+    expect(await others.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await expect(page.getByRole('heading', { name: 'Claude Code', level: 2, exact: true }).isVisible()).resolves.toBe(false);
+    await expect(jump.count()).resolves.toBe(0);
+    const pickedHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(pickedHeight).toBeLessThan(allHeight / 2);
+    expect(await page.evaluate(() => window.localStorage.getItem('install-client'))).toBe('cursor');
+    await checkPage(page, 'install-picked', 'install page with a client chosen');
+    // Remembered: the next visit (any deployment's install page) opens on Cursor.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Install Code Review', level: 1 }).waitFor();
+    await expect(page.locator('section.install-client').first().getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Cursor');
+    await expect(page.getByRole('button', { name: /Your client/ }).textContent()).resolves.toContain('Cursor');
+    // The others are one click away; "Every client" lists them all again and forgets the choice.
+    await others.locator('summary').click();
+    await page.getByRole('heading', { name: 'Claude Code', level: 2, exact: true }).waitFor();
+    await page.getByRole('button', { name: /Your client/ }).click();
+    await page.getByRole('option', { name: 'Every client' }).click();
+    await jump.waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem('install-client'))).toBeNull();
     await context.close();
   });
 });

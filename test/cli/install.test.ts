@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,10 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
     // The key is never printed.
     const keys = await service.t.call('GET', '/v1/api-keys', { token: deployment.token });
     const made = keys.body.data.find((k: any) => k.keyId === result.json.apiKey.keyId);
-    expect(made).toMatchObject({ scope: 'mcp', deploymentIds: [deployment.deploymentId] });
+    // Named for where it was made: this machine's wfctl, then the deployment.
+    expect(made).toMatchObject({ scope: 'mcp', deploymentIds: [deployment.deploymentId], name: `wfctl on ${hostname()}: Everything` });
+    expect(result.json.apiKey.name).toBe(made.name);
+    expect(result.stdout).not.toContain('Created the API key');
     expect(result.stdout).toContain('<API_KEY>');
 
     const claude = JSON.parse(read('.claude.json'));

@@ -209,7 +209,15 @@ describe('install data', () => {
     expect(made.status, made.text).toBe(201);
     const key: string = made.body.data.apiKey.secret;
     expect(key).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
-    expect(made.body.data.apiKey).toMatchObject({ name: 'Install: Code Review', scope: 'mcp', deploymentIds: [privateId] });
+    expect(made.body.data.apiKey).toMatchObject({ name: 'Install page: Code Review', scope: 'mcp', deploymentIds: [privateId] });
+    // Keys made again never share a name: numbered; and each is named for where it was made.
+    const again = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
+    expect(again.body.data.apiKey.name).toBe('Install page: Code Review (2)');
+    const ide = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token, body: { madeBy: 'IDE setup' } });
+    expect(ide.body.data.apiKey.name).toBe('IDE setup: Code Review');
+    const wfctl = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token, body: { madeBy: ' wfctl on  build-7 ' } });
+    expect(wfctl.body.data.apiKey.name).toBe('wfctl on build-7: Code Review');
+    for (const extra of [again, ide, wfctl]) await t.call('DELETE', `/v1/api-keys/${extra.body.data.apiKey.keyId}`, { token });
     const install: Install = made.body.data.install;
     expect(install.apiKeyIncluded).toBe(true);
     expect(JSON.stringify(install)).not.toContain('<API_KEY>');

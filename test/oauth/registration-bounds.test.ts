@@ -9,7 +9,16 @@ import type { Clock } from '../../src/clock.js';
 import { guardedFetch, isSpecialUseAddress } from '../../src/net/guarded-fetch.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
-import { authorizationUrl, createBrowser, REDIRECT_URI, registerClient, toConsent } from '../helpers/oauth.js';
+import {
+  answerConsent,
+  authorizationUrl,
+  createBrowser,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  toConsent,
+  tokenRequest,
+} from '../helpers/oauth.js';
 
 /**
  * Registration with bounds, unauthenticated work charged before it runs, expired records swept,
@@ -285,6 +294,39 @@ describe('known IDE clients without egress', () => {
     expect(page.response.status, html.slice(0, 400)).toBe(200);
     expect(html).toContain('<q><bdi>Claude Code</bdi></q>');
     expect(html).toContain('Name published by <strong>claude.ai</strong>');
+  });
+
+  it('once connected, Claude Code is listed under Connected applications by the name the consent page gave it', async () => {
+    const browser = createBrowser(t.app, ORIGIN);
+    const { verifier, challenge } = pkcePair();
+    const redirectUri = 'http://localhost:41235/callback';
+    const clientId = 'https://claude.ai/oauth/claude-code-client-metadata';
+    const resource = `${ORIGIN}/v1/mcp/${dep}`;
+    const consent = await toConsent(
+      browser,
+      authorizationUrl(ORIGIN, {
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        scope: 'mcp offline_access',
+        resource,
+      }),
+      'ide-user@example.com',
+    );
+    const back = await answerConsent(browser, consent, 'confirm');
+    expect(back.html).toContain('<q><bdi>Claude Code</bdi></q>');
+    const code = new URL(back.url).searchParams.get('code')!;
+    const issued = await tokenRequest(t.app, ORIGIN, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      resource,
+    });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    const apps = await t.call('GET', '/v1/connected-apps', { token: await t.token('ide-user@example.com') });
+    expect(apps.body.data).toContainEqual(expect.objectContaining({ clientId, clientName: 'Claude Code', deploymentIds: [dep] }));
   });
 
   it("an operator's document is used the same way, and an unknown document client is refused with a page", async () => {

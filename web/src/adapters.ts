@@ -8,8 +8,13 @@ import type { Adapter } from './gql/graphql';
  */
 export const ADAPTERS: readonly Adapter[] = ALL_ADAPTERS;
 
-/** How the pages name each adapter: its name and the clients it is written for. */
-export const ADAPTER_LABELS = Object.fromEntries(ADAPTERS.map((a) => [a, `${a} (${ADAPTER_DEFINITIONS[a].clients})`])) as Record<
-  Adapter,
-  string
->;
+/**
+ * How the pages name each adapter: by the clients it is written for ("Claude Code", "Cursor",
+ * "Other clients"), its internal name after it for the API and the docs.
+ */
+export const ADAPTER_LABELS = Object.fromEntries(
+  ADAPTERS.map((a) => {
+    const clients: string = ADAPTER_DEFINITIONS[a].clients;
+    return [a, `${clients.charAt(0).toUpperCase()}${clients.slice(1)} (${a})`];
+  }),
+) as Record<Adapter, string>;

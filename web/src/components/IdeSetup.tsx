@@ -7,13 +7,17 @@ import { ErrorNotice } from './ErrorNotice';
 import { SETUP_IDES, setupSnippets } from './setup';
 import { CopyBlock } from './CopyBlock';
 
+// The install key of the deployment (scope mcp, limited to it), named "IDE setup: <deployment>";
+// the service numbers a repeat ("… (2)"), so keys made here never share a name.
 const CreateKey = graphql(`
-  mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
-    createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
-      keyId
-      name
-      prefix
-      secret
+  mutation CreateIdeKey($deploymentId: String!) {
+    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: "IDE setup") {
+      apiKey {
+        keyId
+        name
+        prefix
+        secret
+      }
     }
   }
 `);
@@ -60,8 +64,8 @@ export function IdeSetup({
       ) : (
         <p className="hint">
           This deployment is private: an IDE connects with a personal API key. Choose your IDE below, then “Set up an IDE” creates a key
-          named “{keyName}” that opens only this deployment, and fills the setup with it. Keys are listed on the{' '}
-          <Link href="/account">Account page</Link>.
+          named “{keyName}” (numbered when you made one before) that opens only this deployment, and fills the setup with it. Keys are
+          listed on the <Link href="/account">Account page</Link>.
         </p>
       )}
       <Tabs selectedKey={ide} onSelectionChange={setIde}>
@@ -80,8 +84,12 @@ export function IdeSetup({
                 <Button
                   isDisabled={create.pending}
                   onPress={async () => {
-                    const created = await create.run({ name: keyName, scope: 'mcp', deploymentIds: [deploymentId] });
-                    if (created) setKey({ name: created.createApiKey.name, secret: created.createApiKey.secret });
+                    const created = await create.run({ deploymentId });
+                    if (created)
+                      setKey({
+                        name: created.createDeploymentInstallKey.apiKey.name,
+                        secret: created.createDeploymentInstallKey.apiKey.secret,
+                      });
                   }}
                 >
                   {create.pending ? 'Creating a key…' : 'Set up an IDE'}

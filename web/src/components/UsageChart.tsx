@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ADAPTER_DEFINITIONS } from '../../../src/manifest/adapter-list';
 
 /** Connections per day, and a second chart per adapter, with a table beside for screen readers. */
 export function UsageChart({
@@ -8,7 +9,11 @@ export function UsageChart({
   byDay: { date: string; count: number }[];
   byAdapter: readonly { adapter: string; count: number }[];
 }) {
-  const adapters = byAdapter;
+  // Named by the clients each adapter is written for, as elsewhere on the pages (the internal name when it is not one the dashboard knows).
+  const adapters = byAdapter.map((a) => {
+    const clients: string | undefined = (ADAPTER_DEFINITIONS as Record<string, { clients: string }>)[a.adapter]?.clients;
+    return { ...a, adapter: clients ? `${clients.charAt(0).toUpperCase()}${clients.slice(1)}` : a.adapter };
+  });
   return (
     <div className="charts">
       <figure>

@@ -27,9 +27,17 @@ const ComparedVersionsQuery = graphql(`
   query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {
     from: workflowVersion(workflowId: $workflowId, version: $from) {
       manifest
+      manifestSource {
+        format
+        text
+      }
     }
     to: workflowVersion(workflowId: $workflowId, version: $to) {
       manifest
+      manifestSource {
+        format
+        text
+      }
     }
   }
 `);
@@ -64,14 +72,30 @@ function VersionSelect({
   );
 }
 
-/** The difference between two recorded versions of a workflow's manifest, as YAML lines. */
+/**
+ * The difference between two recorded versions of a workflow's manifest, line by line, as each was
+ * written: the texts themselves when both were written in one format (YAML with its comments and
+ * layout, or JSON), both as YAML when one was written as YAML and the other as JSON.
+ */
 export function ManifestDiff({ workflowId, from, to }: { workflowId: string; from: string; to: string }) {
   const compared = useQuery(ComparedVersionsQuery, { workflowId, from, to }, { skip: !from || !to });
   const pair = compared.data;
-  const parts = pair && from && to ? diffLines(manifestAsYaml(pair.from.manifest), manifestAsYaml(pair.to.manifest)) : [];
+  const sameFormat = pair ? pair.from.manifestSource.format === pair.to.manifestSource.format : true;
+  const parts =
+    pair && from && to
+      ? sameFormat
+        ? diffLines(pair.from.manifestSource.text, pair.to.manifestSource.text)
+        : diffLines(manifestAsYaml(pair.from.manifest), manifestAsYaml(pair.to.manifest))
+      : [];
   return (
     <>
       {compared.error && <ErrorNotice error={compared.error} onRetry={compared.reload} />}
+      {pair && !sameFormat && (
+        <p className="hint">
+          {from} was written as {pair.from.manifestSource.format.toUpperCase()} and {to} as {pair.to.manifestSource.format.toUpperCase()}:
+          both are compared as YAML.
+        </p>
+      )}
       <pre className="diff" aria-label={`Changes from ${from} to ${to}`} tabIndex={0}>
         {parts.map((p, i) =>
           p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
@@ -81,7 +105,7 @@ export function ManifestDiff({ workflowId, from, to }: { workflowId: string; fro
   );
 }
 
-/** The recorded versions, and the difference between any two of them (as YAML lines). */
+/** The recorded versions, and the difference between any two of them (line by line, as written). */
 export function VersionHistory({ workflowId, currentVersion }: { workflowId: string; currentVersion: string }) {
   const { data, error, reload } = useQuery(VersionsQuery, { workflowId });
   const [from, setFrom] = useState('');

@@ -125,13 +125,11 @@ export type SetDisplayNameMutationVariables = Exact<{
 export type SetDisplayNameMutation = { setDisplayName: { displayName: string | null } };
 
 export type CreateIdeKeyMutationVariables = Exact<{
-  name: string;
-  scope?: string | null | undefined;
-  deploymentIds?: Array<string> | string | null | undefined;
+  deploymentId: string;
 }>;
 
 
-export type CreateIdeKeyMutation = { createApiKey: { keyId: string, name: string, prefix: string, secret: string } };
+export type CreateIdeKeyMutation = { createDeploymentInstallKey: { apiKey: { keyId: string, name: string, prefix: string, secret: string } } };
 
 export type ReportWorkflowMutationVariables = Exact<{
   workflowId: string;
@@ -155,7 +153,7 @@ export type ComparedVersionsQueryVariables = Exact<{
 }>;
 
 
-export type ComparedVersionsQuery = { from: { manifest: unknown }, to: { manifest: unknown } };
+export type ComparedVersionsQuery = { from: { manifest: unknown, manifestSource: { format: string, text: string } }, to: { manifest: unknown, manifestSource: { format: string, text: string } } };
 
 export type AccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -370,7 +368,7 @@ export type EditWorkflowQueryVariables = Exact<{
 }>;
 
 
-export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string, moderation: { state: ModerationState, reason: string | null }, forkedFrom: { workflowId: string } | null }, manifestYaml: { body: string } };
+export type EditWorkflowQuery = { workflow: { workflowId: string, name: string, description: string, category: string, tags: Array<string>, visibility: Visibility, allowForks: boolean, currentVersion: string, revision: number, digest: string, moderation: { state: ModerationState, reason: string | null }, forkedFrom: { workflowId: string } | null, manifestSource: { format: string, text: string } } };
 
 export type CreateWorkflowMutationVariables = Exact<{
   name: string;
@@ -404,6 +402,16 @@ export type DeleteWorkflowMutationVariables = Exact<{
 
 
 export type DeleteWorkflowMutation = { deleteWorkflow: { deleted: boolean } };
+
+export type OwnPublicNameQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OwnPublicNameQuery = { me: { displayName: string | null } };
+
+export type DeploymentsUsingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeploymentsUsingQuery = { deployments: { data: Array<{ deploymentId: string, name: string, workflows: Array<{ workflowId: string }> }> } };
 
 export type ManifestDocumentQueryVariables = Exact<{
   workflowId: string;
@@ -569,12 +577,14 @@ export const SetDisplayNameDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SetDisplayNameMutation, SetDisplayNameMutationVariables>;
 export const CreateIdeKeyDocument = new TypedDocumentString(`
-    mutation CreateIdeKey($name: String!, $scope: String, $deploymentIds: [String!]) {
-  createApiKey(name: $name, scope: $scope, deploymentIds: $deploymentIds) {
-    keyId
-    name
-    prefix
-    secret
+    mutation CreateIdeKey($deploymentId: String!) {
+  createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: "IDE setup") {
+    apiKey {
+      keyId
+      name
+      prefix
+      secret
+    }
   }
 }
     `) as unknown as TypedDocumentString<CreateIdeKeyMutation, CreateIdeKeyMutationVariables>;
@@ -601,9 +611,17 @@ export const ComparedVersionsDocument = new TypedDocumentString(`
     query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {
   from: workflowVersion(workflowId: $workflowId, version: $from) {
     manifest
+    manifestSource {
+      format
+      text
+    }
   }
   to: workflowVersion(workflowId: $workflowId, version: $to) {
     manifest
+    manifestSource {
+      format
+      text
+    }
   }
 }
     `) as unknown as TypedDocumentString<ComparedVersionsQuery, ComparedVersionsQueryVariables>;
@@ -1169,9 +1187,10 @@ export const EditWorkflowDocument = new TypedDocumentString(`
     forkedFrom {
       workflowId
     }
-  }
-  manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
-    body
+    manifestSource {
+      format
+      text
+    }
   }
 }
     `) as unknown as TypedDocumentString<EditWorkflowQuery, EditWorkflowQueryVariables>;
@@ -1214,6 +1233,26 @@ export const DeleteWorkflowDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteWorkflowMutation, DeleteWorkflowMutationVariables>;
+export const OwnPublicNameDocument = new TypedDocumentString(`
+    query OwnPublicName {
+  me {
+    displayName
+  }
+}
+    `) as unknown as TypedDocumentString<OwnPublicNameQuery, OwnPublicNameQueryVariables>;
+export const DeploymentsUsingDocument = new TypedDocumentString(`
+    query DeploymentsUsing {
+  deployments(limit: 50) {
+    data {
+      deploymentId
+      name
+      workflows {
+        workflowId
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DeploymentsUsingQuery, DeploymentsUsingQueryVariables>;
 export const ManifestDocumentDocument = new TypedDocumentString(`
     query ManifestDocument($workflowId: String!, $format: String) {
   workflowManifest(workflowId: $workflowId, format: $format) {

@@ -16,6 +16,7 @@ import { Digest } from '../components/Digest';
 import { ModerationNotice } from '../components/ReportWorkflow';
 import { graphql } from '../gql';
 import type { Visibility } from '../gql/graphql';
+import { parse as parseYaml } from 'yaml';
 
 const WorkflowQuery = graphql(`
   query EditWorkflow($workflowId: String!) {
@@ -37,9 +38,10 @@ const WorkflowQuery = graphql(`
       forkedFrom {
         workflowId
       }
-    }
-    manifestYaml: workflowManifest(workflowId: $workflowId, format: "yaml") {
-      body
+      manifestSource {
+        format
+        text
+      }
     }
   }
 `);
@@ -111,6 +113,20 @@ steps:
 
 const ManifestEditor = lazyPage(() => import('../editor/ManifestEditor'));
 
+/** The manifest's top-level `name` (YAML or JSON text), or null when the text does not parse or has none. */
+function nameInManifest(text: string): string | null {
+  try {
+    const parsed: unknown = parseYaml(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const value = (parsed as Record<string, unknown>).name;
+      if (typeof value === 'string' && value.trim()) return value.trim();
+    }
+  } catch {
+    // Mid-edit: the text does not parse yet.
+  }
+  return null;
+}
+
 export default function WorkflowEditor() {
   const params = useParams<{ id?: string }>();
   const workflowId = params.id && params.id !== 'new' ? params.id : null;
@@ -138,7 +154,22 @@ export default function WorkflowEditor() {
   const dirty = baseline !== null && !sameFields(current, baseline);
   useLeaveGuard(dirty);
 
+  // The Name follows the manifest's `name` while the two agree (or the Name is empty): editing the
+  // manifest's name renames the form's too. Once they differ, the page says so (docs/dashboard.md).
+  const manifestName = useMemo(() => nameInManifest(manifest), [manifest]);
+  const followedName = useRef<string | null>(nameInManifest(STARTER));
+  useEffect(() => {
+    // A text that does not parse (mid-edit) or has no name yet changes nothing: the link holds.
+    if (manifestName === null) return;
+    const previous = followedName.current;
+    followedName.current = manifestName;
+    if (manifestName === previous) return;
+    setName((n) => (n.trim() === '' || (previous !== null && n.trim() === previous.trim()) ? manifestName : n));
+  }, [manifestName]);
+  const namesDiffer = manifestName !== null && name.trim() !== '' && name.trim() !== manifestName.trim();
+
   function applyFields(fields: DraftFields) {
+    followedName.current = nameInManifest(fields.manifest);
     setName(fields.name);
     setDescription(fields.description);
     setCategory(fields.category);
@@ -162,7 +193,7 @@ export default function WorkflowEditor() {
 
   useEffect(() => {
     if (workflowId) return;
-    startFrom({ name: '', description: '', category: '', tags: '', visibility: 'private', manifest: STARTER });
+    startFrom({ name: nameInManifest(STARTER) ?? '', description: '', category: '', tags: '', visibility: 'private', manifest: STARTER });
     // Once per workflow opened.
   }, [workflowId]);
 
@@ -177,8 +208,8 @@ export default function WorkflowEditor() {
       category: w.category,
       tags: w.tags.join(', '),
       visibility: w.visibility,
-      // The YAML as the owner wrote it (comments and layout kept), or written from the manifest when it was sent as JSON.
-      manifest: existing.data?.manifestYaml.body ?? STARTER,
+      // In the format the owner wrote it in: YAML as written (comments and layout kept), JSON as JSON.
+      manifest: w.manifestSource.text,
     });
     // Once per workflow loaded.
   }, [existing.data]);
@@ -291,10 +322,18 @@ export default function WorkflowEditor() {
         }}
       >
         <div className="stack">
-          <TextField value={name} onChange={setName} isRequired>
+          <TextField value={name} onChange={setName} isRequired aria-describedby={namesDiffer ? 'name-vs-manifest' : undefined}>
             <Label>Name</Label>
             <Input />
           </TextField>
+          {namesDiffer && (
+            <p className="hint" id="name-vs-manifest">
+              The manifest’s name is “{manifestName}”; the workflow will be listed as “{name.trim()}”.{' '}
+              <button type="button" className="link-button" onClick={() => setName(manifestName)}>
+                Use “{manifestName}”
+              </button>
+            </p>
+          )}
           <TextField value={description} onChange={setDescription}>
             <Label>Description</Label>
             <TextArea rows={2} />
@@ -312,6 +351,7 @@ export default function WorkflowEditor() {
             <Radio value="private">Private (only you)</Radio>
             <Radio value="public">Public (published in the marketplace)</Radio>
           </RadioGroup>
+          {visibility === 'public' && <PublicNameHint />}
         </div>
         <div className="stack manifest-field">
           <span id="manifest-label" className="label">
@@ -416,6 +456,7 @@ export default function WorkflowEditor() {
               }}
             >
               <p>Its versions go with it; it leaves your library and the deployments that use it.</p>
+              <UsedBy workflowId={w.workflowId} />
               {w.forkedFrom && (
                 <p>
                   <strong>This is a fork, and a workflow can be forked once per user:</strong> once deleted, you cannot fork the original
@@ -427,6 +468,61 @@ export default function WorkflowEditor() {
         </>
       )}
     </>
+  );
+}
+
+const PublicNameQuery = graphql(`
+  query OwnPublicName {
+    me {
+      displayName
+    }
+  }
+`);
+
+/** Before publishing: without a public name, the marketplace shows the author as a pseudonym ("user-…"). */
+function PublicNameHint() {
+  const { data } = useQuery(PublicNameQuery, {});
+  if (!data || data.me.displayName) return null;
+  return (
+    <p className="hint" id="public-name-hint">
+      The marketplace shows you as the author under a pseudonym (“user-…”) until you set a public name on the{' '}
+      <Link href="/account">Account page</Link>.
+    </p>
+  );
+}
+
+const DeploymentsUsingQuery = graphql(`
+  query DeploymentsUsing {
+    deployments(limit: 50) {
+      data {
+        deploymentId
+        name
+        workflows {
+          workflowId
+        }
+      }
+    }
+  }
+`);
+
+/** In the delete dialog: the deployments of yours that use the workflow, by name (read when the dialog opens). */
+function UsedBy({ workflowId }: { workflowId: string }) {
+  const { data } = useQuery(DeploymentsUsingQuery, {});
+  if (!data) return null;
+  const using = data.deployments.data.filter((d) => d.workflows.some((x) => x.workflowId === workflowId));
+  if (using.length === 0) return <p>No deployment of yours uses it.</p>;
+  return (
+    <p>
+      <strong>
+        Used by {using.length === 1 ? 'the deployment' : `${using.length} deployments`}{' '}
+        {using.map((d, i) => (
+          <span key={d.deploymentId}>
+            {i > 0 && (i === using.length - 1 ? ' and ' : ', ')}“{d.name}”
+          </span>
+        ))}
+      </strong>
+      : their IDEs lose it.
+    </p>
   );
 }
 
