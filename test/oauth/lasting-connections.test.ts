@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
@@ -24,13 +24,6 @@ const ORIGIN = 'http://127.0.0.1';
 const OWNER = 'lasting@example.com';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-
-class MovableClock implements Clock {
-  offsetMs = 0;
-  now() {
-    return new Date(Date.now() + this.offsetMs);
-  }
-}
 
 describe('IDE connections that last', () => {
   let t: TestApp;

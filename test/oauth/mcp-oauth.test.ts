@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
@@ -25,13 +25,6 @@ import {
  */
 const ORIGIN = 'http://127.0.0.1';
 const OWNER = 'owner@example.com';
-
-class MovableClock implements Clock {
-  offsetMs = 0;
-  now() {
-    return new Date(Date.now() + this.offsetMs);
-  }
-}
 
 describe('OAuth for MCP clients', () => {
   let t: TestApp;

@@ -5,9 +5,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { guardedFetch, isSpecialUseAddress } from '../../src/net/guarded-fetch.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
@@ -26,13 +26,6 @@ import {
  */
 const ORIGIN = 'http://127.0.0.1';
 const SECRET = 'a-test-session-secret-of-at-least-32-characters';
-
-class MovableClock implements Clock {
-  offsetMs = 0;
-  now() {
-    return new Date(Date.now() + this.offsetMs);
-  }
-}
 
 /** A TCP port that accepts connections and never answers, counting them. */
 async function silentPort(): Promise<{ server: Server; port: number; connections: () => number; close: () => Promise<void> }> {
