@@ -50,8 +50,8 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
     },
 
     /** The user behind an account id of the authorization server, or null when the account is gone. */
-    async findUser(userId: string): Promise<{ id: string; email: string | null; issuer: string; subject: string } | null> {
-      return prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true, issuer: true, subject: true } });
+    async findUser(userId: string): Promise<{ id: string; email: string | null } | null> {
+      return prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
     },
 
     /**
