@@ -131,6 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     devAuth: config.devAuth,
     dataDir: config.dataDir,
     production: config.production,
+    ownSignIn: config.mail !== null,
   });
   const db =
     options.database ??
@@ -171,7 +172,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const manifestSchemaJson = JSON.stringify(manifestSchemaDocument(manifestSchemaUrl(config.publicBaseUrl)), null, 2);
   const openApi = JSON.stringify(openApiDocument(rest.router, schema, config.publicBaseUrl));
   const oauthStore = createOAuthStore({ db, clock });
-  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services });
+  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services, log });
   const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
   const dashboard = loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild());
 
@@ -270,7 +271,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       }
     }
     if (path.startsWith('/sign-')) {
-      const signIn = await browser.handle(request, url);
+      const signIn = await browser.handle(request, url, scope.clientIp);
       if (signIn) {
         scope.route = `${request.method} ${path}`;
         return signIn;

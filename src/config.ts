@@ -46,8 +46,13 @@ export interface Config {
    * The service as a relying party of the OpenID provider, for browser sign-in (OIDC_CLIENT_ID,
    * OIDC_CLIENT_SECRET); null when OIDC_ISSUER or OIDC_CLIENT_ID is unset.
    */
-  oidcClient: { clientId: string; clientSecret: string | null } | null;
+  oidcClient: { clientId: string; clientSecret: string | null; name: string | null } | null;
   devAuth: boolean;
+  /**
+   * E-mail sign-in by one-time link (SMTP_URL as nodemailer takes it; MAIL_FROM, default
+   * `Workflow service <no-reply@` and PUBLIC_BASE_URL's host `>`); null when SMTP_URL is unset.
+   */
+  mail: { smtpUrl: string; from: string } | null;
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; prices: StripePrices };
   logLevel: string;
   /** Largest accepted request body, in bytes. */
@@ -182,6 +187,13 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
 
   const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']) ?? null;
+  const mailFrom = str('MAIL_FROM') ?? null;
+  if (mailFrom !== null && !/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(mailFrom))
+    problems.push(`MAIL_FROM must be an address, or a name and an address in angle brackets (got '${mailFrom}')`);
+  if (mailFrom !== null && smtpUrl === null) problems.push('MAIL_FROM is set but SMTP_URL is not: e-mail sign-in needs a mail server');
+  // Browser sign-in that needs no OpenID provider: then the service accepts no ID tokens of its own.
+  const ownSignIn = smtpUrl !== null;
   const devAuthRaw = str('DEV_AUTH');
   if (devAuthRaw !== undefined && !['on', 'off'].includes(devAuthRaw)) problems.push(`DEV_AUTH must be on or off (got '${devAuthRaw}')`);
   const devAuth = devAuthRaw === undefined ? !production : devAuthRaw === 'on';
@@ -189,10 +201,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (oidc.issuer) {
     if (!oidc.audience) problems.push('OIDC_AUDIENCE must be set when OIDC_ISSUER is set');
     if (!oidc.jwksUrl) problems.push('OIDC_JWKS_URL must be set when OIDC_ISSUER is set');
-  } else if (production || !devAuth) {
+  } else if ((production || !devAuth) && !ownSignIn) {
     const missing = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL'].filter((n) => !str(n));
     problems.push(
-      `${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`,
+      `${missing.join(', ')} (or SMTP_URL for e-mail sign-in) must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no way to sign in is configured`,
     );
   }
 
@@ -274,8 +286,12 @@ export function loadConfig(env: Env = process.env): Config {
     marketplaceLargeFrom: int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
     production,
     oidc,
-    oidcClient: oidc.issuer && oidcClientId ? { clientId: oidcClientId, clientSecret: oidcClientSecret } : null,
+    oidcClient:
+      oidc.issuer && oidcClientId
+        ? { clientId: oidcClientId, clientSecret: oidcClientSecret, name: str('OIDC_PROVIDER_NAME') ?? null }
+        : null,
     devAuth,
+    mail: smtpUrl ? { smtpUrl, from: mailFrom ?? `Workflow service <no-reply@${new URL(publicBaseUrl).hostname}>` } : null,
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),
       webhookSecret: str('STRIPE_WEBHOOK_SECRET'),

@@ -26,6 +26,7 @@ CREATE TABLE "email_sign_in_links" (
     "id" TEXT NOT NULL,
     "email" TEXT NOT NULL,
     "link_to" TEXT,
+    "requester" TEXT NOT NULL,
     "return_to" TEXT NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
     "expires_at" TIMESTAMPTZ(3) NOT NULL,
@@ -56,6 +57,9 @@ CREATE UNIQUE INDEX "sign_in_identities_issuer_subject_key" ON "sign_in_identiti
 
 -- CreateIndex
 CREATE INDEX "email_sign_in_links_email_created_at_idx" ON "email_sign_in_links"("email", "created_at");
+
+-- CreateIndex
+CREATE INDEX "email_sign_in_links_requester_created_at_idx" ON "email_sign_in_links"("requester", "created_at");
 
 -- CreateIndex
 CREATE INDEX "email_sign_in_links_expires_at_idx" ON "email_sign_in_links"("expires_at");
