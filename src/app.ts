@@ -131,7 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     devAuth: config.devAuth,
     dataDir: config.dataDir,
     production: config.production,
-    ownSignIn: config.mail !== null,
+    ownSignIn: config.mail !== null || config.github !== null,
   });
   const db =
     options.database ??

@@ -12,6 +12,8 @@ import { createMailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { readCookie, setCookie } from './cookies.js';
 import { createEmailSignIn } from './email-sign-in.js';
+import { createGitHubClient } from './github.js';
+import { createGitHubSignIn } from './github-sign-in.js';
 import { createOidcRelyingParty, type OidcRelyingParty } from './oidc.js';
 import { signInProblemPage, type ClientShown } from './pages.js';
 import { signInPage, signInUnavailablePage, type WaysIn } from './sign-in-pages.js';
@@ -100,9 +102,9 @@ export function createBrowserSignIn(deps: {
   const attemptCookie = secure ? '__Secure-wf_sign_in' : 'wf_sign_in';
   const rp: OidcRelyingParty | null =
     config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
-  const devSignIn = !rp && !config.oidc.issuer && !config.mail && config.devAuth && !config.production;
+  const devSignIn = !rp && !config.oidc.issuer && !config.mail && !config.github && config.devAuth && !config.production;
   const ways: WaysIn = {
-    github: false,
+    github: config.github !== null,
     email: config.mail !== null,
     oidc: rp ? (config.oidcClient?.name ?? new URL(config.oidc.issuer!).host) : null,
     dev: devSignIn,
@@ -191,6 +193,21 @@ export function createBrowserSignIn(deps: {
         currentUser: async (request) => (await lookUp(request))?.viewer ?? null,
         signIn: (identity, returnTo) => signedIn(identity, returnTo),
         link: (userId, identity, returnTo) => linked(userId, identity, returnTo),
+      })
+    : null;
+
+  const github = config.github
+    ? createGitHubSignIn({
+        github: createGitHubClient(config.github),
+        store,
+        clock,
+        origin,
+        secure,
+        safeReturnPath,
+        currentUser: async (request) => (await lookUp(request))?.viewer ?? null,
+        redirect,
+        signIn: (identity, returnTo, cookies) => signedIn(identity, returnTo, cookies),
+        link: (userId, identity, returnTo, cookies) => linked(userId, identity, returnTo, cookies),
       })
     : null;
 
@@ -283,6 +300,10 @@ export function createBrowserSignIn(deps: {
         const answered = await email.handle(request, url, clientIp);
         if (answered) return answered;
       }
+      if (github) {
+        const answered = await github.handle(request, url);
+        if (answered) return answered;
+      }
       if (path === DEV_SIGN_IN_PATH && request.method === 'POST') return devSignInSubmit(request);
       if (path === CALLBACK_PATH && request.method === 'GET') {
         if (!rp) throw new AppError('NOT_FOUND', 'no identity provider is configured for browser sign-in');
@@ -297,6 +318,8 @@ export function createBrowserSignIn(deps: {
       if (path === SIGN_IN_PATH || path === OIDC_PATH || path === DEV_SIGN_IN_PATH || path === CALLBACK_PATH || path === SIGN_OUT_PATH) {
         throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { method: request.method, path });
       }
+      // A sign-in route of a way in that is not configured (a GitHub callback without GitHub).
+      if (path.startsWith(`${SIGN_IN_PATH}/`)) return signInProblemPage('Not found', 'There is no such sign-in page on this service.', 404);
       return null;
     },
   };
