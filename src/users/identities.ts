@@ -32,10 +32,15 @@ const SELECT = {
   lastUsedAt: true,
 } as const;
 
-export function createSignInIdentities({ db, clock }: ServiceDeps, hooks: { forgetUser(userId: string): void }) {
+export function createSignInIdentities({ db, clock, config }: ServiceDeps, hooks: { forgetUser(userId: string): void }) {
   const prisma = db.prisma;
 
   return {
+    /** The ways in a signed-in person can add from the Account page: those configured that add by a browser round trip. */
+    addable(): ('github' | 'email')[] {
+      return [...(config.github ? (['github'] as const) : []), ...(config.mail ? (['email'] as const) : [])];
+    },
+
     /** The viewer's ways in, oldest first. */
     async list(viewer: Viewer): Promise<SignInIdentityRow[]> {
       return prisma.signInIdentity.findMany({
