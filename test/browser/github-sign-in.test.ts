@@ -115,4 +115,30 @@ describe('GitHub sign-in', { timeout: 180_000 }, () => {
     await page.getByText('denied your application access').waitFor();
     await page.context().close();
   });
+
+  it('shows the ways in on the Account page, adds GitHub and removes the e-mail link', async () => {
+    const page = await newPage();
+    await withEmail(page, 'noor@example.com');
+    const owner = await userIdOf(page);
+    await page.goto(`${stack.service.origin}/account`);
+    const section = page.getByRole('region', { name: 'Ways to sign in' });
+    await section.getByText('noor@example.com').waitFor();
+    await section.getByText('the only way in').waitFor();
+    github.account = { id: 7010, login: 'noor-gh', emails: [] };
+    await section.getByRole('link', { name: 'Add GitHub' }).click();
+    await page.waitForURL(`${stack.service.origin}/account`);
+    await section.getByText('noor-gh').waitFor();
+    await checkPage(page, 'account-sign-in-methods', 'account page with two ways in');
+    await section.getByRole('button', { name: 'Remove E-mail link (noor@example.com)' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
+    await section.getByText('E-mail link (noor@example.com) removed.').waitFor();
+    await section.getByText('the only way in').waitFor();
+    // GitHub alone now opens the account.
+    const again = await newPage();
+    await withGitHub(again);
+    await again.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
+    expect(await userIdOf(again)).toBe(owner);
+    await again.context().close();
+    await page.context().close();
+  });
 });
