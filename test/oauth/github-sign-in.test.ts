@@ -204,6 +204,41 @@ describe('GitHub sign-in with the wrong secret', () => {
   });
 });
 
+describe('the sign-in page with every way in', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+        // Nothing is fetched from the provider until someone chooses it.
+        OIDC_ISSUER: 'http://127.0.0.1:9/',
+        OIDC_AUDIENCE: 'x',
+        OIDC_JWKS_URL: 'http://127.0.0.1:9/jwks',
+        OIDC_CLIENT_ID: 'workflows',
+        OIDC_PROVIDER_NAME: 'Acme SSO',
+        GITHUB_CLIENT_ID: 'a',
+        GITHUB_CLIENT_SECRET: 'b',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+      },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('lists GitHub, the OpenID provider under its name and the e-mail form', async () => {
+    const page = await t.call('GET', '/sign-in?return=%2Flibrary');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('href="/sign-in/github?return=%2Flibrary"');
+    expect(page.text).toContain('Sign in with Acme SSO');
+    expect(page.text).toContain('href="/sign-in/oidc?return=%2Flibrary"');
+    expect(page.text).toContain('action="/sign-in/email"');
+    expect(page.text).not.toContain('/sign-in/dev');
+    // Choosing GitHub leaves for GitHub (github.com by default).
+    const github = await t.call('GET', '/sign-in/github?return=%2Flibrary');
+    expect(github.status).toBe(303);
+    expect(github.headers.get('location')).toMatch(/^https:\/\/github\.com\/login\/oauth\/authorize\?/);
+  });
+});
+
 describe('GitHub configuration', () => {
   const problems = (env: Record<string, string>) => {
     try {
