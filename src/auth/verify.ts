@@ -53,9 +53,9 @@ export async function createAuthenticator(config: AuthConfig): Promise<Authentic
   const source = await resolveKeySource(config);
   if (!source) {
     return {
-      verifyAuthorization(header) {
+      async verifyAuthorization(header) {
         parseAuthorizationHeader(header);
-        return Promise.reject(noIdTokens());
+        throw noIdTokens();
       },
     };
   }

@@ -12,7 +12,7 @@ import { emailConfirmPage, emailSentPage, signInPage, type WaysIn } from './sign
 import type { ClientShown } from './pages.js';
 
 /**
- * E-mail sign-in by one-time link (docs/authentication.md, "E-mail links"): the form sends a
+ * E-mail sign-in by one-time link (docs/operations.md, "E-mail links"): the form sends a
  * message with a link to this service; the link's page has one button that signs in (or adds the
  * address to the signed-in account). A link works once, within 15 minutes, and only the SHA-256 of
  * its secret is kept. The form answers the same whether or not the address has an account.

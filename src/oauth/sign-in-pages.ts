@@ -6,7 +6,7 @@ import { askingLine, escape, page, type ClientShown } from './pages.js';
  * pages of e-mail sign-in (link sent, link opened, link refused).
  */
 
-/** The ways in the sign-in page offers (docs/authentication.md, "Ways in"). */
+/** The ways in the sign-in page offers (docs/operations.md, "Browser sign-in"). */
 export interface WaysIn {
   github: boolean;
   email: boolean;

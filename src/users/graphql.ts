@@ -87,7 +87,7 @@ const SignInMethodKind = builder.enumType('SignInMethodKind', {
 });
 
 const SignInMethodRef = builder.objectRef<SignInIdentityRow>('SignInMethod').implement({
-  description: 'One way into your account (docs/authentication.md, "Ways in").',
+  description: 'One way into your account (docs/operations.md, "Browser sign-in").',
   fields: (t) => ({
     id: t.exposeID('id'),
     method: t.field({ type: SignInMethodKind, resolve: (m) => m.method }),

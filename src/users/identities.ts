@@ -18,7 +18,6 @@ export interface SignInIdentityRow {
   email: string | null;
   emailVerified: boolean;
   createdAt: Date;
-  lastUsedAt: Date | null;
 }
 
 const SELECT = {
@@ -29,7 +28,6 @@ const SELECT = {
   email: true,
   emailVerified: true,
   createdAt: true,
-  lastUsedAt: true,
 } as const;
 
 export function createSignInIdentities({ db, clock, config }: ServiceDeps, hooks: { forgetUser(userId: string): void }) {
@@ -81,7 +79,6 @@ export function createSignInIdentities({ db, clock, config }: ServiceDeps, hooks
               emailVerified: Boolean(email && identity.emailVerified),
               label: identity.label ?? identity.email ?? null,
               createdAt: now,
-              lastUsedAt: now,
             },
           });
         });

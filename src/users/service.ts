@@ -134,7 +134,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   /**
    * The user behind a verified ID token or a finished sign-in, created by their first
    * authenticated request. An identity not yet known whose issuer verified its address joins the
-   * account that address already opens (docs/authentication.md, "Ways in"); otherwise a new
+   * account that address already opens (docs/operations.md, "Browser sign-in"); otherwise a new
    * account is made. Concurrent first requests race on the (issuer, subject) unique key of sign-in
    * identities: the losers read the winner's row, so exactly one user exists and every request succeeds.
    */
@@ -166,7 +166,6 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
       emailVerified: Boolean(email && identity.emailVerified),
       label: identity.label ?? identity.email ?? null,
       createdAt: now,
-      lastUsedAt: now,
     } as const;
   }
 

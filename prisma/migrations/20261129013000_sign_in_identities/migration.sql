@@ -16,7 +16,6 @@ CREATE TABLE "sign_in_identities" (
     "email_verified" BOOLEAN NOT NULL DEFAULT false,
     "label" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
-    "last_used_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "sign_in_identities_pkey" PRIMARY KEY ("id")
 );
@@ -36,8 +35,8 @@ CREATE TABLE "email_sign_in_links" (
 );
 
 -- Every existing account keeps its way in.
-INSERT INTO "sign_in_identities" ("id", "user_id", "method", "issuer", "subject", "email", "email_verified", "label", "created_at", "last_used_at")
-SELECT 'sid_' || "id", "id", 'oidc', "issuer", "subject", lower("email"), false, "email", "created_at", NULL FROM "users";
+INSERT INTO "sign_in_identities" ("id", "user_id", "method", "issuer", "subject", "email", "email_verified", "label", "created_at")
+SELECT 'sid_' || "id", "id", 'oidc', "issuer", "subject", lower("email"), false, "email", "created_at" FROM "users";
 
 -- DropIndex
 DROP INDEX "users_issuer_subject_key";
