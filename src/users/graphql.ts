@@ -102,8 +102,7 @@ const SignInMethodRef = builder.objectRef<SignInIdentityRow>('SignInMethod').imp
 builder.queryField('signInMethods', (t) =>
   t.field({
     type: [SignInMethodRef],
-    extensions: graphqlOnly,
-    description: 'The ways into your account, oldest first; at least one.',
+    description: 'The ways into your account, oldest first; at least one. REST: GET /v1/users/me/sign-in-methods.',
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.services.signInIdentities.list(ctx.viewer!),
   }),
@@ -120,13 +119,27 @@ builder.queryField('signInMethodsToAdd', (t) =>
   }),
 );
 
+const SignInMethodRemovalRef = builder
+  .objectRef<{ id: string; deleted: true; signInMethods: SignInIdentityRow[] }>('SignInMethodRemoval')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      deleted: t.exposeBoolean('deleted'),
+      signInMethods: t.field({ type: [SignInMethodRef], description: 'The ways in left.', resolve: (r) => r.signInMethods }),
+    }),
+  });
+
 builder.mutationField('removeSignInMethod', (t) =>
   t.field({
-    type: [SignInMethodRef],
-    extensions: graphqlOnly,
-    description: 'Removes one way into your account and returns those left; the last one cannot be removed (CONFLICT).',
+    type: SignInMethodRemovalRef,
+    description:
+      'Removes one way into your account; the last one cannot be removed (CONFLICT). REST: DELETE /v1/users/me/sign-in-methods/{id}.',
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.signInIdentities.unlink(ctx.viewer!, String(args.id)),
+    resolve: async (_root, args, ctx) => ({
+      id: String(args.id),
+      deleted: true as const,
+      signInMethods: await ctx.services.signInIdentities.unlink(ctx.viewer!, String(args.id)),
+    }),
   }),
 );

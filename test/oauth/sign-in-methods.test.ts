@@ -98,7 +98,9 @@ describe('ways into one account', () => {
     const userId = first.data.me.userId;
 
     // The last way in cannot be removed.
-    const last = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { id } }', { id: first.data.signInMethods[0].id });
+    const last = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { deleted } }', {
+      id: first.data.signInMethods[0].id,
+    });
     expect(last.errors[0].extensions.code).toBe('CONFLICT');
 
     // Add GitHub (an account with no verified address: linking does not need one).
@@ -123,19 +125,24 @@ describe('ways into one account', () => {
     expect((await gql(viaWork, '{ me { userId } }')).data.me.userId).toBe(userId);
 
     // Removing the first address: it no longer opens this account (a new one instead).
-    const left = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { method label } }', {
+    const left = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { deleted signInMethods { method label } } }', {
       id: now.data.signInMethods[0].id,
     });
-    expect(left.data.removeSignInMethod).toEqual([
-      { method: 'github', label: 'kim-gh' },
-      { method: 'email', label: 'kim.work@example.com' },
-    ]);
+    expect(left.data.removeSignInMethod).toEqual({
+      deleted: true,
+      signInMethods: [
+        { method: 'github', label: 'kim-gh' },
+        { method: 'email', label: 'kim.work@example.com' },
+      ],
+    });
     const viaOld = await signInByEmail('kim@example.com');
     expect((await gql(viaOld, '{ me { userId } }')).data.me.userId).not.toBe(userId);
 
     // Someone else's way in, or one that does not exist: NOT_FOUND.
     const others = await gql(viaOld, METHODS);
-    const foreign = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { id } }', { id: others.data.signInMethods[0].id });
+    const foreign = await gql(cookie, 'mutation($id: ID!) { removeSignInMethod(id: $id) { deleted } }', {
+      id: others.data.signInMethods[0].id,
+    });
     expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
@@ -187,5 +194,19 @@ describe('ways into one account', () => {
     // A new link: the same new account (the verified address it shares with GitHub).
     const viaEmail = await signInByEmail('gone@example.com');
     expect((await gql(viaEmail, '{ me { userId } }')).data.me.userId).toBe(fresh.data.me.userId);
+  });
+
+  it('answers the same over REST: GET and DELETE /v1/users/me/sign-in-methods', async () => {
+    const token = await t.token('rest-user@example.com');
+    const listed = await t.call('GET', '/v1/users/me/sign-in-methods', { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toMatchObject([{ method: 'oidc', label: 'rest-user@example.com', emailVerified: false }]);
+    const only = listed.body.data[0].id;
+    const refused = await t.call('DELETE', `/v1/users/me/sign-in-methods/${only}`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('CONFLICT');
+    const missing = await t.call('DELETE', '/v1/users/me/sign-in-methods/sid_nothing', { token });
+    expect(missing.status).toBe(404);
+    expect((await t.call('GET', '/v1/users/me/sign-in-methods')).status).toBe(401);
   });
 });

@@ -20,7 +20,7 @@ const MethodsQuery = graphql(`
 const Remove = graphql(`
   mutation RemoveSignInMethod($id: ID!) {
     removeSignInMethod(id: $id) {
-      id
+      deleted
     }
   }
 `);

@@ -157,7 +157,7 @@ export type RemoveSignInMethodMutationVariables = Exact<{
 }>;
 
 
-export type RemoveSignInMethodMutation = { removeSignInMethod: Array<{ id: string }> };
+export type RemoveSignInMethodMutation = { removeSignInMethod: { deleted: boolean } };
 
 export type WorkflowVersionsQueryVariables = Exact<{
   workflowId: string;
@@ -618,7 +618,7 @@ export const SignInMethodsDocument = new TypedDocumentString(`
 export const RemoveSignInMethodDocument = new TypedDocumentString(`
     mutation RemoveSignInMethod($id: ID!) {
   removeSignInMethod(id: $id) {
-    id
+    deleted
   }
 }
     `) as unknown as TypedDocumentString<RemoveSignInMethodMutation, RemoveSignInMethodMutationVariables>;
