@@ -26,7 +26,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     billing,
     users,
-    signInIdentities: createSignInIdentities(deps, { forgetUser: users.forgetUser }),
+    signInIdentities: createSignInIdentities(deps, { forgetIdentity: users.forgetIdentity }),
     workflows: createWorkflowService(deps),
     library: createLibraryService(deps),
     deployments,

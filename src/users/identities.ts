@@ -30,7 +30,10 @@ const SELECT = {
   createdAt: true,
 } as const;
 
-export function createSignInIdentities({ db, clock, config }: ServiceDeps, hooks: { forgetUser(userId: string): void }) {
+export function createSignInIdentities(
+  { db, clock, config }: ServiceDeps,
+  hooks: { forgetIdentity(issuer: string, subject: string): void },
+) {
   const prisma = db.prisma;
 
   return {
@@ -87,25 +90,31 @@ export function createSignInIdentities({ db, clock, config }: ServiceDeps, hooks
           throw new AppError('CONFLICT', 'this way in already opens another account here', { reason: 'identity_taken' });
         throw error;
       }
-      hooks.forgetUser(userId);
     },
 
     /** Removes one of the viewer's ways in; the last one stays (CONFLICT). NOT_FOUND when it is not theirs. */
     async unlink(viewer: Viewer, identityId: string): Promise<SignInIdentityRow[]> {
+      let removed: { issuer: string; subject: string } | null = null;
       await prisma.$transaction(async (tx) => {
         // Two removals at once: the second sees the first's result.
         const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(viewer.userId));
         if (locked.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
-        const all = await tx.signInIdentity.findMany({ where: { userId: viewer.userId }, select: { id: true } });
-        if (!all.some((i) => i.id === identityId))
-          throw new AppError('NOT_FOUND', `no sign-in method '${identityId}' on your account`, { identityId });
+        const all = await tx.signInIdentity.findMany({
+          where: { userId: viewer.userId },
+          select: { id: true, issuer: true, subject: true },
+        });
+        removed = all.find((i) => i.id === identityId) ?? null;
+        if (!removed) throw new AppError('NOT_FOUND', `no sign-in method '${identityId}' on your account`, { identityId });
         if (all.length <= 1)
           throw new AppError('CONFLICT', 'this is the only way into your account: add another before removing it', {
             reason: 'last_sign_in_method',
           });
         await tx.signInIdentity.delete({ where: { id: identityId } });
       });
-      hooks.forgetUser(viewer.userId);
+      // Its tokens no longer find this account from the cache either.
+      // (Set inside the transaction's callback, which the compiler does not follow.)
+      const gone = removed as { issuer: string; subject: string } | null;
+      if (gone) hooks.forgetIdentity(gone.issuer, gone.subject);
       return this.list(viewer);
     },
   };

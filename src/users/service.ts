@@ -116,9 +116,9 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   // new sign-in) reads afresh. `deletedAt` is when an earlier account of the identity was deleted.
   const viewers = new Map<string, { viewer: Viewer; until: number; resolvedAt: number; deletedAt: number | null }>();
 
-  /** Drops every cached identity of the user (after a deletion, or an identity unlinked). */
-  function forgetUser(userId: string): void {
-    for (const [key, entry] of viewers) if (entry.viewer.userId === userId) viewers.delete(key);
+  /** Drops the cached viewer of an identity (its account deleted, or the identity removed from it). */
+  function forgetIdentity(issuer: string, subject: string): void {
+    viewers.delete(`${issuer}\u0000${subject}`);
   }
 
   /**
@@ -265,6 +265,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     const userId = viewer.userId;
     await hooks.beforeDelete?.(userId);
     const deletedAt = clock.now();
+    let identities: { issuer: string; subject: string }[] = [];
     const stats = await prisma.$transaction(
       async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
@@ -284,7 +285,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         const workflowVersions = (await tx.workflowVersion.deleteMany({ where: { workflow: { ownerId: userId } } })).count;
         const workflows = (await tx.workflow.deleteMany({ where: { ownerId: userId } })).count;
         const billingRecords = (await tx.billingRecord.deleteMany({ where: { userId } })).count;
-        const identities = await tx.signInIdentity.findMany({ where: { userId }, select: { issuer: true, subject: true } });
+        identities = await tx.signInIdentity.findMany({ where: { userId }, select: { issuer: true, subject: true } });
         // The rest (own library entries, reviews, usage counters, the subscription row, the
         // sign-in identities) goes with the user.
         await tx.user.delete({ where: { id: userId } });
@@ -313,7 +314,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     );
     // The next request with the same token starts afresh (a new, empty account) rather than
     // finding the deleted user in the cache.
-    forgetUser(userId);
+    for (const { issuer, subject } of identities) forgetIdentity(issuer, subject);
     hooks.afterDelete?.(userId);
     return { userId, deleted: true, deletedAt: deletedAt.toISOString(), stats };
   }
@@ -372,5 +373,5 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     return { kept, cleared };
   }
 
-  return { resolveViewer, forgetUser, getMe, setDisplayName, settleNameKeys, deleteAccount };
+  return { resolveViewer, forgetIdentity, getMe, setDisplayName, settleNameKeys, deleteAccount };
 }
