@@ -58,7 +58,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   registerErrorTranslator(describeDbError);
   const clock = options.clock ?? (config.testClockOffsetFile ? fileOffsetClock(config.testClockOffsetFile) : systemClock);
   const { devAuth, dataDir, production } = config;
-  const authenticator = await createAuthenticator({ ...config.oidc, devAuth, dataDir, production });
+  const ownSignIn = config.mail !== null || config.github !== null;
+  const authenticator = await createAuthenticator({ ...config.oidc, devAuth, dataDir, production, ownSignIn });
   const { databaseUrl, databasePoolSize: poolSize, queryTimeoutMs } = config;
   const db = options.database ?? (await openDatabase({ databaseUrl, dataDir, poolSize, queryTimeoutMs }));
   const services = createServices({ db, config, clock });
@@ -74,7 +75,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   );
   const graphql = createGraphQLHandler({ schema: getSchema(), services, prisma: db.prisma, log, production: config.production });
   const oauthStore = createOAuthStore({ db, clock });
-  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services });
+  const browser = createBrowserSignIn({ config, store: oauthStore, clock, services, log });
   const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
   const edge: Edge = {
     faces: createFaces({ config, log, services, db, limiter, metrics, graphql, browser, authorizationServer }, options, () => draining),

@@ -46,8 +46,19 @@ export interface Config {
    * The service as a relying party of the OpenID provider, for browser sign-in (OIDC_CLIENT_ID,
    * OIDC_CLIENT_SECRET); null when OIDC_ISSUER or OIDC_CLIENT_ID is unset.
    */
-  oidcClient: { clientId: string; clientSecret: string | null } | null;
+  oidcClient: { clientId: string; clientSecret: string | null; name: string | null } | null;
   devAuth: boolean;
+  /**
+   * E-mail sign-in by one-time link (SMTP_URL as nodemailer takes it; MAIL_FROM, default
+   * `Workflow service <no-reply@` and PUBLIC_BASE_URL's host `>`); null when SMTP_URL is unset.
+   */
+  mail: { smtpUrl: string; from: string } | null;
+  /**
+   * GitHub sign-in (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET of a GitHub OAuth App; GITHUB_URL, default
+   * https://github.com, or a GitHub Enterprise Server's address); null when unset. `apiUrl` is
+   * https://api.github.com for github.com, `${GITHUB_URL}/api/v3` otherwise.
+   */
+  github: { clientId: string; clientSecret: string; url: string; apiUrl: string } | null;
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; prices: StripePrices };
   logLevel: string;
   /** Largest accepted request body, in bytes. */
@@ -182,6 +193,14 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
 
   const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']) ?? null;
+  const mailFrom = str('MAIL_FROM') ?? null;
+  if (mailFrom !== null && !/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(mailFrom))
+    problems.push(`MAIL_FROM must be an address, or a name and an address in angle brackets (got '${mailFrom}')`);
+  if (mailFrom !== null && smtpUrl === null) problems.push('MAIL_FROM is set but SMTP_URL is not: e-mail sign-in needs a mail server');
+  const github = githubConfig(str, problems);
+  // Browser sign-in that needs no OpenID provider: then the service accepts no ID tokens of its own.
+  const ownSignIn = smtpUrl !== null || github !== null;
   const devAuthRaw = str('DEV_AUTH');
   if (devAuthRaw !== undefined && !['on', 'off'].includes(devAuthRaw)) problems.push(`DEV_AUTH must be on or off (got '${devAuthRaw}')`);
   const devAuth = devAuthRaw === undefined ? !production : devAuthRaw === 'on';
@@ -189,10 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (oidc.issuer) {
     if (!oidc.audience) problems.push('OIDC_AUDIENCE must be set when OIDC_ISSUER is set');
     if (!oidc.jwksUrl) problems.push('OIDC_JWKS_URL must be set when OIDC_ISSUER is set');
-  } else if (production || !devAuth) {
+  } else if ((production || !devAuth) && !ownSignIn) {
     const missing = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL'].filter((n) => !str(n));
     problems.push(
-      `${missing.join(', ')} must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no identity provider is configured`,
+      `${missing.join(', ')} (or SMTP_URL for e-mail sign-in, or GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET) must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no way to sign in is configured`,
     );
   }
 
@@ -274,8 +293,13 @@ export function loadConfig(env: Env = process.env): Config {
     marketplaceLargeFrom: int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
     production,
     oidc,
-    oidcClient: oidc.issuer && oidcClientId ? { clientId: oidcClientId, clientSecret: oidcClientSecret } : null,
+    oidcClient:
+      oidc.issuer && oidcClientId
+        ? { clientId: oidcClientId, clientSecret: oidcClientSecret, name: str('OIDC_PROVIDER_NAME') ?? null }
+        : null,
     devAuth,
+    github,
+    mail: smtpUrl ? { smtpUrl, from: mailFrom ?? `Workflow service <no-reply@${new URL(publicBaseUrl).hostname}>` } : null,
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),
       webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
@@ -301,4 +325,35 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and GITHUB_URL (https, or http on this machine only). */
+function githubConfig(str: (name: string) => string | undefined, problems: string[]): Config['github'] {
+  const clientId = str('GITHUB_CLIENT_ID');
+  const clientSecret = str('GITHUB_CLIENT_SECRET');
+  const raw = str('GITHUB_URL');
+  if (!clientId && !clientSecret) {
+    if (raw) problems.push('GITHUB_URL is set but GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are not: GitHub sign-in needs both');
+    return null;
+  }
+  if (!clientId || !clientSecret) {
+    problems.push(`${clientId ? 'GITHUB_CLIENT_SECRET' : 'GITHUB_CLIENT_ID'} must be set too: GitHub sign-in needs both`);
+    return null;
+  }
+  const parsed = URL.parse(raw ?? 'https://github.com');
+  if (!parsed || parsed.search || parsed.hash || parsed.username || parsed.password) {
+    problems.push(
+      `GITHUB_URL must be the address of GitHub or of a GitHub Enterprise Server, such as https://github.example.com (got '${raw}')`,
+    );
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname))) {
+    problems.push(`GITHUB_URL must use https (http only on this machine: 127.0.0.1, localhost, [::1]) (got '${raw}')`);
+    return null;
+  }
+  const url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  const apiUrl = url === 'https://github.com' ? 'https://api.github.com' : `${url}/api/v3`;
+  return { clientId, clientSecret, url, apiUrl };
 }

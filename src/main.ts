@@ -63,7 +63,7 @@ server.listen(config.port, config.host, () => {
       reference: `${origin}/v1/reference`,
       openapi: `${origin}/v1/openapi.json`,
       health: `${origin}/readyz`,
-      ...(config.oidc.issuer ? {} : { developmentToken: 'npm run token -- --email you@example.com' }),
+      ...(config.oidc.issuer || !config.devAuth ? {} : { developmentToken: 'npm run token -- --email you@example.com' }),
     },
     `workflow service ready on ${origin}`,
   );

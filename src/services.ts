@@ -1,5 +1,6 @@
 import type { ServiceDeps } from './service-deps.js';
 import { createUserService } from './users/service.js';
+import { createSignInIdentities } from './users/identities.js';
 import { createWorkflowService } from './workflows/service.js';
 import { createLibraryService } from './library/service.js';
 import { createDeploymentService } from './deployments/service.js';
@@ -21,9 +22,11 @@ export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);
   const deployments = createDeploymentService(deps);
   const apiKeys = createApiKeyService(deps);
+  const users = createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan });
   return {
     billing,
-    users: createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan }),
+    users,
+    signInIdentities: createSignInIdentities(deps, { forgetIdentity: users.forgetIdentity }),
     workflows: createWorkflowService(deps),
     library: createLibraryService(deps),
     deployments,

@@ -129,4 +129,29 @@ describe('database settings', () => {
       expect(problems).toContain(`QUERY_TIMEOUT_MS must be an integer from 1000 to 600000 (got '${timeout}')`);
     }
   });
+
+  it('accepts e-mail sign-in as the only way in, in production, and checks its variables', () => {
+    const base = { NODE_ENV: 'production', MCP_SESSION_SECRET: 'a'.repeat(40), OAUTH_JWKS: '{"keys":[{"d":"x"}]}' };
+    const config = loadConfig({
+      ...base,
+      SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+      PUBLIC_BASE_URL: 'https://wf.example.com/v1',
+    });
+    expect(config.mail).toEqual({ smtpUrl: 'smtps://user:pass@smtp.example.com:465', from: 'Workflow service <no-reply@wf.example.com>' });
+    expect(loadConfig({ ...base, SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Workflows <a@b.example>' }).mail?.from).toBe(
+      'Workflows <a@b.example>',
+    );
+    for (const [env, problem] of [
+      [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL must use smtp: or smtps:/],
+      [{ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'not an address' }, /MAIL_FROM must be an address/],
+      [{ MAIL_FROM: 'a@b.example' }, /MAIL_FROM is set but SMTP_URL is not/],
+    ] as const) {
+      try {
+        loadConfig({ ...base, ...env });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).problems.join('\n')).toMatch(problem);
+      }
+    }
+  });
 });

@@ -83,14 +83,17 @@ async function growMarketplace(
   };
 
   await tx.$executeRawUnsafe(
-    `INSERT INTO users (id, issuer, subject, email, display_name, created_at, updated_at)
-     SELECT ${ID('usr', `'u${o.seed}:' || g`)}, 'urn:workflow-service:seed', 'seed-' || (${users} + g), 'seed-' || (${users} + g) || '@seed.invalid',
+    `INSERT INTO users (id, email, display_name, created_at, updated_at)
+     SELECT ${ID('usr', `'u${o.seed}:' || g`)}, 'seed-' || (${users} + g) || '@seed.invalid',
        CASE WHEN random() < 0.6 THEN ${pickFrom('$1')} || ' ' || ${pickFrom('$2')} END, t, t
      FROM generate_series(1, ${addUsers}) g, LATERAL (SELECT $3::timestamptz - (400 + random() * 400 + g * 0) * interval '1 day' AS t) c`,
     FIRST_NAMES,
     LAST_NAMES,
     now,
   );
+  await tx.$executeRawUnsafe(`INSERT INTO sign_in_identities (id, user_id, method, issuer, subject, email, label, created_at)
+    SELECT 'sid_' || u.id, u.id, 'oidc', 'urn:workflow-service:seed', split_part(u.email, '@', 1), u.email, u.email, u.created_at FROM users u
+    WHERE u.email LIKE '%@seed.invalid' AND NOT EXISTS (SELECT 1 FROM sign_in_identities i WHERE i.user_id = u.id)`);
   await tx.$executeRawUnsafe(`INSERT INTO billing_subscriptions (user_id, plan, status, created_at, updated_at)
     SELECT u.id, 'pro', 'active', u.created_at, u.created_at FROM users u
     WHERE NOT EXISTS (SELECT 1 FROM billing_subscriptions b WHERE b.user_id = u.id)`);

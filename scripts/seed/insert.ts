@@ -37,8 +37,15 @@ async function insertAll(tx: Tx, data: ReturnType<typeof generateDataset>): Prom
   await inBatches(
     data.users,
     (json) => tx.$executeRaw`
-    INSERT INTO users (id, issuer, subject, email, display_name, created_at, updated_at)
-    SELECT id, issuer, subject, email, display_name, created_at, updated_at FROM json_populate_recordset(NULL::users, ${json}::json)`,
+    INSERT INTO users (id, email, display_name, created_at, updated_at)
+    SELECT id, email, display_name, created_at, updated_at FROM json_populate_recordset(NULL::users, ${json}::json)`,
+  );
+  await inBatches(
+    data.users,
+    (json) => tx.$executeRaw`
+    INSERT INTO sign_in_identities (id, user_id, method, issuer, subject, email, label, created_at)
+    SELECT 'sid_' || id, id, 'oidc', issuer, subject, lower(email), email, created_at
+    FROM json_to_recordset(${json}::json) AS u(id text, issuer text, subject text, email text, created_at timestamptz)`,
   );
   await inBatches(
     data.plans,

@@ -210,7 +210,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
     if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
     const key = await prisma.apiKey.findUnique({
       where: { secretHash: hashApiKeySecret(secret) },
-      include: { user: { select: { email: true, issuer: true, subject: true } } },
+      include: { user: { select: { email: true } } },
     });
     if (!key) throw unauthorized('unknown or revoked API key', 'revoked');
     const now = clock.now();
@@ -225,7 +225,7 @@ export function createApiKeyService({ db, clock }: ServiceDeps) {
       scope: key.scope as ApiKeyScope,
       deploymentIds: key.deploymentIds,
     };
-    return { userId: key.userId, email: key.user.email, issuer: key.user.issuer, subject: key.user.subject, credential };
+    return { userId: key.userId, email: key.user.email, credential };
   }
 
   return { createApiKey, listApiKeys, revokeApiKey, authenticateApiKey };

@@ -20,6 +20,11 @@ export interface AuthConfig {
   devAuth: boolean;
   dataDir: string;
   production: boolean;
+  /**
+   * True when browsers sign in without an OpenID provider (e-mail, GitHub): then, with no
+   * OIDC_ISSUER and no development issuer, no ID token is accepted (API keys and OAuth tokens are).
+   */
+  ownSignIn?: boolean;
 }
 
 export type { VerifiedIdentity } from './viewer.js';
@@ -46,6 +51,14 @@ type AuthFailureReason =
 
 export async function createAuthenticator(config: AuthConfig): Promise<Authenticator> {
   const source = await resolveKeySource(config);
+  if (!source) {
+    return {
+      async verifyAuthorization(header) {
+        parseAuthorizationHeader(header);
+        throw noIdTokens();
+      },
+    };
+  }
   const cache = new VerifiedTokenCache(CACHE_MAX_ENTRIES, CACHE_MAX_AGE_MS);
   const options: JWTVerifyOptions = {
     issuer: source.issuer,
@@ -95,6 +108,16 @@ export function parseAuthorizationHeader(header: string | null | undefined): str
   return match[1];
 }
 
+/** No ID token is accepted: what a request presenting one hears. */
+function noIdTokens(): AppError {
+  return new AppError(
+    'UNAUTHORIZED',
+    'this service accepts no ID tokens: send an API key (wfk_…) or an access token of its authorization server, or sign in in the dashboard',
+    { reason: 'issuer' },
+    { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  );
+}
+
 interface KeySource {
   issuer: string;
   audience: string;
@@ -102,7 +125,7 @@ interface KeySource {
   getKey: JWTVerifyGetKey;
 }
 
-async function resolveKeySource(config: AuthConfig): Promise<KeySource> {
+async function resolveKeySource(config: AuthConfig): Promise<KeySource | null> {
   const { issuer, audience, jwksUrl } = config;
   if (issuer) {
     const missing = [audience ? null : 'OIDC_AUDIENCE', jwksUrl ? null : 'OIDC_JWKS_URL'].filter((v): v is string => v !== null);
@@ -112,6 +135,7 @@ async function resolveKeySource(config: AuthConfig): Promise<KeySource> {
     return { issuer, audience, algorithms: ALLOWED_ALGORITHMS, getKey: remoteKeys(parseJwksUrl(jwksUrl, config.production)) };
   }
 
+  if ((config.production || !config.devAuth) && config.ownSignIn) return null;
   if (config.production) {
     const missing = ['OIDC_ISSUER', audience ? null : 'OIDC_AUDIENCE', jwksUrl ? null : 'OIDC_JWKS_URL'].filter(
       (v): v is string => v !== null,

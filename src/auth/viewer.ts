@@ -3,7 +3,10 @@
  * endpoint) hands a Viewer to the services, which import it from here, never from a face.
  */
 
-/** What a verified ID token says about its holder. */
+/** Ways into an account (a user has one or more sign-in identities). */
+type SignInMethod = 'email' | 'github' | 'oidc';
+
+/** What a verified ID token, or a finished sign-in, says about its holder. */
 export interface VerifiedIdentity {
   issuer: string;
   subject: string;
@@ -11,6 +14,12 @@ export interface VerifiedIdentity {
   name: string | null;
   /** The token's `iat` (seconds since the epoch); null or absent when it has none. */
   issuedAt?: number | null;
+  /** How it was proved; absent: an ID token (`oidc`). */
+  method?: SignInMethod;
+  /** True when the issuer checked `email` belongs to the holder (then it may open an account of that address). */
+  emailVerified?: boolean;
+  /** A name to show for this way in (a GitHub login); absent: the address. */
+  label?: string | null;
 }
 
 /** A personal API key a request was made with, and what it may open. */
@@ -39,8 +48,6 @@ interface OAuthTokenCredential {
 export interface Viewer {
   userId: string;
   email: string | null;
-  issuer: string;
-  subject: string;
   /** How the request proved it: absent for an ID token, which opens everything the user may. */
   credential?: ApiKeyCredential | OAuthTokenCredential;
 }

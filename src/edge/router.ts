@@ -116,7 +116,7 @@ async function signInFaces(faces: Faces, request: Incoming, url: URL, scope: Edg
     }
   }
   if (path.startsWith('/sign-')) {
-    const signIn = await faces.browser.handle(request, url);
+    const signIn = await faces.browser.handle(request, url, scope.clientIp);
     if (signIn) {
       scope.route = `${request.method} ${path}`;
       return signIn;

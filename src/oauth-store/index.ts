@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/index.js';
 import { createAdapterFactory, type RedemptionRefused } from './adapter.js';
+import { createEmailLinkStore } from './email-links.js';
 import { createSessionStore } from './sessions.js';
 
 /**
@@ -18,6 +19,10 @@ export interface SignInAttempt {
   nonce: string;
   returnTo: string;
   createdAt: Date;
+  /** Where it was started (absent: the OpenID provider). */
+  method?: 'email' | 'github' | 'oidc';
+  /** The signed-in user linking this way in to their account; absent or null for a sign-in. */
+  linkTo?: string | null;
 }
 
 export function createOAuthStore(deps: { db: Database; clock: Clock }) {
@@ -34,6 +39,7 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
     /** oidc-provider's adapter class; `refused` makes the library's error for a second redemption. */
     adapterFactory: (refused: RedemptionRefused) => createAdapterFactory(deps.db, clock, refused),
     sessions: createSessionStore(deps),
+    emailLinks: createEmailLinkStore(deps),
 
     /** Whether a deployment exists, and whether it is anonymous (null when it does not exist). */
     async deploymentAccess(deploymentId: string): Promise<{ ownerId: string; allowAnonymous: boolean } | null> {
@@ -50,8 +56,8 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
     },
 
     /** The user behind an account id of the authorization server, or null when the account is gone. */
-    async findUser(userId: string): Promise<{ id: string; email: string | null; issuer: string; subject: string } | null> {
-      return prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true, issuer: true, subject: true } });
+    async findUser(userId: string): Promise<{ id: string; email: string | null } | null> {
+      return prisma.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
     },
 
     /**

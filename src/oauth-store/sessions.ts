@@ -43,7 +43,7 @@ export function createSessionStore(deps: { db: Database; clock: Clock }) {
       const id = hashSecret(secret);
       const row = await prisma.browserSession.findUnique({
         where: { id },
-        select: { lastSeenAt: true, user: { select: { id: true, email: true, issuer: true, subject: true } } },
+        select: { lastSeenAt: true, user: { select: { id: true, email: true } } },
       });
       if (!row) return null;
       const now = deps.clock.now().getTime();
@@ -58,7 +58,7 @@ export function createSessionStore(deps: { db: Database; clock: Clock }) {
         touched = true;
       }
       const { user } = row;
-      return { viewer: { userId: user.id, email: user.email, issuer: user.issuer, subject: user.subject }, touched };
+      return { viewer: { userId: user.id, email: user.email }, touched };
     },
 
     async close(secret: string): Promise<void> {

@@ -448,8 +448,6 @@ export async function createAuthorizationServer(deps: {
       return {
         userId: user.id,
         email: user.email,
-        issuer: user.issuer,
-        subject: user.subject,
         credential: { kind: 'oauth', clientId: verified.clientId, grantId: verified.grantId, deploymentId: verified.deploymentId },
       };
     },

@@ -4,8 +4,8 @@ import type { VerifiedIdentity } from '../auth/verify.js';
 
 /**
  * The service as a relying party of the configured OpenID provider (authorization code with
- * PKCE S256, `openid-client`). The provider is where GitHub and e-mail sign-in live
- * (docs/operations.md); the service only sees its ID token.
+ * PKCE S256, `openid-client`): one way in beside GitHub and e-mail links (docs/operations.md,
+ * "Browser sign-in").
  */
 
 export interface OidcRelyingParty {
@@ -83,6 +83,7 @@ export function createOidcRelyingParty(options: { issuer: string; clientId: stri
       const claims = tokens.claims();
       if (!claims?.sub) throw new AppError('UNAUTHORIZED', 'the identity provider sent no subject for you', { reason: 'oidc_claims' });
       let { email, name } = claims as { email?: unknown; name?: unknown };
+      const verified = (claims as { email_verified?: unknown }).email_verified === true;
       // Providers may keep the profile claims out of the ID token and serve them at userinfo.
       if (typeof email !== 'string' && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
         const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
@@ -94,6 +95,9 @@ export function createOidcRelyingParty(options: { issuer: string; clientId: stri
         subject: claims.sub,
         email: typeof email === 'string' ? email : null,
         name: typeof name === 'string' ? name : null,
+        method: 'oidc',
+        // Only an address the ID token itself vouches for may join an existing account.
+        emailVerified: verified && typeof (claims as { email?: unknown }).email === 'string',
       };
     },
   };

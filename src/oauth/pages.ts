@@ -3,7 +3,7 @@ import { textResponse, type TextReply } from '../http/text-response.js';
 
 /** The server-rendered pages of browser sign-in: they work before any script has loaded. */
 
-function escape(text: string): string {
+export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -16,6 +16,9 @@ label{display:block;font-weight:600;margin-bottom:.25rem}
 input{width:100%;box-sizing:border-box;font:inherit;padding:.55rem .7rem;border:1px solid #6b7480;border-radius:6px}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 button,.button{display:inline-block;margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:2px solid #1d4ed8;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none}
+.ways{display:flex;flex-direction:column;gap:.5rem}
+.ways .button{margin:0;text-align:center}
+.or{margin-top:1.5rem}
 .choices{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
 .choices form,.choices>button{flex:1 1 8rem}
 .choices button{width:100%;margin:0;min-height:2.75rem}
@@ -69,7 +72,7 @@ export function page(title: string, body: string, status: number, formAction: st
  * The line of a sign-in page that names the application asking, when the sign-in is the first step
  * of an authorization: its name as a quoted value (the application chose it) and who vouches for it.
  */
-function askingLine(client: ClientShown | null | undefined): string {
+export function askingLine(client: ClientShown | null | undefined): string {
   if (!client) return '';
   const vouch = !client.host
     ? ''
@@ -86,45 +89,12 @@ function askingLine(client: ClientShown | null | undefined): string {
   return `<p class="asking">Sign in to continue connecting the application ${name} to one of your deployments. You are asked to allow or deny it next.</p>`;
 }
 
-/** The development sign-in page: an e-mail address, no password (no identity provider configured). */
-export function devSignInPage(options: {
-  returnTo: string;
-  email?: string;
-  error?: string;
-  signedOut?: boolean;
-  /** The application asking, when this sign-in is the first step of an authorization. */
-  asking?: ClientShown | null;
-}): TextReply {
-  const error = options.error ? `<p class="error" id="email-error" role="alert">${escape(options.error)}</p>` : '';
-  const signedOut = options.signedOut ? '<p role="status">You are signed out.</p>' : '';
-  return page(
-    'Sign in',
-    `<h1>Sign in</h1>${signedOut}${askingLine(options.asking)}
-<p>Development sign-in: no identity provider is configured, so any e-mail address signs you in. This page does not exist in production.</p>
-<form method="post" action="/sign-in/dev">
-<input type="hidden" name="return" value="${escape(options.returnTo)}">
-<label for="email">E-mail address</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${escape(options.email ?? '')}"${options.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''} autofocus>
-${error}<button type="submit">Sign in</button>
-</form>`,
-    options.error ? 400 : 200,
-  );
-}
-
 /** A sign-in that could not go on, with the way to start again. */
 export function signInProblemPage(title: string, message: string, status: number, returnTo = '/'): TextReply {
   return page(
     title,
     `<h1>${escape(title)}</h1><p>${escape(message)}</p><a class="button" href="/sign-in?return=${encodeURIComponent(returnTo)}">Sign in again</a>`,
     status,
-  );
-}
-
-export function signInUnavailablePage(): TextReply {
-  return page(
-    'Sign-in is not configured',
-    `<h1>Sign-in is not configured</h1><p>This service accepts ID tokens from its identity provider, but browser sign-in needs the service registered as a client there: set <code>OIDC_CLIENT_ID</code> (and <code>OIDC_CLIENT_SECRET</code> for a confidential client). See the operations guide.</p>`,
-    503,
   );
 }
 

@@ -7,19 +7,27 @@ import type { Viewer } from '../auth/viewer.js';
 import { readBodyText } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
 import type { Reply } from '../http/text-response.js';
+import type { Logger } from '../logger.js';
+import { createMailer } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { readCookie, setCookie } from './cookies.js';
+import { createEmailSignIn } from './email-sign-in.js';
+import { createGitHubClient } from './github.js';
+import { createGitHubSignIn } from './github-sign-in.js';
 import { createOidcRelyingParty, type OidcRelyingParty } from './oidc.js';
-import { devSignInPage, signInProblemPage, signInUnavailablePage, type ClientShown } from './pages.js';
+import { signInProblemPage, type ClientShown } from './pages.js';
+import { signInPage, signInUnavailablePage, type WaysIn } from './sign-in-pages.js';
 import { hashSecret, SESSION_IDLE_MS, type OAuthStore } from '../oauth-store/index.js';
 
 /**
- * The one place a browser is signed in: the sign-in pages (the configured OpenID provider, or the
- * development page without one), the session cookie, and sign-out. Other faces ask it who the
- * browser is (`currentBrowserUser`) and where to send a browser to sign in (`signInPath`).
+ * The one place a browser is signed in: the sign-in page listing the ways in that are configured
+ * (GitHub, e-mail links, the OpenID provider; the development page when none is, outside
+ * production), the session cookie, and sign-out. Other faces ask it who the browser is
+ * (`currentBrowserUser`) and where to send a browser to sign in (`signInPath`).
  */
 
 const SIGN_IN_PATH = '/sign-in';
+const OIDC_PATH = '/sign-in/oidc';
 const DEV_SIGN_IN_PATH = '/sign-in/dev';
 const CALLBACK_PATH = '/sign-in/callback';
 const SIGN_OUT_PATH = '/sign-out';
@@ -47,8 +55,8 @@ export interface BrowserSignIn {
    * server, which alone can look the application up.
    */
   describeReturnWith(describe: (returnTo: string) => Promise<ClientShown | null>): void;
-  /** Answers the sign-in routes; null for any other path. */
-  handle(request: Incoming, url: URL): Promise<Reply | null>;
+  /** Answers the sign-in routes; null for any other path. `clientIp` is the caller's address (sending limits). */
+  handle(request: Incoming, url: URL, clientIp?: string): Promise<Reply | null>;
 }
 
 /** A path on this service to return to after sign-in: never another host (open redirect). */
@@ -77,7 +85,13 @@ function redirect(location: string, cookies: string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
-export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; clock: Clock; services: Services }): BrowserSignIn {
+export function createBrowserSignIn(deps: {
+  config: Config;
+  store: OAuthStore;
+  clock: Clock;
+  services: Services;
+  log: Logger;
+}): BrowserSignIn {
   const { config, clock, services, store } = deps;
   const sessions = store.sessions;
   const origin = new URL(config.publicBaseUrl).origin;
@@ -88,7 +102,14 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
   const attemptCookie = secure ? '__Secure-wf_sign_in' : 'wf_sign_in';
   const rp: OidcRelyingParty | null =
     config.oidcClient && config.oidc.issuer ? createOidcRelyingParty({ issuer: config.oidc.issuer, ...config.oidcClient }) : null;
-  const devSignIn = !rp && !config.oidc.issuer && config.devAuth && !config.production;
+  const devSignIn = !rp && !config.oidc.issuer && !config.mail && !config.github && config.devAuth && !config.production;
+  const ways: WaysIn = {
+    github: config.github !== null,
+    email: config.mail !== null,
+    oidc: rp ? (config.oidcClient?.name ?? new URL(config.oidc.issuer!).host) : null,
+    dev: devSignIn,
+  };
+  const anyWay = ways.github || ways.email || ways.oidc !== null || ways.dev;
   const idleSeconds = SESSION_IDLE_MS / 1000;
   let describeReturn: (returnTo: string) => Promise<ClientShown | null> = () => Promise.resolve(null);
 
@@ -118,12 +139,77 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
   }
 
   async function signedIn(identity: VerifiedIdentity, returnTo: string, extraCookies: string[] = []): Promise<Reply> {
-    // The sign-in happened now: an account of this identity deleted earlier does not refuse it (a
-    // new, empty account is made, as for a new token).
-    const viewer = await services.users.resolveViewer({ ...identity, issuedAt: clock.now().getTime() / 1000 });
+    // The sign-in happened now (unless it says when it began: an e-mail link's sending): an account
+    // of this identity deleted earlier does not refuse it (a new, empty account is made, as for a
+    // new token).
+    let viewer: Viewer;
+    try {
+      viewer = await services.users.resolveViewer({ ...identity, issuedAt: identity.issuedAt ?? clock.now().getTime() / 1000 });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED')
+        return signInProblemPage(
+          'You were not signed in',
+          'This sign-in began before the account was deleted. Start it again to make a new, empty account.',
+          401,
+        );
+      throw error;
+    }
     const secret = await sessions.open(viewer.userId);
     return redirect(returnTo, [sessionCookieFor(secret), ...extraCookies]);
   }
+
+  /** Adds a way in to the signed-in account, then goes back to `returnTo`. */
+  async function linked(userId: string, identity: VerifiedIdentity, returnTo: string, extraCookies: string[] = []): Promise<Reply> {
+    try {
+      await services.signInIdentities.link(userId, identity);
+    } catch (error) {
+      if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNAUTHORIZED'))
+        return signInProblemPage('This way in was not added', `It could not be added: ${error.message}.`, 409, returnTo);
+      throw error;
+    }
+    return redirect(returnTo, extraCookies);
+  }
+
+  function sameOrigin(request: Incoming): boolean {
+    try {
+      assertSameOrigin(request);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  const email = config.mail
+    ? createEmailSignIn({
+        store,
+        clock,
+        mailer: createMailer(config.mail),
+        log: deps.log,
+        origin,
+        ways,
+        safeReturnPath,
+        describeReturn: (returnTo) => describeReturn(returnTo),
+        sameOrigin,
+        currentUser: async (request) => (await lookUp(request))?.viewer ?? null,
+        signIn: (identity, returnTo) => signedIn(identity, returnTo),
+        link: (userId, identity, returnTo) => linked(userId, identity, returnTo),
+      })
+    : null;
+
+  const github = config.github
+    ? createGitHubSignIn({
+        github: createGitHubClient(config.github),
+        store,
+        clock,
+        origin,
+        secure,
+        safeReturnPath,
+        currentUser: async (request) => (await lookUp(request))?.viewer ?? null,
+        redirect,
+        signIn: (identity, returnTo, cookies) => signedIn(identity, returnTo, cookies),
+        link: (userId, identity, returnTo, cookies) => linked(userId, identity, returnTo, cookies),
+      })
+    : null;
 
   async function beginProviderSignIn(returnTo: string): Promise<Reply> {
     const started = await rp!.begin(`${origin}${CALLBACK_PATH}`);
@@ -174,14 +260,9 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
     const form = new URLSearchParams(await readBodyText(request, 16 * 1024));
     const returnTo = safeReturnPath(form.get('return'));
     const email = (form.get('email') ?? '').trim();
-    if (!email) return devSignInPage({ returnTo, email, error: 'Enter your e-mail address.', asking: await describeReturn(returnTo) });
-    if (email.length > 254 || !EMAIL.test(email))
-      return devSignInPage({
-        returnTo,
-        email,
-        error: 'Enter an e-mail address such as name@example.com.',
-        asking: await describeReturn(returnTo),
-      });
+    const again = async (error: string) => signInPage({ returnTo, ways, email, error, asking: await describeReturn(returnTo) });
+    if (!email) return again('Enter your e-mail address.');
+    if (email.length > 254 || !EMAIL.test(email)) return again('Enter an e-mail address such as name@example.com.');
     // The same account `npm run token -- --email` signs in as.
     return signedIn({ issuer: DEV_ISSUER, subject: `dev|${email.toLowerCase()}`, email, name: null }, returnTo);
   }
@@ -201,15 +282,27 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
     signInPath(returnPath) {
       return `${SIGN_IN_PATH}?return=${encodeURIComponent(safeReturnPath(returnPath))}`;
     },
-    async handle(request, url) {
+    async handle(request, url, clientIp = 'unknown') {
       const path = url.pathname;
       if (path === SIGN_IN_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
         const returnTo = safeReturnPath(url.searchParams.get('return'));
         if (await lookUp(request)) return redirect(returnTo);
-        if (rp) return beginProviderSignIn(returnTo);
-        if (devSignIn)
-          return devSignInPage({ returnTo, signedOut: url.searchParams.has('signed_out'), asking: await describeReturn(returnTo) });
-        return signInUnavailablePage();
+        if (!anyWay) return signInUnavailablePage();
+        // The OpenID provider as the only way in: straight there, as before any choice existed.
+        if (rp && !ways.email && !ways.github) return beginProviderSignIn(returnTo);
+        return signInPage({ returnTo, ways, signedOut: url.searchParams.has('signed_out'), asking: await describeReturn(returnTo) });
+      }
+      if (path === OIDC_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+        if (!rp) return signInProblemPage('Not available', 'This service signs no one in through an OpenID provider.', 404);
+        return beginProviderSignIn(safeReturnPath(url.searchParams.get('return')));
+      }
+      if (email) {
+        const answered = await email.handle(request, url, clientIp);
+        if (answered) return answered;
+      }
+      if (github) {
+        const answered = await github.handle(request, url);
+        if (answered) return answered;
       }
       if (path === DEV_SIGN_IN_PATH && request.method === 'POST') return devSignInSubmit(request);
       if (path === CALLBACK_PATH && request.method === 'GET') {
@@ -222,9 +315,11 @@ export function createBrowserSignIn(deps: { config: Config; store: OAuthStore; c
         if (secret) await sessions.close(secret);
         return redirect(`${SIGN_IN_PATH}?signed_out=1`, [setCookie(sessionCookie, '', { secure, maxAge: 0 })]);
       }
-      if (path === SIGN_IN_PATH || path === DEV_SIGN_IN_PATH || path === CALLBACK_PATH || path === SIGN_OUT_PATH) {
+      if (path === SIGN_IN_PATH || path === OIDC_PATH || path === DEV_SIGN_IN_PATH || path === CALLBACK_PATH || path === SIGN_OUT_PATH) {
         throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}`, { method: request.method, path });
       }
+      // A sign-in route of a way in that is not configured (a GitHub callback without GitHub).
+      if (path.startsWith(`${SIGN_IN_PATH}/`)) return signInProblemPage('Not found', 'There is no such sign-in page on this service.', 404);
       return null;
     },
   };

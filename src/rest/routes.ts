@@ -43,6 +43,20 @@ export const routes: RouteSpec[] = [
   },
   {
     method: 'GET',
+    path: '/users/me/sign-in-methods',
+    field: 'Query.signInMethods',
+    summary: 'The ways into the account (e-mail, GitHub, OpenID provider), oldest first',
+    tag: 'Users',
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me/sign-in-methods/:id',
+    field: 'Mutation.removeSignInMethod',
+    summary: 'Remove one way into the account (never the last); answers those left',
+    tag: 'Users',
+  },
+  {
+    method: 'GET',
     path: '/billing/subscription',
     field: 'Query.billingSubscription',
     summary: 'The plan and its subscription',

@@ -1,5 +1,6 @@
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { SignInIdentityRow } from './identities.js';
 import { USER_SELECT, type AccountDeletion, type DeletionStats, type UserQuery } from './service.js';
 
 /**
@@ -77,5 +78,68 @@ builder.mutationField('setDisplayName', (t) =>
     extensions: graphqlOnly,
     args: { displayName: t.arg.string({ required: true, description: 'At most 50 characters; empty clears it.' }) },
     resolve: (query, _root, args, ctx) => ctx.services.users.setDisplayName(ctx.viewer!, args.displayName, query),
+  }),
+);
+
+const SignInMethodKind = builder.enumType('SignInMethodKind', {
+  values: ['email', 'github', 'oidc'] as const,
+  description: 'How a way in proves who you are: an e-mail link, GitHub, or an OpenID provider (or the development issuer).',
+});
+
+const SignInMethodRef = builder.objectRef<SignInIdentityRow>('SignInMethod').implement({
+  description: 'One way into your account (docs/operations.md, "Browser sign-in").',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    method: t.field({ type: SignInMethodKind, resolve: (m) => m.method }),
+    label: t.exposeString('label', { nullable: true, description: 'What it is known by: the address, the GitHub login.' }),
+    email: t.exposeString('email', { nullable: true }),
+    emailVerified: t.exposeBoolean('emailVerified', { description: 'Whether its issuer checked the address (then it may join accounts).' }),
+    issuer: t.exposeString('issuer', { description: 'The GitHub address, the OpenID provider, or the e-mail issuer.' }),
+    createdAt: t.string({ description: 'When it was added.', resolve: (m) => m.createdAt.toISOString() }),
+  }),
+});
+
+builder.queryField('signInMethods', (t) =>
+  t.field({
+    type: [SignInMethodRef],
+    description: 'The ways into your account, oldest first; at least one. REST: GET /v1/users/me/sign-in-methods.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.services.signInIdentities.list(ctx.viewer!),
+  }),
+);
+
+builder.queryField('signInMethodsToAdd', (t) =>
+  t.field({
+    type: [SignInMethodKind],
+    extensions: graphqlOnly,
+    description:
+      'The ways in this service offers that the Account page can add (github: GET /sign-in/github?link=1; email: POST /sign-in/email with intent=link).',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.services.signInIdentities.addable(),
+  }),
+);
+
+const SignInMethodRemovalRef = builder
+  .objectRef<{ id: string; deleted: true; signInMethods: SignInIdentityRow[] }>('SignInMethodRemoval')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      deleted: t.exposeBoolean('deleted'),
+      signInMethods: t.field({ type: [SignInMethodRef], description: 'The ways in left.', resolve: (r) => r.signInMethods }),
+    }),
+  });
+
+builder.mutationField('removeSignInMethod', (t) =>
+  t.field({
+    type: SignInMethodRemovalRef,
+    description:
+      'Removes one way into your account; the last one cannot be removed (CONFLICT). REST: DELETE /v1/users/me/sign-in-methods/{id}.',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({
+      id: String(args.id),
+      deleted: true as const,
+      signInMethods: await ctx.services.signInIdentities.unlink(ctx.viewer!, String(args.id)),
+    }),
   }),
 );

@@ -16,6 +16,7 @@ import {
   nameTakenBy,
   UNSETTLED_NAMES,
   USER_BY_IDENTITY,
+  USER_BY_VERIFIED_EMAIL,
   USER_WITH_COUNTS,
 } from './sql.js';
 
@@ -119,7 +120,8 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     VIEWER_CACHE_SIZE,
   );
 
-  function forgetViewer(issuer: string, subject: string): void {
+  /** Drops the cached viewer of an identity (its account deleted, or the identity removed from it). */
+  function forgetIdentity(issuer: string, subject: string): void {
     viewers.delete(`${issuer}\u0000${subject}`);
   }
 
@@ -134,9 +136,11 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
   }
 
   /**
-   * The user behind a verified ID token, created by their first authenticated request.
-   * Concurrent first requests race on the (issuer, subject) unique key: the losers read the
-   * winner's row, so exactly one user exists and every request succeeds.
+   * The user behind a verified ID token or a finished sign-in, created by their first
+   * authenticated request. An identity not yet known whose issuer verified its address joins the
+   * account that address already opens (docs/operations.md, "Browser sign-in"); otherwise a new
+   * account is made. Concurrent first requests race on the (issuer, subject) unique key of sign-in
+   * identities: the losers read the winner's row, so exactly one user exists and every request succeeds.
    */
   async function resolveViewer(identity: VerifiedIdentity): Promise<Viewer> {
     const key = `${identity.issuer}\u0000${identity.subject}`;
@@ -158,46 +162,82 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     return viewer;
   }
 
-  async function lookUpViewer(identity: VerifiedIdentity): Promise<{ viewer: Viewer; deletedAt: number | null }> {
-    const where = { issuer_subject: { issuer: identity.issuer, subject: identity.subject } };
+  /** The identity's row as sign-in identities keep it. */
+  function identityRow(identity: VerifiedIdentity, userId: string, now: Date) {
+    const email = identity.email ? identity.email.toLowerCase() : null;
+    return {
+      id: newId('sid'),
+      userId,
+      method: identity.method ?? 'oidc',
+      issuer: identity.issuer,
+      subject: identity.subject,
+      email,
+      emailVerified: Boolean(email && identity.emailVerified),
+      label: identity.label ?? identity.email ?? null,
+      createdAt: now,
+    } as const;
+  }
+
+  async function readIdentity(identity: VerifiedIdentity) {
     const [row] = await db.read<{ id: string | null; email: string | null; deletedAt: Date | null }>(USER_BY_IDENTITY, [
       identity.issuer,
       identity.subject,
       identityHash(identity.issuer, identity.subject),
     ]);
+    return row;
+  }
+
+  async function lookUpViewer(identity: VerifiedIdentity): Promise<{ viewer: Viewer; deletedAt: number | null }> {
+    const row = await readIdentity(identity);
     const deletedAt = row?.deletedAt ? new Date(row.deletedAt).getTime() : null;
     refuseIfIssuedBeforeDeletion(identity, deletedAt);
     let user: { id: string; email: string | null } | null = row?.id ? { id: row.id, email: row.email } : null;
     if (!user) {
       try {
-        const now = clock.now();
-        const id = newId('usr');
-        // The provider's name is a first display name only if it passes the rules of names;
-        // otherwise the pseudonym stands in until the user chooses one.
-        const name = identity.name ? await acceptableName(identity.name, id) : null;
-        user = await prisma.user.create({
-          data: {
-            id,
-            issuer: identity.issuer,
-            subject: identity.subject,
-            email: identity.email,
-            displayName: name?.name ?? null,
-            displayNameKeys: name?.keys ?? [],
-            createdAt: now,
-            updatedAt: now,
-          },
-          select: { id: true, email: true },
-        });
+        user = await addIdentityOrUser(identity);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        user = await prisma.user.findUnique({ where, select: { id: true, email: true } });
-        if (!user) throw error;
+        const again = await readIdentity(identity);
+        if (!again?.id) throw error;
+        user = { id: again.id, email: again.email };
       }
     } else if (identity.email && identity.email !== user.email) {
-      // The identity provider is the source of truth for the e-mail address.
+      // The way in used last is the source of truth for the account's e-mail address.
       user = await prisma.user.update({ where: { id: user.id }, data: { email: identity.email }, select: { id: true, email: true } });
     }
-    return { viewer: { userId: user.id, email: user.email, issuer: identity.issuer, subject: identity.subject }, deletedAt };
+    return { viewer: { userId: user.id, email: user.email }, deletedAt };
+  }
+
+  /** A new identity: joined to the account its verified address opens, or a new account. */
+  async function addIdentityOrUser(identity: VerifiedIdentity): Promise<{ id: string; email: string | null }> {
+    const now = clock.now();
+    if (identity.email && identity.emailVerified) {
+      const [owner] = await db.read<{ id: string }>(USER_BY_VERIFIED_EMAIL, [identity.email]);
+      if (owner) {
+        await prisma.signInIdentity.create({ data: identityRow(identity, owner.id, now) });
+        const found = await prisma.user.findUnique({ where: { id: owner.id }, select: { id: true, email: true } });
+        if (found) return found;
+      }
+    }
+    const id = newId('usr');
+    // The provider's name is a first display name only if it passes the rules of names;
+    // otherwise the pseudonym stands in until the user chooses one.
+    const name = identity.name ? await acceptableName(identity.name, id) : null;
+    return prisma.$transaction(async (tx) => {
+      const created = await tx.user.create({
+        data: {
+          id,
+          email: identity.email,
+          displayName: name?.name ?? null,
+          displayNameKeys: name?.keys ?? [],
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: { id: true, email: true },
+      });
+      await tx.signInIdentity.create({ data: identityRow(identity, id, now) });
+      return created;
+    });
   }
 
   /**
@@ -234,6 +274,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     const userId = viewer.userId;
     await hooks.beforeDelete?.(userId);
     const deletedAt = clock.now();
+    let identities: { issuer: string; subject: string }[] = [];
     const stats = await prisma.$transaction(
       async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
@@ -253,15 +294,20 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
         const workflowVersions = (await tx.workflowVersion.deleteMany({ where: { workflow: { ownerId: userId } } })).count;
         const workflows = (await tx.workflow.deleteMany({ where: { ownerId: userId } })).count;
         const billingRecords = (await tx.billingRecord.deleteMany({ where: { userId } })).count;
-        // The rest (own library entries, reviews, usage counters, the subscription row) goes with the user.
+        identities = await tx.signInIdentity.findMany({ where: { userId }, select: { issuer: true, subject: true } });
+        // The rest (own library entries, reviews, usage counters, the subscription row, the
+        // sign-in identities) goes with the user.
         await tx.user.delete({ where: { id: userId } });
-        // Tokens issued until now open nothing any more, on any instance (see lookUpViewer).
-        const identity = identityHash(viewer.issuer, viewer.subject);
-        await tx.deletedAccount.upsert({
-          where: { identityHash: identity },
-          create: { identityHash: identity, deletedAt },
-          update: { deletedAt },
-        });
+        // Tokens and sign-in links issued until now open nothing any more, whichever way in they
+        // name, on any instance (see lookUpViewer).
+        for (const { issuer, subject } of identities) {
+          const hash = identityHash(issuer, subject);
+          await tx.deletedAccount.upsert({
+            where: { identityHash: hash },
+            create: { identityHash: hash, deletedAt },
+            update: { deletedAt },
+          });
+        }
         return {
           workflows,
           workflowVersions,
@@ -277,7 +323,7 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     );
     // The next request with the same token starts afresh (a new, empty account) rather than
     // finding the deleted user in the cache.
-    forgetViewer(viewer.issuer, viewer.subject);
+    for (const { issuer, subject } of identities) forgetIdentity(issuer, subject);
     hooks.afterDelete?.(userId);
     return { userId, deleted: true, deletedAt: deletedAt.toISOString(), stats };
   }
@@ -336,5 +382,5 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     return { kept, cleared };
   }
 
-  return { resolveViewer, forgetViewer, getMe, setDisplayName, settleNameKeys, deleteAccount };
+  return { resolveViewer, forgetIdentity, getMe, setDisplayName, settleNameKeys, deleteAccount };
 }

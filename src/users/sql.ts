@@ -9,15 +9,27 @@ import type { Statement } from '../db/statement.js';
  */
 
 /**
- * The user of an identity (issuer $1, subject $2; id null when there is none) and when an
+ * The user of a sign-in identity (issuer $1, subject $2; id null when there is none) and when an
  * earlier account of it was deleted (digest $3, identity-hash.ts; null when never), always in one row.
  */
 export const USER_BY_IDENTITY: Statement = {
-  name: 'user_by_identity',
+  name: 'user_by_sign_in_identity',
   text: `SELECT u.id, u.email, d.deleted_at AS "deletedAt"
     FROM (SELECT $1::text AS issuer, $2::text AS subject, $3::text AS hash) p
-    LEFT JOIN users u ON u.issuer = p.issuer AND u.subject = p.subject
+    LEFT JOIN sign_in_identities i ON i.issuer = p.issuer AND i.subject = p.subject
+    LEFT JOIN users u ON u.id = i.user_id
     LEFT JOIN deleted_accounts d ON d.identity_hash = p.hash`,
+};
+
+/**
+ * The account a verified address ($1, any case) already opens: the oldest user with a sign-in
+ * identity whose issuer checked that address (identities keep addresses in lower case). None: no row.
+ */
+export const USER_BY_VERIFIED_EMAIL: Statement = {
+  name: 'user_by_verified_email',
+  text: `SELECT i.user_id AS id FROM sign_in_identities i
+    WHERE i.email = lower($1) AND i.email_verified
+    ORDER BY i.created_at, i.id LIMIT 1`,
 };
 
 /**

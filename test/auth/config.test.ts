@@ -53,4 +53,13 @@ describe('authenticator configuration', () => {
     await expect(createAuthenticator({ ...base, jwksUrl: 'http://127.0.0.1:9/jwks', production: true })).resolves.toBeDefined();
     await expect(createAuthenticator({ ...base, jwksUrl: 'https://idp.example/jwks', production: true })).resolves.toBeDefined();
   });
+
+  it('accepts no ID token when browsers sign in without an OpenID provider', async () => {
+    const authenticator = await createAuthenticator({ devAuth: false, dataDir, production: true, ownSignIn: true });
+    await expect(authenticator.verifyAuthorization('Bearer eyJhbGciOiJFUzI1NiJ9.e30.sig')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringMatching(/accepts no ID tokens/),
+    });
+    await expect(authenticator.verifyAuthorization(undefined)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
 });

@@ -122,7 +122,7 @@ describe('authentication on the public faces', () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => t.call('GET', '/v1/users/me', { token })));
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(new Set(results.map((r) => r.body.data.userId)).size).toBe(1);
-    const count = await t.database.db.prisma.user.count({ where: { subject: 'concurrent-user' } });
+    const count = await t.database.db.prisma.signInIdentity.count({ where: { subject: 'concurrent-user' } });
     expect(count).toBe(1);
   });
 });

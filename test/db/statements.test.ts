@@ -397,10 +397,11 @@ describe('named statements return what Prisma would', () => {
     });
     for (const subject of ['dev|alice@example.com', 'dev|bob@example.com', deletedSubject, 'dev|nobody@example.com']) {
       const rows = await read(USER_BY_IDENTITY, [DEV_ISSUER, subject, identityHash(DEV_ISSUER, subject)]);
-      const user = await prisma.user.findUnique({
+      const identity = await prisma.signInIdentity.findUnique({
         where: { issuer_subject: { issuer: DEV_ISSUER, subject } },
-        select: { id: true, email: true },
+        select: { user: { select: { id: true, email: true } } },
       });
+      const user = identity?.user;
       const deleted = await prisma.deletedAccount.findUnique({ where: { identityHash: identityHash(DEV_ISSUER, subject) } });
       expect(rows).toEqual([{ id: user?.id ?? null, email: user?.email ?? null, deletedAt: deleted?.deletedAt ?? null }]);
     }

@@ -32,7 +32,7 @@ describe('catalogue size', () => {
     expect(await Promise.all([size.large(), size.large()])).toEqual([false, false]);
     expect(readsOf()).toBe(before + 1);
     await database.db.prisma.$executeRawUnsafe(
-      `INSERT INTO users (id, email, issuer, subject, created_at, updated_at) VALUES ('usr_size', 'size@example.com', 'https://issuer.example', 'size', now(), now())`,
+      `INSERT INTO users (id, email, created_at, updated_at) VALUES ('usr_size', 'size@example.com', now(), now())`,
     );
     await database.db.prisma.$executeRawUnsafe(
       `INSERT INTO workflows (id, owner_id, name, description, visibility, category, tags, current_version, manifest, created_at, updated_at)

@@ -154,8 +154,11 @@ describe('the lint rule: a service does not import a face', () => {
       'oauth/browser-errors.ts',
       'oauth/cookies.ts',
       'oauth/device-flow.ts',
+      'oauth/email-sign-in.ts',
+      'oauth/github-sign-in.ts',
       'oauth/interaction.ts',
       'oauth/pages.ts',
+      'oauth/sign-in-pages.ts',
       'oauth/sign-in.ts',
     ]);
   });

@@ -137,10 +137,14 @@ describe('display names written before names had keys', () => {
       { id: 'usr_mail0005', displayName: 'someone@example.com', createdAt: at(5) },
       { id: 'usr_fine0006', displayName: 'Ada Lovelace', createdAt: at(6) },
     ];
-    for (const r of rows) await prisma.user.create({ data: { ...r, issuer: 'legacy', subject: r.id, updatedAt: r.createdAt } });
+    for (const r of rows) await prisma.user.create({ data: { ...r, email: `${r.id}@legacy.example`, updatedAt: r.createdAt } });
     // The next start settles them.
     second = await startTestApp({ database: first.database });
-    const after = await prisma.user.findMany({ where: { issuer: 'legacy' }, orderBy: { createdAt: 'asc' }, select: { displayName: true } });
+    const after = await prisma.user.findMany({
+      where: { email: { endsWith: '@legacy.example' } },
+      orderBy: { createdAt: 'asc' },
+      select: { displayName: true },
+    });
     expect(after.map((u) => u.displayName)).toEqual(['Grace Hopper', null, null, null, 'someone@example.com', 'Ada Lovelace']);
     // And the settled names are taken.
     const token = await second.token('late@example.com');

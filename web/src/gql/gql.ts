@@ -24,6 +24,8 @@ type Documents = {
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": typeof types.SetDisplayNameDocument,
     "\n  mutation CreateIdeKey($deploymentId: String!) {\n    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: \"IDE setup\") {\n      apiKey {\n        keyId\n        name\n        prefix\n        secret\n      }\n    }\n  }\n": typeof types.CreateIdeKeyDocument,
     "\n  mutation ReportWorkflow($workflowId: String!, $reason: String!) {\n    reportWorkflow(workflowId: $workflowId, reason: $reason) {\n      reportId\n    }\n  }\n": typeof types.ReportWorkflowDocument,
+    "\n  query SignInMethods {\n    signInMethods {\n      id\n      method\n      label\n      email\n      createdAt\n    }\n    signInMethodsToAdd\n  }\n": typeof types.SignInMethodsDocument,
+    "\n  mutation RemoveSignInMethod($id: ID!) {\n    removeSignInMethod(id: $id) {\n      deleted\n    }\n  }\n": typeof types.RemoveSignInMethodDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        name\n        digest\n        createdAt\n      }\n    }\n  }\n": typeof types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n      manifestSource {\n        format\n        text\n      }\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n      manifestSource {\n        format\n        text\n      }\n    }\n  }\n": typeof types.ComparedVersionsDocument,
     "\n  query Account {\n    me {\n      userId\n      email\n      displayName\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n        apiKeys {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n    billingPrices\n  }\n": typeof types.AccountDocument,
@@ -75,6 +77,8 @@ const documents: Documents = {
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": types.SetDisplayNameDocument,
     "\n  mutation CreateIdeKey($deploymentId: String!) {\n    createDeploymentInstallKey(deploymentId: $deploymentId, madeBy: \"IDE setup\") {\n      apiKey {\n        keyId\n        name\n        prefix\n        secret\n      }\n    }\n  }\n": types.CreateIdeKeyDocument,
     "\n  mutation ReportWorkflow($workflowId: String!, $reason: String!) {\n    reportWorkflow(workflowId: $workflowId, reason: $reason) {\n      reportId\n    }\n  }\n": types.ReportWorkflowDocument,
+    "\n  query SignInMethods {\n    signInMethods {\n      id\n      method\n      label\n      email\n      createdAt\n    }\n    signInMethodsToAdd\n  }\n": types.SignInMethodsDocument,
+    "\n  mutation RemoveSignInMethod($id: ID!) {\n    removeSignInMethod(id: $id) {\n      deleted\n    }\n  }\n": types.RemoveSignInMethodDocument,
     "\n  query WorkflowVersions($workflowId: String!) {\n    workflowVersions(workflowId: $workflowId, limit: 100) {\n      data {\n        version\n        name\n        digest\n        createdAt\n      }\n    }\n  }\n": types.WorkflowVersionsDocument,
     "\n  query ComparedVersions($workflowId: String!, $from: String!, $to: String!) {\n    from: workflowVersion(workflowId: $workflowId, version: $from) {\n      manifest\n      manifestSource {\n        format\n        text\n      }\n    }\n    to: workflowVersion(workflowId: $workflowId, version: $to) {\n      manifest\n      manifestSource {\n        format\n        text\n      }\n    }\n  }\n": types.ComparedVersionsDocument,
     "\n  query Account {\n    me {\n      userId\n      email\n      displayName\n      plan\n      createdAt\n      workflowCount\n      deploymentCount\n      subscriptionCount\n      limits {\n        requestsPerMinute\n        requestsPerHour\n      }\n      usage {\n        workflows {\n          used\n          limit\n        }\n        deployments {\n          used\n          limit\n        }\n        subscriptions {\n          used\n          limit\n        }\n        connections {\n          used\n          limit\n        }\n        apiKeys {\n          used\n          limit\n        }\n      }\n      billing {\n        status\n        currentPeriodEnd\n        cancelAtPeriodEnd\n        customerId\n      }\n    }\n    billingPrices\n  }\n": types.AccountDocument,
@@ -153,6 +157,14 @@ export function graphql(source: "\n  mutation CreateIdeKey($deploymentId: String
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ReportWorkflow($workflowId: String!, $reason: String!) {\n    reportWorkflow(workflowId: $workflowId, reason: $reason) {\n      reportId\n    }\n  }\n"): typeof import('./graphql').ReportWorkflowDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SignInMethods {\n    signInMethods {\n      id\n      method\n      label\n      email\n      createdAt\n    }\n    signInMethodsToAdd\n  }\n"): typeof import('./graphql').SignInMethodsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveSignInMethod($id: ID!) {\n    removeSignInMethod(id: $id) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').RemoveSignInMethodDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -74,6 +74,12 @@ export type ModerationState =
   | 'suspended'
   | 'unlisted';
 
+/** How a way in proves who you are: an e-mail link, GitHub, or an OpenID provider (or the development issuer). */
+export type SignInMethodKind =
+  | 'email'
+  | 'github'
+  | 'oidc';
+
 /** Who may see a workflow: everyone (listed in the marketplace) or only its owner. */
 export type Visibility =
   | 'private'
@@ -138,6 +144,18 @@ export type ReportWorkflowMutationVariables = Exact<{
 
 
 export type ReportWorkflowMutation = { reportWorkflow: { reportId: string } };
+
+export type SignInMethodsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignInMethodsQuery = { signInMethodsToAdd: Array<SignInMethodKind>, signInMethods: Array<{ id: string, method: SignInMethodKind, label: string | null, email: string | null, createdAt: string }> };
+
+export type RemoveSignInMethodMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemoveSignInMethodMutation = { removeSignInMethod: { deleted: boolean } };
 
 export type WorkflowVersionsQueryVariables = Exact<{
   workflowId: string;
@@ -595,6 +613,25 @@ export const ReportWorkflowDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReportWorkflowMutation, ReportWorkflowMutationVariables>;
+export const SignInMethodsDocument = new TypedDocumentString(`
+    query SignInMethods {
+  signInMethods {
+    id
+    method
+    label
+    email
+    createdAt
+  }
+  signInMethodsToAdd
+}
+    `) as unknown as TypedDocumentString<SignInMethodsQuery, SignInMethodsQueryVariables>;
+export const RemoveSignInMethodDocument = new TypedDocumentString(`
+    mutation RemoveSignInMethod($id: ID!) {
+  removeSignInMethod(id: $id) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveSignInMethodMutation, RemoveSignInMethodMutationVariables>;
 export const WorkflowVersionsDocument = new TypedDocumentString(`
     query WorkflowVersions($workflowId: String!) {
   workflowVersions(workflowId: $workflowId, limit: 100) {

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
 import { ConnectedApps } from '../components/ConnectedApps';
 import { DisplayName } from '../components/DisplayName';
+import { SignInMethods } from '../components/SignInMethods';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { formatDate, plural } from '../format';
@@ -112,6 +113,7 @@ export default function Account() {
         {me.email} · member since {formatDate(me.createdAt)}
       </p>
       <DisplayName current={me.displayName ?? null} />
+      <SignInMethods />
       <section aria-labelledby="plan">
         <h2 id="plan">
           Plan: <span className="plan">{me.plan}</span>
