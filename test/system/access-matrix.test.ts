@@ -50,6 +50,8 @@ interface World {
   keyId: string;
   /** An application the owner connected with OAuth to the deployment. */
   connectedAppId: string;
+  /** The owner's only way in. */
+  signInMethodId: string;
   markers: string[];
 }
 
@@ -61,6 +63,9 @@ const workflowBody = () => ({ name: 'Replacement', manifest: sampleManifest(), v
 const MATRIX: Row[] = [
   { route: 'GET /users/me', owner: 200, other: 200, anonymous: 401 },
   { route: 'DELETE /users/me', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /users/me/sign-in-methods', owner: 200, other: 200, anonymous: 401 },
+  // The owner's only way in cannot be removed; another user's is not found.
+  { route: 'DELETE /users/me/sign-in-methods/:id', owner: 409, other: 404, anonymous: 401 },
   { route: 'GET /billing/subscription', owner: 200, other: 200, anonymous: 401 },
   { route: 'POST /billing/checkout', body: () => ({ priceId: 'pro_monthly', ...URLS }), owner: 501, other: 501, anonymous: 401 },
   { route: 'POST /billing/portal', body: () => ({}), owner: 501, other: 501, anonymous: 401 },
@@ -208,6 +213,9 @@ describe('access matrix', () => {
     expect(key.status, key.text).toBe(201);
     markers.push(`PRIVATE-${r}-key`);
     const connectedAppId = await connectApp(t, ownerEmail, deployment.body.data.deploymentId);
+    const methods = await t.call('GET', '/v1/users/me/sign-in-methods', { token: owner });
+    expect(methods.status, methods.text).toBe(200);
+    const signInMethodId = (methods.body.data as { id: string }[])[0]!.id;
     allMarkers.push(...markers.map((m) => m.toLowerCase()));
     return {
       owner,
@@ -220,6 +228,7 @@ describe('access matrix', () => {
       deploymentId: deployment.body.data.deploymentId,
       keyId: key.body.data.keyId,
       connectedAppId,
+      signInMethodId,
       markers,
     };
   }
@@ -239,6 +248,7 @@ describe('access matrix', () => {
       .replace(':reviewId', w.reviewId)
       .replace(':keyId', w.keyId)
       .replace(':connectedAppId', w.connectedAppId)
+      .replace(':id', w.signInMethodId)
       .replace(':version', version);
     const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
     return t.call(method, `/v1${path}${row.query ?? ''}`, { token, body: row.body?.(w), headers });
