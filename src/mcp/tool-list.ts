@@ -3,7 +3,8 @@ import { JSONRPC } from './protocol.js';
 import type { Catalog, RenderedPrompt } from './render/types.js';
 
 /**
- * The `tools` of a `tools/list` answer, made once per catalog and revision, and cut into pages.
+ * The `tools` of a `tools/list` answer, made once per catalog and revision, and cut into pages as
+ * they are asked for.
  * A catalog is cached and never changes (src/mcp/render/catalog.ts), so neither does the list a
  * client is given for it.
  */
@@ -56,27 +57,40 @@ export function toolList(catalog: Catalog, titled: boolean): ListedTool[] {
  */
 export const LIST_PAGE = { maxItems: 100, maxBytes: 1024 * 1024 } as const;
 
+/**
+ * A list cut into pages as they are asked for: a page's bounds are found by measuring its entries'
+ * JSON text, page after page, and kept. A client that reads the first page costs at most one
+ * page's serialization, however long the list (a large deployment's catalog holds thousands).
+ */
 interface Paged<T> {
-  pages: T[][];
+  items: readonly T[];
+  textOf: (item: T) => string;
+  /** `ends[k]`: the index after page k's last entry, for the pages measured so far. */
+  ends: number[];
 }
 
-/** The list cut into pages (`texts`: each item's JSON text, whose length counts towards `maxBytes`). */
-function pagesOf<T>(items: readonly T[], texts: readonly string[]): Paged<T> {
-  const pages: T[][] = [];
-  let page: T[] = [];
-  let bytes = 0;
-  items.forEach((item, i) => {
-    const length = texts[i]!.length + 1;
-    if (page.length > 0 && (page.length >= LIST_PAGE.maxItems || bytes + length > LIST_PAGE.maxBytes)) {
-      pages.push(page);
-      page = [];
-      bytes = 0;
+function pagedList<T>(items: readonly T[]): Paged<T> {
+  return { items, textOf: (item) => JSON.stringify(item), ends: [] };
+}
+
+/** Where page `page` ends, measuring the pages before it first; null when the list has no such page. */
+function endOf<T>(paged: Paged<T>, page: number): number | null {
+  const { items, ends } = paged;
+  while (ends.length <= page) {
+    const start = ends.length > 0 ? ends[ends.length - 1]! : 0;
+    // The first page always exists (it may be empty); a later one only while entries remain.
+    if (ends.length > 0 && start >= items.length) return null;
+    let end = start;
+    let bytes = 0;
+    while (end < items.length) {
+      const length = paged.textOf(items[end]!).length + 1;
+      if (end > start && (end - start >= LIST_PAGE.maxItems || bytes + length > LIST_PAGE.maxBytes)) break;
+      bytes += length;
+      end += 1;
     }
-    page.push(item);
-    bytes += length;
-  });
-  pages.push(page);
-  return { pages };
+    ends.push(end);
+  }
+  return ends[page]!;
 }
 
 /** A cursor names a page of one kind of list; it is opaque to clients. */
@@ -92,14 +106,15 @@ function pageAsked<T>(paged: Paged<T>, kind: string, cursor: unknown): { items: 
       typeof cursor === 'string' && cursor.length <= 64 ? /^(\w+):(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString()) : null;
     index = match && match[1] === kind ? Number(match[2]) : -1;
     // Page 0 is never named by a cursor; a list that shrank since the cursor was given ends sooner.
-    if (index < 1 || index >= paged.pages.length || cursor !== cursorOf(kind, index))
+    if (index < 1 || cursor !== cursorOf(kind, index) || endOf(paged, index) === null)
       throw new ProtocolError(
         JSONRPC.INVALID_PARAMS,
         'Invalid params: unknown cursor (pass the nextCursor of the previous page, or none for the first)',
       );
   }
-  const items = paged.pages[index]!;
-  return index + 1 < paged.pages.length ? { items, nextCursor: cursorOf(kind, index + 1) } : { items };
+  const end = endOf(paged, index)!;
+  const items = paged.items.slice(index > 0 ? paged.ends[index - 1]! : 0, end);
+  return end < paged.items.length ? { items, nextCursor: cursorOf(kind, index + 1) } : { items };
 }
 
 const toolPagesOf = new WeakMap<ListedTool[], Paged<ListedTool>>();
@@ -108,14 +123,7 @@ const toolPagesOf = new WeakMap<ListedTool[], Paged<ListedTool>>();
 export function toolPage(catalog: Catalog, titled: boolean, cursor: unknown): { tools: ListedTool[]; nextCursor?: string } {
   const tools = toolList(catalog, titled);
   let paged = toolPagesOf.get(tools);
-  if (!paged)
-    toolPagesOf.set(
-      tools,
-      (paged = pagesOf(
-        tools,
-        tools.map((t) => JSON.stringify(t)),
-      )),
-    );
+  if (!paged) toolPagesOf.set(tools, (paged = pagedList(tools)));
   const { items, nextCursor } = pageAsked(paged, titled ? 'tools' : 'tools0', cursor);
   return nextCursor ? { tools: items, nextCursor } : { tools: items };
 }
@@ -142,10 +150,7 @@ export function promptPage(catalog: Catalog, titled: boolean, cursor: unknown): 
       description: p.description,
       arguments: p.arguments,
     }));
-    paged = known[key] = pagesOf(
-      prompts,
-      prompts.map((p) => JSON.stringify(p)),
-    );
+    paged = known[key] = pagedList(prompts);
   }
   const { items, nextCursor } = pageAsked(paged, titled ? 'prompts' : 'prompts0', cursor);
   return nextCursor ? { prompts: items, nextCursor } : { prompts: items };
