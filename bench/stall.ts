@@ -16,6 +16,10 @@ import { parseArgs } from 'node:util';
 import { loadOrCreateDevIssuerKey, signDevToken } from '../src/auth/dev-issuer.js';
 import { MANIFEST_LIMITS } from '../src/manifest/limits.js';
 import { YAML_LIMITS } from '../src/manifest/yaml-text.js';
+import { WORKFLOWS_MAX } from '../src/deployments/types.js';
+import type { Adapter } from '../src/manifest/types.js';
+import { catalogFor, type RenderableWorkflow } from '../src/mcp/render/index.js';
+import { toolPage } from '../src/mcp/tool-list.js';
 import { SERVICE_V8_FLAGS } from '../src/runtime/v8-flags.js';
 import { fmt, freePort, log, startChild, stopChild } from './harness.js';
 
@@ -224,7 +228,52 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  log(String(error instanceof Error ? (error.stack ?? error.message) : error));
-  process.exit(1);
-});
+/**
+ * A deployment at the bound (WORKFLOWS_MAX workflows of the most steps, each a tool), which no
+ * free account can make: its catalog rendered afresh and its first tools/list page, in this
+ * process, with a timer that notes the longest the loop went without turning.
+ */
+async function deploymentAtTheBound(): Promise<void> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const renders: number[] = [];
+  const gaps: number[] = [];
+  let tools = 0;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const workflows = Array.from({ length: WORKFLOWS_MAX }, (_, i) => ({
+      workflowId: `wf_bound_${i}`,
+      name: `Chain ${i}`,
+      description: 'A long chain of steps.',
+      version: `1.0.${round}`,
+      manifest: chainedManifest(`Chain ${i}`, MANIFEST_LIMITS.maxSteps, 'n'.repeat(10_000)),
+    })) as unknown as RenderableWorkflow[];
+    let last = performance.now();
+    let longest = 0;
+    let running = true;
+    const tick = () => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (running) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = performance.now();
+    const catalog = await catalogFor(workflows, 'adapter_three' as Adapter);
+    toolPage(catalog, true, undefined);
+    renders.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    running = false;
+    gaps.push(longest);
+    tools = catalog.tools.length;
+  }
+  console.log(
+    `| in process: ${WORKFLOWS_MAX} workflows of ${MANIFEST_LIMITS.maxSteps} step tools (${tools} tools), rendered afresh, first page | - | ${fmt(median(renders))} | ${fmt(median(gaps))} | ${fmt(Math.max(...gaps))} |`,
+  );
+}
+
+main()
+  .then(deploymentAtTheBound)
+  .catch((error: unknown) => {
+    log(String(error instanceof Error ? (error.stack ?? error.message) : error));
+    process.exit(1);
+  });
