@@ -1,18 +1,31 @@
 import { Command, CommanderError, Option } from 'commander';
-import { isOrAre, plural } from '../../src/text.js';
-import { Api, currentCredential } from './api.js';
-import { browserLogin, deviceLogin, revoke } from './auth.js';
-import { credentialStore } from './credentials.js';
-import { printUsage, type UsageReport } from './usage.js';
+import { Api } from './api.js';
 import { AGENT_CLIENTS } from './agents.js';
-import { deploy, DEPLOY_FILE } from './deploy.js';
-import { doctor, printDoctor } from './doctor.js';
-import { install, installFailure, printInstall } from './install.js';
-import { checkDir, diff, ensureDir, pull, push, STATE_FILE, validate } from './manifests.js';
+import type { CommandContext } from './commands/context.js';
+import { deployCommand } from './commands/deploy.js';
+import { listDeployments } from './commands/deployments-list.js';
+import { diffCommand } from './commands/diff.js';
+import { doctorCommand } from './commands/doctor.js';
+import { fork } from './commands/fork.js';
+import { installCommand } from './commands/install.js';
+import { login } from './commands/login.js';
+import { logout } from './commands/logout.js';
+import { searchMarketplace } from './commands/marketplace-search.js';
+import { pullCommand } from './commands/pull.js';
+import { pushCommand } from './commands/push.js';
+import { subscribe } from './commands/subscribe.js';
+import { usageCommand } from './commands/usage.js';
+import { validateCommand } from './commands/validate.js';
+import { whoami } from './commands/whoami.js';
+import { DEPLOY_FILE } from './deploy.js';
+import { STATE_FILE } from './manifests.js';
 import { CliError, createOutput, EXIT, reportError, type Output } from './output.js';
 import { serviceOrigin } from './settings.js';
 
-/** wfctl: the workflow service's command line (docs/cli.md). */
+/**
+ * wfctl: the workflow service's command line (docs/cli.md). This file declares the commands, their
+ * arguments and options; each command's action is a file of its own under commands/.
+ */
 
 const VERSION = '0.1.0';
 const json = process.argv.includes('--json');
@@ -41,8 +54,10 @@ function globals(command: Command): Globals {
   return command.optsWithGlobals() as Globals;
 }
 
-function api(command: Command): Api {
-  return new Api(serviceOrigin(globals(command).service));
+/** The context of a command's action: the service is read from the options only when the action asks for it. */
+function contextOf(command: Command): CommandContext {
+  const service = () => serviceOrigin(globals(command).service);
+  return { out, json, service, api: () => new Api(service()) };
 }
 
 /** Every command's action: its result printed as the mode asks; failures exit with their code. */
@@ -57,58 +72,17 @@ program
   .description('sign in through the browser (a loopback redirect), or with --device on another device (SSH, containers)')
   .option('--device', 'device sign-in: open the address shown on any device and enter the code (RFC 8628)')
   .option('--no-browser', 'do not try to open a browser; only print the address')
-  .action(
-    action(async (options: { device?: boolean; browser: boolean }, command: Command) => {
-      const service = serviceOrigin(globals(command).service);
-      const store = credentialStore();
-      const credential = options.device
-        ? await deviceLogin(service, out, options.browser)
-        : await browserLogin(service, out, options.browser);
-      const me = await new Api(service, { kind: 'oauth', token: credential.accessToken, stored: credential }).call('GET', '/users/me');
-      store.save({ ...credential, email: me.email ?? null });
-      out.result({ service, email: me.email ?? null, userId: me.userId, credentialStore: store.name, location: store.location }, () =>
-        out.line(`Signed in to ${service} as ${me.email ?? me.userId} (credential kept in ${store.location}).`),
-      );
-    }),
-  );
+  .action(action((options: { device?: boolean; browser: boolean }, command: Command) => login(contextOf(command), options)));
 
 program
   .command('logout')
   .description("sign out: revoke this machine's sign-in at the service and forget it")
-  .action(
-    action(async (_options: unknown, command: Command) => {
-      const service = serviceOrigin(globals(command).service);
-      const store = credentialStore();
-      const stored = store.load(service);
-      const revoked = stored ? await revoke(stored) : false;
-      const removed = store.remove(service);
-      out.result({ service, signedOut: removed, revoked }, () =>
-        out.line(
-          removed
-            ? `Signed out of ${service}${revoked ? '' : ' (the service could not be told; the sign-in ends when it expires)'}.`
-            : `Not signed in to ${service}.`,
-        ),
-      );
-    }),
-  );
+  .action(action((_options: unknown, command: Command) => logout(contextOf(command))));
 
 program
   .command('whoami')
   .description('who the command line acts as, and with which credential')
-  .action(
-    action(async (_options: unknown, command: Command) => {
-      const service = serviceOrigin(globals(command).service);
-      const credential = currentCredential(service);
-      const client = new Api(service, credential);
-      const me = await client.call('GET', '/users/me');
-      const source = credential?.kind === 'api_key' ? 'WFCTL_API_KEY' : credentialStore().location;
-      out.result({ service, userId: me.userId, email: me.email ?? null, credential: credential?.kind, source, plan: me.plan ?? null }, () =>
-        out.line(
-          `${me.email ?? me.userId} on ${service} (${credential?.kind === 'api_key' ? 'API key from WFCTL_API_KEY' : `signed in; ${source}`})`,
-        ),
-      );
-    }),
-  );
+  .action(action((_options: unknown, command: Command) => whoami(contextOf(command))));
 
 const dirOption = () => new Option('--dir <path>', 'the directory of the manifest files and wfctl.state.json').default('.');
 
@@ -120,20 +94,9 @@ program
   .option('--force', 'overwrite files edited since the last pull')
   .option('--dry-run', 'show what would be written; write nothing')
   .action(
-    action(async (options: { dir: string; format: 'yaml' | 'json'; force?: boolean; dryRun?: boolean }, command: Command) => {
-      const result = await pull({
-        api: api(command),
-        dir: options.dryRun ? checkDir(options.dir) : ensureDir(options.dir),
-        format: options.format,
-        force: !!options.force,
-        dryRun: !!options.dryRun,
-        out,
-      });
-      out.result(result, () => {
-        for (const w of result.written) out.line(`${options.dryRun ? 'would write' : 'wrote'} ${w.file} (${w.workflowId} ${w.version})`);
-        out.line(`${result.written.length} written, ${result.unchanged.length} unchanged${options.dryRun ? ' (dry run)' : ''}`);
-      });
-    }),
+    action((options: { dir: string; format: 'yaml' | 'json'; force?: boolean; dryRun?: boolean }, command: Command) =>
+      pullCommand(contextOf(command), options),
+    ),
   );
 
 program
@@ -144,24 +107,9 @@ program
   .option('--force', 'push even when the workflow changed on the service since the last pull (replaces that change)')
   .option('--dry-run', 'show what would be created and updated; send nothing')
   .action(
-    action(async (files: string[], options: { dir: string; force?: boolean; dryRun?: boolean }, command: Command) => {
-      const result = await push({
-        api: api(command),
-        dir: checkDir(options.dir),
-        files,
-        force: !!options.force,
-        dryRun: !!options.dryRun,
-        out,
-      });
-      out.result(result, () => {
-        const verb = options.dryRun ? 'would ' : '';
-        for (const c of result.created) out.line(`${verb}create ${c.file}${c.workflowId ? ` → ${c.workflowId} ${c.to}` : ''}`);
-        for (const u of result.updated) out.line(`${verb}update ${u.file} (${u.workflowId}${u.to ? ` ${u.from} → ${u.to}` : ''})`);
-        out.line(
-          `${result.created.length} created, ${result.updated.length} updated, ${result.unchanged.length} unchanged${options.dryRun ? ' (dry run)' : ''}`,
-        );
-      });
-    }),
+    action((files: string[], options: { dir: string; force?: boolean; dryRun?: boolean }, command: Command) =>
+      pushCommand(contextOf(command), files, options),
+    ),
   );
 
 program
@@ -171,21 +119,9 @@ program
   .addOption(dirOption())
   .option('--exit-code', 'exit with 1 when there are differences')
   .action(
-    action(async (files: string[], options: { dir: string; exitCode?: boolean }, command: Command) => {
-      const result = await diff({ api: api(command), dir: checkDir(options.dir), files, out });
-      out.result(result, () => {
-        for (const f of result.files) {
-          if (f.status === 'unchanged') continue;
-          if (f.status === 'changed-on-service')
-            out.line(`# ${f.file}: changed on the service since your last pull (you have ${f.localVersion}, it has ${f.serviceVersion})`);
-          out.line(f.patch ?? '');
-        }
-        out.line(
-          `${result.changed} of ${plural(result.files.length, 'file')} ${result.changed === 1 ? 'differs' : 'differ'} from the service`,
-        );
-      });
-      if (options.exitCode && result.changed > 0) process.exitCode = EXIT.FAILURE;
-    }),
+    action((files: string[], options: { dir: string; exitCode?: boolean }, command: Command) =>
+      diffCommand(contextOf(command), files, options),
+    ),
   );
 
 program
@@ -193,22 +129,7 @@ program
   .description("check manifest files offline, with the service's own validator")
   .argument('[files...]', 'the files to check (default: every manifest file of --dir)')
   .addOption(dirOption())
-  .action(
-    action(async (files: string[], options: { dir: string }) => {
-      const results = validate({ dir: checkDir(options.dir), files });
-      const invalid = results.filter((r) => !r.valid);
-      if (invalid.length > 0) {
-        const lines = invalid.flatMap((r) => r.errors.map((e) => `${r.file}: ${e.path || '/'}: ${e.message} (${e.code})`));
-        throw new CliError(
-          'VALIDATION_ERROR',
-          `${invalid.length} of ${plural(results.length, 'file')} ${isOrAre(invalid.length)} not valid:\n${lines.join('\n')}`,
-          'Fix what each line names; docs/manifest.md explains every message.',
-          { files: results },
-        );
-      }
-      out.result({ files: results }, () => out.line(`${plural(results.length, 'file')} valid`));
-    }),
-  );
+  .action(action((files: string[], options: { dir: string }, command: Command) => validateCommand(contextOf(command), files, options)));
 
 program
   .command('deploy')
@@ -225,39 +146,14 @@ The deploy file (YAML or JSON); the deployment is found by its name:
   adapters: [adapter_one]                        # adapter_one, adapter_two, adapter_three
   allowAnonymous: false`,
   )
-  .action(
-    action(async (file: string, options: { dryRun?: boolean }, command: Command) => {
-      const result = await deploy({ api: api(command), file, dryRun: !!options.dryRun, out });
-      out.result(result, () =>
-        out.line(
-          result.dryRun
-            ? `would ${result.action} the deployment '${result.name}' with ${plural((result as { workflowIds: string[] }).workflowIds.length, 'workflow')}`
-            : `${result.action} ${(result as { deploymentId: string }).deploymentId}: ${(result as { mcpEndpoint: string }).mcpEndpoint}`,
-        ),
-      );
-    }),
-  );
+  .action(action((file: string, options: { dryRun?: boolean }, command: Command) => deployCommand(contextOf(command), file, options)));
 
 const deployments = program.command('deployments').description('your deployments');
 deployments
   .command('list')
   .description('list your deployments with their tool endpoints')
   .option('--status <status>', 'only active or inactive ones')
-  .action(
-    action(async (options: { status?: string }, command: Command) => {
-      if (options.status && !['active', 'inactive'].includes(options.status))
-        throw new CliError(
-          'USAGE',
-          `--status must be active or inactive, not '${options.status}'`,
-          'Pass --status active or --status inactive.',
-        );
-      const list = await api(command).list(`/deployments${options.status ? `?status=${options.status}` : ''}`);
-      out.result({ deployments: list }, () => {
-        for (const d of list) out.line(`${d.deploymentId}  ${d.status.padEnd(8)}  ${d.name}  ${d.mcpEndpoint}`);
-        if (list.length === 0) out.line('no deployments yet: wfctl deploy');
-      });
-    }),
-  );
+  .action(action((options: { status?: string }, command: Command) => listDeployments(contextOf(command), options)));
 
 program
   .command('usage')
@@ -265,13 +161,9 @@ program
   .argument('<deploymentId>', 'the deployment')
   .option('--period <period>', "day, week or month (the service's default when left out)")
   .action(
-    action(async (deploymentId: string, options: { period?: string }, command: Command) => {
-      const usage = (await api(command).call(
-        'GET',
-        `/deployments/${encodeURIComponent(deploymentId)}/usage${options.period ? `?period=${encodeURIComponent(options.period)}` : ''}`,
-      )) as UsageReport;
-      out.result(usage, () => printUsage(usage, out));
-    }),
+    action((deploymentId: string, options: { period?: string }, command: Command) =>
+      usageCommand(contextOf(command), deploymentId, options),
+    ),
   );
 
 const marketplace = program.command('marketplace').description('public workflows of the marketplace');
@@ -282,23 +174,9 @@ marketplace
   .option('--category <category>', 'only this category')
   .option('--limit <n>', 'at most this many results (1 to 100)', '20')
   .action(
-    action(async (query: string, options: { category?: string; limit: string }, command: Command) => {
-      const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-        throw new CliError(
-          'USAGE',
-          `--limit must be a whole number from 1 to 100, not '${options.limit}'`,
-          'Pass --limit 20, for example.',
-        );
-      const params = new URLSearchParams({ q: query, limit: String(limit) });
-      if (options.category) params.set('category', options.category);
-      const found = await api(command).call('GET', `/marketplace/search?${params}`);
-      out.result({ workflows: found }, () => {
-        for (const w of found)
-          out.line(`${w.workflowId}  ${w.name}${w.stats ? `  ★ ${w.stats.rating ?? '-'} (${w.stats.subscribers ?? 0} subscribers)` : ''}`);
-        if (found.length === 0) out.line('nothing found');
-      });
-    }),
+    action((query: string, options: { category?: string; limit: string }, command: Command) =>
+      searchMarketplace(contextOf(command), query, options),
+    ),
   );
 
 program
@@ -307,17 +185,7 @@ program
   .argument('<workflowId>', 'the workflow')
   .option('--dry-run', 'check the workflow exists; change nothing')
   .action(
-    action(async (workflowId: string, options: { dryRun?: boolean }, command: Command) => {
-      const client = api(command);
-      if (options.dryRun) {
-        const workflow = await client.call('GET', `/workflows/${encodeURIComponent(workflowId)}`);
-        return out.result({ dryRun: true, workflowId, name: workflow.name }, () =>
-          out.line(`would subscribe to ${workflowId} (${workflow.name})`),
-        );
-      }
-      const entry = await client.call('POST', `/library/${encodeURIComponent(workflowId)}`, {});
-      out.result(entry, () => out.line(`subscribed to ${workflowId}`));
-    }),
+    action((workflowId: string, options: { dryRun?: boolean }, command: Command) => subscribe(contextOf(command), workflowId, options)),
   );
 
 program
@@ -327,21 +195,9 @@ program
   .option('--name <name>', 'the name of the copy (default: the original name followed by (copy))')
   .option('--dry-run', 'check the workflow exists; change nothing')
   .action(
-    action(async (workflowId: string, options: { name?: string; dryRun?: boolean }, command: Command) => {
-      const client = api(command);
-      if (options.dryRun) {
-        const workflow = await client.call('GET', `/workflows/${encodeURIComponent(workflowId)}`);
-        return out.result({ dryRun: true, workflowId, name: options.name ?? `${workflow.name} (copy)` }, () =>
-          out.line(`would fork ${workflowId} (${workflow.name})`),
-        );
-      }
-      const fork = await client.call(
-        'POST',
-        `/workflows/${encodeURIComponent(workflowId)}/fork`,
-        options.name ? { name: options.name } : {},
-      );
-      out.result(fork, () => out.line(`forked into ${fork.workflowId} (${fork.name}); wfctl pull writes it as a file`));
-    }),
+    action((workflowId: string, options: { name?: string; dryRun?: boolean }, command: Command) =>
+      fork(contextOf(command), workflowId, options),
+    ),
   );
 
 program
@@ -372,28 +228,8 @@ Files (merged: other servers and settings are kept; an unchanged file is not rew
   claude-desktop   no file: the steps to add it as a custom connector are printed`,
   )
   .action(
-    action(
-      async (deploymentId: string, options: { client: string; apiKey?: string; oauth?: boolean; dryRun?: boolean }, command: Command) => {
-        if (options.oauth && options.apiKey)
-          throw new CliError(
-            'USAGE',
-            '--oauth and --api-key exclude each other',
-            'Pass one of them, or neither (a key is then made once).',
-          );
-        const result = await install({
-          api: api(command),
-          deploymentId,
-          clients: options.client,
-          apiKey: options.oauth ? undefined : (options.apiKey ?? (process.env.WFCTL_INSTALL_KEY || undefined)),
-          oauth: !!options.oauth,
-          dryRun: !!options.dryRun,
-          out,
-        });
-        const failure = installFailure(result);
-        if (failure && json) throw failure;
-        out.result(result, () => printInstall(result, out));
-        if (failure) throw failure;
-      },
+    action((deploymentId: string, options: { client: string; apiKey?: string; oauth?: boolean; dryRun?: boolean }, command: Command) =>
+      installCommand(contextOf(command), deploymentId, options),
     ),
   );
 
@@ -406,11 +242,9 @@ program
   .option('--client <name>', `all, or one or more of ${AGENT_CLIENTS.join(', ')}, separated by commas`, 'all')
   .addHelpText('after', '\nExits 9 when a problem is found; each problem says what to do.')
   .action(
-    action(async (deploymentId: string | undefined, options: { client: string }, command: Command) => {
-      const result = await doctor({ deploymentId, clients: options.client, service: serviceOrigin(globals(command).service), out });
-      out.result(result, () => printDoctor(result, out));
-      if (!result.ok) process.exitCode = EXIT.DOCTOR;
-    }),
+    action((deploymentId: string | undefined, options: { client: string }, command: Command) =>
+      doctorCommand(contextOf(command), deploymentId, options),
+    ),
   );
 
 program.exitOverride();
