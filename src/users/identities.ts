@@ -10,6 +10,22 @@ import { lockUser } from './sql.js';
  * another way while signed in, removed one by one; at least one always remains.
  */
 
+/** A verified identity's row as sign-in identities keep it (the address kept in lower case). */
+export function identityRow(identity: VerifiedIdentity, userId: string, now: Date) {
+  const email = identity.email ? identity.email.toLowerCase() : null;
+  return {
+    id: newId('sid'),
+    userId,
+    method: identity.method ?? 'oidc',
+    issuer: identity.issuer,
+    subject: identity.subject,
+    email,
+    emailVerified: Boolean(email && identity.emailVerified),
+    label: identity.label ?? identity.email ?? null,
+    createdAt: now,
+  } as const;
+}
+
 export interface SignInIdentityRow {
   id: string;
   method: 'email' | 'github' | 'oidc';
@@ -66,24 +82,11 @@ export function createSignInIdentities(
         throw new AppError('CONFLICT', 'this way in already opens another account here: sign in with it and remove it there first', {
           reason: 'identity_taken',
         });
-      const email = identity.email ? identity.email.toLowerCase() : null;
       try {
         await prisma.$transaction(async (tx) => {
           const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
           if (locked.length === 0) throw new AppError('UNAUTHORIZED', 'the account no longer exists');
-          await tx.signInIdentity.create({
-            data: {
-              id: newId('sid'),
-              userId,
-              method: identity.method ?? 'oidc',
-              issuer: identity.issuer,
-              subject: identity.subject,
-              email,
-              emailVerified: Boolean(email && identity.emailVerified),
-              label: identity.label ?? identity.email ?? null,
-              createdAt: now,
-            },
-          });
+          await tx.signInIdentity.create({ data: identityRow(identity, userId, now) });
         });
       } catch (error) {
         if (isUniqueViolation(error))

@@ -7,6 +7,7 @@ import { AppError, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { identityHash } from './identity-hash.js';
+import { identityRow } from './identities.js';
 import { checkDisplayName, type CheckedName } from './names.js';
 import {
   dropReviewsOfUser,
@@ -160,22 +161,6 @@ export function createUserService({ db, clock }: ServiceDeps, hooks: UserService
     const { viewer, deletedAt } = await lookUpViewer(identity);
     viewers.set(key, { viewer, until: nowMs + VIEWER_TTL_MS, resolvedAt: nowMs, deletedAt });
     return viewer;
-  }
-
-  /** The identity's row as sign-in identities keep it. */
-  function identityRow(identity: VerifiedIdentity, userId: string, now: Date) {
-    const email = identity.email ? identity.email.toLowerCase() : null;
-    return {
-      id: newId('sid'),
-      userId,
-      method: identity.method ?? 'oidc',
-      issuer: identity.issuer,
-      subject: identity.subject,
-      email,
-      emailVerified: Boolean(email && identity.emailVerified),
-      label: identity.label ?? identity.email ?? null,
-      createdAt: now,
-    } as const;
   }
 
   async function readIdentity(identity: VerifiedIdentity) {
