@@ -15,6 +15,7 @@ import {
   startService,
   successOr503,
   tally,
+  waitingOnLocks,
   type Answer,
   type OwnPgBouncer,
   type RunningService,
@@ -144,9 +145,15 @@ for (const via of ['PostgreSQL', 'PgBouncer'] as const) {
       // the cancel's second, with room for a busy machine.
       for (const a of answers) expect(a.ms).toBeLessThan(3000 + QUERY_TIMEOUT_MS + 2000);
       expect(maxBackends, `backends under the lock (pool ${POOL_SIZE})`).toBeLessThanOrEqual(POOL_SIZE + BACKEND_MARGIN);
-      // Nothing of the service is left waiting on the server once the lock is gone.
-      await sleep(500);
-      expect(await serviceBackends(admin)).toBeLessThanOrEqual(POOL_SIZE);
+      // Nothing of the service is left waiting on the server once the lock is gone. PgBouncer keeps
+      // the server connections it opened while one was being cancelled idle in its own pool (for
+      // server_idle_timeout), so through it the margin stays; directly, the pool's own size holds.
+      const settled = via === 'PgBouncer' ? POOL_SIZE + BACKEND_MARGIN : POOL_SIZE;
+      for (let i = 0; i < 30 && ((await waitingOnLocks(admin)) > 0 || (await serviceBackends(admin)) > settled); i += 1) {
+        await sleep(100);
+      }
+      expect(await waitingOnLocks(admin)).toBe(0);
+      expect(await serviceBackends(admin)).toBeLessThanOrEqual(settled);
       expect((await list()).status).toBe(200);
       console.info(`table lock ${LOCK_MS} ms via ${via}: ${JSON.stringify(tally(answers))}, backends at most ${maxBackends}`);
     }, 60_000);
