@@ -130,89 +130,111 @@ export function createMetricsRegistry(): MetricsRegistry {
       const all = [...requests.values()]
         .flatMap((byStatus) => [...byStatus.values()])
         .sort((a, b) => (a.route === b.route ? a.status.localeCompare(b.status) : a.route.localeCompare(b.route)));
-
-      out.push('# HELP http_requests_total Requests answered, by route template and HTTP status.');
-      out.push('# TYPE http_requests_total counter');
-      for (const s of all) out.push(`http_requests_total${labels({ route: s.route, status: s.status })} ${s.count}`);
-
-      out.push(
-        '# HELP http_request_duration_seconds Time to answer a request (until the response starts), by route template and HTTP status.',
-      );
-      out.push('# TYPE http_request_duration_seconds histogram');
-      for (const s of all) {
-        let cumulative = 0;
-        DURATION_BUCKETS.forEach((upper, i) => {
-          cumulative += s.buckets[i]!;
-          out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: num(upper) })} ${cumulative}`);
-        });
-        out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: '+Inf' })} ${s.count}`);
-        out.push(`http_request_duration_seconds_sum${labels({ route: s.route, status: s.status })} ${num(s.sum)}`);
-        out.push(`http_request_duration_seconds_count${labels({ route: s.route, status: s.status })} ${s.count}`);
-      }
-
-      out.push(
-        '# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user: tokens and API keys, session: the dashboard session cookie, anon: anonymous deployment caller, address: unauthenticated client address).',
-      );
-      out.push('# TYPE rate_limited_requests_total counter');
-      for (const kind of Object.keys(refusals) as RateLimitKind[])
-        out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
-
-      out.push(
-        "# HELP install_artifact_lookups_total Lookups of a deployment's install artefacts (plugin archive, skills, skills index), by outcome (hit: kept ones served, miss: built, refused: over the archive bound).",
-      );
-      out.push('# TYPE install_artifact_lookups_total counter');
-      for (const outcome of Object.keys(artifactLookups) as InstallArtifactOutcome[])
-        out.push(`install_artifact_lookups_total${labels({ outcome })} ${artifactLookups[outcome]}`);
-      out.push('# HELP process_unhandled_rejections_total Promise rejections nobody handled, logged and survived (docs/operations.md).');
-      out.push('# TYPE process_unhandled_rejections_total counter');
-      out.push(`process_unhandled_rejections_total ${unhandledRejections}`);
-
-      const db = { database };
-      out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');
-      out.push('# TYPE db_pool_connections gauge');
-      out.push(`db_pool_connections${labels(db)} ${pool.total}`);
-      out.push('# HELP db_pool_idle_connections Open database connections not in use.');
-      out.push('# TYPE db_pool_idle_connections gauge');
-      out.push(`db_pool_idle_connections${labels(db)} ${pool.idle}`);
-      out.push('# HELP db_pool_waiting_requests Queries waiting for a database connection.');
-      out.push('# TYPE db_pool_waiting_requests gauge');
-      out.push(`db_pool_waiting_requests${labels(db)} ${pool.waiting}`);
-      out.push('# HELP db_pool_max_connections Largest number of database connections the pool opens.');
-      out.push('# TYPE db_pool_max_connections gauge');
-      out.push(`db_pool_max_connections${labels(db)} ${pool.max}`);
-
-      out.push('# HELP cache_entries Entries a bounded cache of the process holds, by cache (src/cache/bounded.ts).');
-      out.push('# TYPE cache_entries gauge');
-      for (const c of caches) out.push(`cache_entries${labels({ cache: c.name })} ${c.size}`);
-      out.push('# HELP cache_max_entries Entries a bounded cache holds at most; past it the least recently used goes.');
-      out.push('# TYPE cache_max_entries gauge');
-      for (const c of caches) out.push(`cache_max_entries${labels({ cache: c.name })} ${c.max}`);
-      out.push(
-        '# HELP cache_lookups_total Lookups of a bounded cache, by cache and outcome (hit: answered from it, miss: absent or no longer usable).',
-      );
-      out.push('# TYPE cache_lookups_total counter');
-      for (const c of caches) {
-        out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'hit' })} ${c.hits}`);
-        out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'miss' })} ${c.misses}`);
-      }
-
-      const memory = process.memoryUsage();
-      out.push('# HELP process_resident_memory_bytes Resident set size of the process.');
-      out.push('# TYPE process_resident_memory_bytes gauge');
-      out.push(`process_resident_memory_bytes ${memory.rss}`);
-      out.push('# HELP nodejs_heap_used_bytes V8 heap in use.');
-      out.push('# TYPE nodejs_heap_used_bytes gauge');
-      out.push(`nodejs_heap_used_bytes ${memory.heapUsed}`);
-      out.push('# HELP nodejs_heap_total_bytes V8 heap reserved (used and free).');
-      out.push('# TYPE nodejs_heap_total_bytes gauge');
-      out.push(`nodejs_heap_total_bytes ${memory.heapTotal}`);
-      out.push('# HELP nodejs_external_memory_bytes Memory of C++ objects bound to JavaScript objects (buffers included).');
-      out.push('# TYPE nodejs_external_memory_bytes gauge');
-      out.push(`nodejs_external_memory_bytes ${memory.external}`);
-      out.push('# HELP process_start_time_seconds Start time of the process since the Unix epoch.');
-      out.push('# TYPE process_start_time_seconds gauge');
-      out.push(`process_start_time_seconds ${num(Math.round(startedAt))}`);
+      renderRequests(out, all);
+      renderRefusalsAndFailures(out, refusals, artifactLookups, unhandledRejections);
+      renderPool(out, pool, database);
+      renderCaches(out, caches);
+      renderProcess(out, startedAt);
       return `${out.join('\n')}\n`;
     },
   };
+}
+
+/** http_requests_total and http_request_duration_seconds, one series per (route, status). */
+function renderRequests(out: string[], all: readonly RequestSeries[]): void {
+  out.push('# HELP http_requests_total Requests answered, by route template and HTTP status.');
+  out.push('# TYPE http_requests_total counter');
+  for (const s of all) out.push(`http_requests_total${labels({ route: s.route, status: s.status })} ${s.count}`);
+
+  out.push('# HELP http_request_duration_seconds Time to answer a request (until the response starts), by route template and HTTP status.');
+  out.push('# TYPE http_request_duration_seconds histogram');
+  for (const s of all) {
+    let cumulative = 0;
+    DURATION_BUCKETS.forEach((upper, i) => {
+      cumulative += s.buckets[i]!;
+      out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: num(upper) })} ${cumulative}`);
+    });
+    out.push(`http_request_duration_seconds_bucket${labels({ route: s.route, status: s.status, le: '+Inf' })} ${s.count}`);
+    out.push(`http_request_duration_seconds_sum${labels({ route: s.route, status: s.status })} ${num(s.sum)}`);
+    out.push(`http_request_duration_seconds_count${labels({ route: s.route, status: s.status })} ${s.count}`);
+  }
+}
+
+/** The counters of refusals, install artefact lookups and unhandled rejections. */
+function renderRefusalsAndFailures(
+  out: string[],
+  refusals: Record<RateLimitKind, number>,
+  artifactLookups: Record<InstallArtifactOutcome, number>,
+  unhandledRejections: number,
+): void {
+  out.push(
+    '# HELP rate_limited_requests_total Requests refused with 429 by the rate limiter, by whose budget ran out (user: tokens and API keys, session: the dashboard session cookie, anon: anonymous deployment caller, address: unauthenticated client address).',
+  );
+  out.push('# TYPE rate_limited_requests_total counter');
+  for (const kind of Object.keys(refusals) as RateLimitKind[]) out.push(`rate_limited_requests_total${labels({ kind })} ${refusals[kind]}`);
+
+  out.push(
+    "# HELP install_artifact_lookups_total Lookups of a deployment's install artefacts (plugin archive, skills, skills index), by outcome (hit: kept ones served, miss: built, refused: over the archive bound).",
+  );
+  out.push('# TYPE install_artifact_lookups_total counter');
+  for (const outcome of Object.keys(artifactLookups) as InstallArtifactOutcome[])
+    out.push(`install_artifact_lookups_total${labels({ outcome })} ${artifactLookups[outcome]}`);
+  out.push('# HELP process_unhandled_rejections_total Promise rejections nobody handled, logged and survived (docs/operations.md).');
+  out.push('# TYPE process_unhandled_rejections_total counter');
+  out.push(`process_unhandled_rejections_total ${unhandledRejections}`);
+}
+
+/** The database pool's gauges, labelled with the database kind. */
+function renderPool(out: string[], pool: PoolStats, database: string): void {
+  const db = { database };
+  out.push('# HELP db_pool_connections Database connections open, busy or idle (PGlite: its one in-process connection).');
+  out.push('# TYPE db_pool_connections gauge');
+  out.push(`db_pool_connections${labels(db)} ${pool.total}`);
+  out.push('# HELP db_pool_idle_connections Open database connections not in use.');
+  out.push('# TYPE db_pool_idle_connections gauge');
+  out.push(`db_pool_idle_connections${labels(db)} ${pool.idle}`);
+  out.push('# HELP db_pool_waiting_requests Queries waiting for a database connection.');
+  out.push('# TYPE db_pool_waiting_requests gauge');
+  out.push(`db_pool_waiting_requests${labels(db)} ${pool.waiting}`);
+  out.push('# HELP db_pool_max_connections Largest number of database connections the pool opens.');
+  out.push('# TYPE db_pool_max_connections gauge');
+  out.push(`db_pool_max_connections${labels(db)} ${pool.max}`);
+}
+
+/** Each bounded cache's size, bound and lookups. */
+function renderCaches(out: string[], caches: readonly CacheGauge[]): void {
+  out.push('# HELP cache_entries Entries a bounded cache of the process holds, by cache (src/cache/bounded.ts).');
+  out.push('# TYPE cache_entries gauge');
+  for (const c of caches) out.push(`cache_entries${labels({ cache: c.name })} ${c.size}`);
+  out.push('# HELP cache_max_entries Entries a bounded cache holds at most; past it the least recently used goes.');
+  out.push('# TYPE cache_max_entries gauge');
+  for (const c of caches) out.push(`cache_max_entries${labels({ cache: c.name })} ${c.max}`);
+  out.push(
+    '# HELP cache_lookups_total Lookups of a bounded cache, by cache and outcome (hit: answered from it, miss: absent or no longer usable).',
+  );
+  out.push('# TYPE cache_lookups_total counter');
+  for (const c of caches) {
+    out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'hit' })} ${c.hits}`);
+    out.push(`cache_lookups_total${labels({ cache: c.name, outcome: 'miss' })} ${c.misses}`);
+  }
+}
+
+/** The process's memory, read now, and its start time. */
+function renderProcess(out: string[], startedAt: number): void {
+  const memory = process.memoryUsage();
+  out.push('# HELP process_resident_memory_bytes Resident set size of the process.');
+  out.push('# TYPE process_resident_memory_bytes gauge');
+  out.push(`process_resident_memory_bytes ${memory.rss}`);
+  out.push('# HELP nodejs_heap_used_bytes V8 heap in use.');
+  out.push('# TYPE nodejs_heap_used_bytes gauge');
+  out.push(`nodejs_heap_used_bytes ${memory.heapUsed}`);
+  out.push('# HELP nodejs_heap_total_bytes V8 heap reserved (used and free).');
+  out.push('# TYPE nodejs_heap_total_bytes gauge');
+  out.push(`nodejs_heap_total_bytes ${memory.heapTotal}`);
+  out.push('# HELP nodejs_external_memory_bytes Memory of C++ objects bound to JavaScript objects (buffers included).');
+  out.push('# TYPE nodejs_external_memory_bytes gauge');
+  out.push(`nodejs_external_memory_bytes ${memory.external}`);
+  out.push('# HELP process_start_time_seconds Start time of the process since the Unix epoch.');
+  out.push('# TYPE process_start_time_seconds gauge');
+  out.push(`process_start_time_seconds ${num(Math.round(startedAt))}`);
 }
