@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { EnvReader, type Env } from './config-env.js';
+import { readOAuth, readSignIn } from './config-sign-in.js';
+
 /**
  * The only reader of process.env. Every variable is parsed and checked once; all
  * problems are reported together so an operator fixes them in one go.
@@ -116,8 +118,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -132,228 +132,120 @@ function defaultPublicHost(host: string): string {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const str = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v ? v : undefined;
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = str(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
-      return fallback;
-    }
-    return n;
-  };
-  const url = (name: string, protocols: string[]): string | undefined => {
-    const raw = str(name);
-    if (raw === undefined) return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got '${parsed.protocol}')`);
-    } catch {
-      problems.push(`${name} is not a valid URL`);
-    }
-    return raw;
-  };
-
-  const origins = (name: string): string[] => {
-    const list = (str(name) ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean);
-    for (const o of list) {
-      if (o === '*') continue;
-      let origin: string | null = null;
-      try {
-        origin = /^https?:\/\/[^/?#]+$/i.test(o) ? new URL(o).origin : null;
-      } catch {
-        // reported below
-      }
-      if (origin === null || origin === 'null')
-        problems.push(`${name} must list origins as scheme://host[:port], or *, separated by commas (got '${o}')`);
-    }
-    return list;
-  };
-
+  const r = new EnvReader(env);
   const production = env.NODE_ENV === 'production';
-  const port = int('PORT', 4000, 0, 65535);
-  const host = str('HOST') ?? '127.0.0.1';
-
-  let publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${defaultPublicHost(host)}:${port}/v1`;
-  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
-  if (!publicBaseUrl.endsWith('/v1')) problems.push(`PUBLIC_BASE_URL must end in /v1 (got '${publicBaseUrl}')`);
-
-  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']) ?? null;
-  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']) ?? null;
-  const rateLimitMode = str('RATE_LIMIT_MODE') ?? 'enforce';
-  if (rateLimitMode !== 'enforce' && rateLimitMode !== 'report')
-    problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
-
-  const oidc = { issuer: str('OIDC_ISSUER'), audience: str('OIDC_AUDIENCE'), jwksUrl: url('OIDC_JWKS_URL', ['http:', 'https:']) };
-  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']) ?? null;
-  const mailFrom = str('MAIL_FROM') ?? null;
-  if (mailFrom !== null && !/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(mailFrom))
-    problems.push(`MAIL_FROM must be an address, or a name and an address in angle brackets (got '${mailFrom}')`);
-  if (mailFrom !== null && smtpUrl === null) problems.push('MAIL_FROM is set but SMTP_URL is not: e-mail sign-in needs a mail server');
-  const github = githubConfig(str, problems);
-  // Browser sign-in that needs no OpenID provider: then the service accepts no ID tokens of its own.
-  const ownSignIn = smtpUrl !== null || github !== null;
-  const devAuthRaw = str('DEV_AUTH');
-  if (devAuthRaw !== undefined && !['on', 'off'].includes(devAuthRaw)) problems.push(`DEV_AUTH must be on or off (got '${devAuthRaw}')`);
-  const devAuth = devAuthRaw === undefined ? !production : devAuthRaw === 'on';
-  if (devAuth && production) problems.push('DEV_AUTH=on is refused when NODE_ENV=production');
-  if (oidc.issuer) {
-    if (!oidc.audience) problems.push('OIDC_AUDIENCE must be set when OIDC_ISSUER is set');
-    if (!oidc.jwksUrl) problems.push('OIDC_JWKS_URL must be set when OIDC_ISSUER is set');
-  } else if ((production || !devAuth) && !ownSignIn) {
-    const missing = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_JWKS_URL'].filter((n) => !str(n));
-    problems.push(
-      `${missing.join(', ')} (or SMTP_URL for e-mail sign-in, or GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET) must be set ${production ? 'in production' : 'when DEV_AUTH=off'}: no way to sign in is configured`,
-    );
-  }
-
-  const oidcClientId = str('OIDC_CLIENT_ID');
-  const oidcClientSecret = str('OIDC_CLIENT_SECRET') ?? null;
-  if (oidcClientId && !oidc.issuer)
-    problems.push('OIDC_CLIENT_ID is set but OIDC_ISSUER is not: browser sign-in needs the provider it is a client of');
-  if (oidcClientSecret && !oidcClientId) problems.push('OIDC_CLIENT_SECRET is set but OIDC_CLIENT_ID is not');
-
-  const mcpSessionSecret = str('MCP_SESSION_SECRET') ?? null;
-  if (mcpSessionSecret !== null && mcpSessionSecret.length < 32) problems.push('MCP_SESSION_SECRET must be at least 32 characters');
-  if (mcpSessionSecret === null && production)
-    problems.push('MCP_SESSION_SECRET must be set in production: every instance must sign tool-endpoint sessions with the same key');
-
-  let oauthJwks: Config['oauthJwks'] = null;
-  const jwksRaw = str('OAUTH_JWKS');
-  if (jwksRaw !== undefined) {
-    try {
-      const parsed = JSON.parse(jwksRaw) as { keys?: unknown };
-      if (
-        !Array.isArray(parsed.keys) ||
-        parsed.keys.length === 0 ||
-        !parsed.keys.every((k) => typeof k === 'object' && k !== null && 'd' in k)
-      )
-        throw new Error('no private keys');
-      oauthJwks = parsed as { keys: Record<string, unknown>[] };
-    } catch {
-      problems.push('OAUTH_JWKS must be a JSON Web Key Set ({"keys":[...]}) of private keys (each with its "d")');
-    }
-  } else if (production) {
-    problems.push('OAUTH_JWKS must be set in production: every instance must sign with the same OAuth keys');
-  }
-  const loopbackMetadata = str('OAUTH_CLIENT_METADATA_LOOPBACK');
-  if (loopbackMetadata !== undefined && !['on', 'off'].includes(loopbackMetadata))
-    problems.push(`OAUTH_CLIENT_METADATA_LOOPBACK must be on or off (got '${loopbackMetadata}')`);
-  if (loopbackMetadata === 'on' && production)
-    problems.push('OAUTH_CLIENT_METADATA_LOOPBACK=on is for tests and refused when NODE_ENV=production');
-
-  const oauthClientMetadataDir = str('OAUTH_CLIENT_METADATA_DIR') ?? null;
-  if (oauthClientMetadataDir !== null && !existsSync(oauthClientMetadataDir))
-    problems.push(`OAUTH_CLIENT_METADATA_DIR names a directory that does not exist (${oauthClientMetadataDir})`);
-
-  const metadataFetch = str('OAUTH_CLIENT_METADATA_FETCH');
-  if (metadataFetch !== undefined && !['on', 'off'].includes(metadataFetch))
-    problems.push(`OAUTH_CLIENT_METADATA_FETCH must be on or off (got '${metadataFetch}')`);
-
-  const testClockOffsetFile = str('TEST_CLOCK_OFFSET_FILE') ?? null;
-  if (testClockOffsetFile !== null && production) problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
-
-  // The idle collection looks at the process's CPU in windows of 10 s, so the quiet is counted in them.
-  const idleCollectionSeconds = int('IDLE_COLLECTION_SECONDS', 30, 0, 3600);
-  if (idleCollectionSeconds % 10 !== 0)
-    problems.push(`IDLE_COLLECTION_SECONDS must be a whole number of tens of seconds (got '${idleCollectionSeconds}'): 0 never collects`);
-
-  const operatorEmails = (str('ADMIN_EMAILS') ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter(Boolean);
-  for (const e of operatorEmails)
-    if (!/^[^\s@,]+@[^\s@,]+$/.test(e)) problems.push(`ADMIN_EMAILS must list e-mail addresses separated by commas (got '${e}')`);
-
-  const logLevel = str('LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
-
+  const server = readServer(r);
+  const stores = readStores(r);
+  const signIn = readSignIn(r, production);
+  const oauth = readOAuth(r, production);
+  const testClockOffsetFile = r.str('TEST_CLOCK_OFFSET_FILE') ?? null;
+  if (testClockOffsetFile !== null && production)
+    r.problems.push('TEST_CLOCK_OFFSET_FILE is for tests and refused when NODE_ENV=production');
+  const operations = readOperations(r);
+  const tuning = readTuning(r);
+  const { oidc, oidcClientId, smtpUrl, mailFrom } = signIn;
   const config: Config = {
-    port,
-    host,
-    publicBaseUrl,
-    databaseUrl,
-    dataDir: str('DATA_DIR') ?? './.data',
-    redisUrl,
-    redisKeyPrefix: str('REDIS_KEY_PREFIX') ?? 'wf:',
-    rateLimitMode: rateLimitMode === 'report' ? 'report' : 'enforce',
-    trustProxyHops: int('TRUST_PROXY_HOPS', 0, 0, 10),
-    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
-    queryTimeoutMs: int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
-    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 1_000, 120_000),
-    idleCollectionSeconds,
-    marketplaceLargeFrom: int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
+    ...server,
+    databaseUrl: stores.databaseUrl,
+    dataDir: r.str('DATA_DIR') ?? './.data',
+    redisUrl: stores.redisUrl,
+    redisKeyPrefix: r.str('REDIS_KEY_PREFIX') ?? 'wf:',
+    rateLimitMode: stores.rateLimitMode,
+    trustProxyHops: tuning.trustProxyHops,
+    databasePoolSize: tuning.databasePoolSize,
+    queryTimeoutMs: tuning.queryTimeoutMs,
+    shutdownGraceMs: tuning.shutdownGraceMs,
+    idleCollectionSeconds: operations.idleCollectionSeconds,
+    marketplaceLargeFrom: tuning.marketplaceLargeFrom,
     production,
     oidc,
     oidcClient:
       oidc.issuer && oidcClientId
-        ? { clientId: oidcClientId, clientSecret: oidcClientSecret, name: str('OIDC_PROVIDER_NAME') ?? null }
+        ? { clientId: oidcClientId, clientSecret: signIn.oidcClientSecret, name: r.str('OIDC_PROVIDER_NAME') ?? null }
         : null,
-    devAuth,
-    github,
-    mail: smtpUrl ? { smtpUrl, from: mailFrom ?? `Workflow service <no-reply@${new URL(publicBaseUrl).hostname}>` } : null,
-    stripe: {
-      secretKey: str('STRIPE_SECRET_KEY'),
-      webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
-      apiUrl: url('STRIPE_API_URL', ['http:', 'https:']),
-      prices: {
-        pro_monthly: str('STRIPE_PRICE_PRO_MONTHLY'),
-        pro_annual: str('STRIPE_PRICE_PRO_ANNUAL'),
-        team_monthly: str('STRIPE_PRICE_TEAM_MONTHLY'),
-        team_annual: str('STRIPE_PRICE_TEAM_ANNUAL'),
-      },
-    },
-    logLevel,
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    metricsToken: str('METRICS_TOKEN') ?? null,
-    mcpSessionSecret,
-    mcpAllowedOrigins: origins('MCP_ALLOWED_ORIGINS'),
-    oauthJwks,
-    oauthClientMetadataLoopback: loopbackMetadata === 'on',
-    oauthClientMetadataDir,
-    oauthClientMetadataFetch: metadataFetch !== 'off',
+    devAuth: signIn.devAuth,
+    github: signIn.github,
+    mail: smtpUrl ? { smtpUrl, from: mailFrom ?? `Workflow service <no-reply@${new URL(server.publicBaseUrl).hostname}>` } : null,
+    stripe: readStripe(r),
+    logLevel: operations.logLevel,
+    bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    metricsToken: r.str('METRICS_TOKEN') ?? null,
+    mcpSessionSecret: oauth.mcpSessionSecret,
+    mcpAllowedOrigins: r.origins('MCP_ALLOWED_ORIGINS'),
+    oauthJwks: oauth.oauthJwks,
+    oauthClientMetadataLoopback: oauth.oauthClientMetadataLoopback,
+    oauthClientMetadataDir: oauth.oauthClientMetadataDir,
+    oauthClientMetadataFetch: oauth.oauthClientMetadataFetch,
     testClockOffsetFile,
-    operatorEmails,
+    operatorEmails: operations.operatorEmails,
   };
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** PORT, HOST and PUBLIC_BASE_URL (by default the address the service listens on). */
+function readServer(r: EnvReader): Pick<Config, 'port' | 'host' | 'publicBaseUrl'> {
+  const port = r.int('PORT', 4000, 0, 65535);
+  const host = r.str('HOST') ?? '127.0.0.1';
+  let publicBaseUrl = r.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${defaultPublicHost(host)}:${port}/v1`;
+  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+  if (!publicBaseUrl.endsWith('/v1')) r.problems.push(`PUBLIC_BASE_URL must end in /v1 (got '${publicBaseUrl}')`);
+  return { port, host, publicBaseUrl };
+}
 
-/** GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and GITHUB_URL (https, or http on this machine only). */
-function githubConfig(str: (name: string) => string | undefined, problems: string[]): Config['github'] {
-  const clientId = str('GITHUB_CLIENT_ID');
-  const clientSecret = str('GITHUB_CLIENT_SECRET');
-  const raw = str('GITHUB_URL');
-  if (!clientId && !clientSecret) {
-    if (raw) problems.push('GITHUB_URL is set but GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are not: GitHub sign-in needs both');
-    return null;
-  }
-  if (!clientId || !clientSecret) {
-    problems.push(`${clientId ? 'GITHUB_CLIENT_SECRET' : 'GITHUB_CLIENT_ID'} must be set too: GitHub sign-in needs both`);
-    return null;
-  }
-  const parsed = URL.parse(raw ?? 'https://github.com');
-  if (!parsed || parsed.search || parsed.hash || parsed.username || parsed.password) {
-    problems.push(
-      `GITHUB_URL must be the address of GitHub or of a GitHub Enterprise Server, such as https://github.example.com (got '${raw}')`,
-    );
-    return null;
-  }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname))) {
-    problems.push(`GITHUB_URL must use https (http only on this machine: 127.0.0.1, localhost, [::1]) (got '${raw}')`);
-    return null;
-  }
-  const url = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-  const apiUrl = url === 'https://github.com' ? 'https://api.github.com' : `${url}/api/v3`;
-  return { clientId, clientSecret, url, apiUrl };
+/** DATABASE_URL, REDIS_URL and RATE_LIMIT_MODE. */
+function readStores(r: EnvReader): Pick<Config, 'databaseUrl' | 'redisUrl' | 'rateLimitMode'> {
+  const databaseUrl = r.url('DATABASE_URL', ['postgres:', 'postgresql:']) ?? null;
+  const redisUrl = r.url('REDIS_URL', ['redis:', 'rediss:']) ?? null;
+  const rateLimitMode = r.str('RATE_LIMIT_MODE') ?? 'enforce';
+  if (rateLimitMode !== 'enforce' && rateLimitMode !== 'report')
+    r.problems.push(`RATE_LIMIT_MODE must be enforce or report (got '${rateLimitMode}')`);
+  return { databaseUrl, redisUrl, rateLimitMode: rateLimitMode === 'report' ? 'report' : 'enforce' };
+}
+
+/** IDLE_COLLECTION_SECONDS, ADMIN_EMAILS and LOG_LEVEL. */
+function readOperations(r: EnvReader): Pick<Config, 'idleCollectionSeconds' | 'operatorEmails' | 'logLevel'> {
+  // The idle collection looks at the process's CPU in windows of 10 s, so the quiet is counted in them.
+  const idleCollectionSeconds = r.int('IDLE_COLLECTION_SECONDS', 30, 0, 3600);
+  if (idleCollectionSeconds % 10 !== 0)
+    r.problems.push(`IDLE_COLLECTION_SECONDS must be a whole number of tens of seconds (got '${idleCollectionSeconds}'): 0 never collects`);
+
+  const operatorEmails = (r.str('ADMIN_EMAILS') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  for (const e of operatorEmails)
+    if (!/^[^\s@,]+@[^\s@,]+$/.test(e)) r.problems.push(`ADMIN_EMAILS must list e-mail addresses separated by commas (got '${e}')`);
+
+  const logLevel = r.str('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) r.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+  return { idleCollectionSeconds, operatorEmails, logLevel };
+}
+
+/** The proxies in front, the database pool and timeouts, and the marketplace's size threshold. */
+function readTuning(
+  r: EnvReader,
+): Pick<Config, 'trustProxyHops' | 'databasePoolSize' | 'queryTimeoutMs' | 'shutdownGraceMs' | 'marketplaceLargeFrom'> {
+  return {
+    trustProxyHops: r.int('TRUST_PROXY_HOPS', 0, 0, 10),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
+    queryTimeoutMs: r.int('QUERY_TIMEOUT_MS', 10_000, 1_000, 600_000),
+    shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 10_000, 1_000, 120_000),
+    marketplaceLargeFrom: r.int('MARKETPLACE_LARGE_FROM', 200_000, 0, 1_000_000_000),
+  };
+}
+
+/** Stripe's keys, API base and the prices of the plans. */
+function readStripe(r: EnvReader): Config['stripe'] {
+  return {
+    secretKey: r.str('STRIPE_SECRET_KEY'),
+    webhookSecret: r.str('STRIPE_WEBHOOK_SECRET'),
+    apiUrl: r.url('STRIPE_API_URL', ['http:', 'https:']),
+    prices: {
+      pro_monthly: r.str('STRIPE_PRICE_PRO_MONTHLY'),
+      pro_annual: r.str('STRIPE_PRICE_PRO_ANNUAL'),
+      team_monthly: r.str('STRIPE_PRICE_TEAM_MONTHLY'),
+      team_annual: r.str('STRIPE_PRICE_TEAM_ANNUAL'),
+    },
+  };
 }
