@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { Config } from './config.js';
 import type { EnvReader } from './config-env.js';
 
 /**
@@ -8,15 +7,30 @@ import type { EnvReader } from './config-env.js';
  * authorization server.
  */
 
+/** The OpenID provider whose ID tokens the service accepts. */
+export interface OidcSettings {
+  issuer?: string;
+  audience?: string;
+  jwksUrl?: string;
+}
+
+/** GitHub sign-in: the OAuth App, and GitHub's (or a GitHub Enterprise Server's) web and API addresses. */
+export interface GithubSettings {
+  clientId: string;
+  clientSecret: string;
+  url: string;
+  apiUrl: string;
+}
+
 /** How people sign in: what the provider, e-mail and GitHub variables configure. */
 export interface SignInSection {
-  oidc: Config['oidc'];
+  oidc: OidcSettings;
   /** The service as the provider's client, before it is known that OIDC_ISSUER is set. */
   oidcClientId: string | undefined;
   oidcClientSecret: string | null;
   smtpUrl: string | null;
   mailFrom: string | null;
-  github: Config['github'];
+  github: GithubSettings | null;
   devAuth: boolean;
 }
 
@@ -56,7 +70,7 @@ export function readSignIn(r: EnvReader, production: boolean): SignInSection {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and GITHUB_URL (https, or http on this machine only). */
-function githubConfig(r: EnvReader): Config['github'] {
+function githubConfig(r: EnvReader): GithubSettings | null {
   const { problems } = r;
   const clientId = r.str('GITHUB_CLIENT_ID');
   const clientSecret = r.str('GITHUB_CLIENT_SECRET');
@@ -86,10 +100,13 @@ function githubConfig(r: EnvReader): Config['github'] {
 }
 
 /** The keys of the tool endpoint's sessions and of the authorization server, and its client metadata. */
-export type OAuthSection = Pick<
-  Config,
-  'mcpSessionSecret' | 'oauthJwks' | 'oauthClientMetadataLoopback' | 'oauthClientMetadataDir' | 'oauthClientMetadataFetch'
->;
+export interface OAuthSection {
+  mcpSessionSecret: string | null;
+  oauthJwks: { keys: Record<string, unknown>[] } | null;
+  oauthClientMetadataLoopback: boolean;
+  oauthClientMetadataDir: string | null;
+  oauthClientMetadataFetch: boolean;
+}
 
 export function readOAuth(r: EnvReader, production: boolean): OAuthSection {
   const { problems } = r;
@@ -122,7 +139,7 @@ export function readOAuth(r: EnvReader, production: boolean): OAuthSection {
 }
 
 /** OAUTH_JWKS: a JSON Web Key Set of private keys; required in production. */
-function readOAuthJwks(r: EnvReader, production: boolean): Config['oauthJwks'] {
+function readOAuthJwks(r: EnvReader, production: boolean): OAuthSection['oauthJwks'] {
   const jwksRaw = r.str('OAUTH_JWKS');
   if (jwksRaw !== undefined) {
     try {

@@ -1,5 +1,5 @@
 import { EnvReader, type Env } from './config-env.js';
-import { readOAuth, readSignIn } from './config-sign-in.js';
+import { readOAuth, readSignIn, type GithubSettings, type OidcSettings } from './config-sign-in.js';
 
 /**
  * The only reader of process.env. Every variable is parsed and checked once; all
@@ -43,7 +43,7 @@ export interface Config {
   /** Proxies in front of the service that append to X-Forwarded-For (0: use the socket address). */
   trustProxyHops: number;
   production: boolean;
-  oidc: { issuer?: string; audience?: string; jwksUrl?: string };
+  oidc: OidcSettings;
   /**
    * The service as a relying party of the OpenID provider, for browser sign-in (OIDC_CLIENT_ID,
    * OIDC_CLIENT_SECRET); null when OIDC_ISSUER or OIDC_CLIENT_ID is unset.
@@ -60,7 +60,7 @@ export interface Config {
    * https://github.com, or a GitHub Enterprise Server's address); null when unset. `apiUrl` is
    * https://api.github.com for github.com, `${GITHUB_URL}/api/v3` otherwise.
    */
-  github: { clientId: string; clientSecret: string; url: string; apiUrl: string } | null;
+  github: GithubSettings | null;
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string; prices: StripePrices };
   logLevel: string;
   /** Largest accepted request body, in bytes. */
