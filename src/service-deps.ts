@@ -8,3 +8,22 @@ export interface ServiceDeps {
   config: Config;
   clock: Clock;
 }
+
+/** An operation written as a module-level function of its service's context. */
+type Operation<C> = (context: C, ...args: never[]) => unknown;
+
+/** The same operation with its context given: what the service object offers. */
+type WithContext<C, F> = F extends (context: C, ...args: infer A) => infer R ? (...args: A) => R : never;
+
+/**
+ * The service object made of `operations`, each given `context` (what the factory was built
+ * from). Operations stay named functions of their modules, and a factory is only their assembly.
+ */
+export function withContext<C, T extends Record<string, Operation<C>>>(
+  context: C,
+  operations: T,
+): { [K in keyof T]: WithContext<C, T[K]> } {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, operation]) => [name, (...args: never[]) => operation(context, ...args)]),
+  ) as { [K in keyof T]: WithContext<C, T[K]> };
+}

@@ -4,7 +4,7 @@ import type { ApiKeyCredential, CredentialUse, Viewer } from '../auth/viewer.js'
 import { AppError, validationError, notFound, type FieldProblem } from '../errors.js';
 import { enforceQuota } from '../limits/quota.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
-import type { ServiceDeps } from '../service-deps.js';
+import { withContext, type ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX } from '../text.js';
 import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
 import { recordCreated } from '../idempotency/within-create.js';
@@ -105,128 +105,135 @@ function unusedName(base: string, taken: Iterable<string>): string {
   }
 }
 
+/** What the operations are built from: the database and the clock. */
+type ApiKeyContext = Pick<ServiceDeps, 'db' | 'clock'>;
+
+async function cleanInput(ctx: ApiKeyContext, viewer: Viewer, input: CreateApiKeyInput) {
+  const problems: FieldProblem[] = [];
+  const name = cleanName(input.name, problems);
+  const scope = input.scope ?? 'mcp';
+  if (!(API_KEY_SCOPES as readonly string[]).includes(scope))
+    problems.push({
+      field: 'scope',
+      message: `scope must be "mcp" (tool endpoints only) or "api" (REST, GraphQL and tool endpoints), got "${scope}"`,
+    });
+  const deploymentIds = [...new Set(input.deploymentIds ?? [])];
+  if (deploymentIds.length > API_KEY_LIMITS.deployments)
+    problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
+  else if (deploymentIds.length) {
+    const owned = await ctx.db.prisma.deployment.findMany({
+      where: { id: { in: deploymentIds }, ownerId: viewer.userId },
+      select: { id: true },
+    });
+    const ownedIds = new Set(owned.map((d) => d.id));
+    deploymentIds.forEach((id, i) => {
+      if (!ownedIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
+    });
+  }
+  let expiresAt: Date | null = null;
+  if (input.expiresAt !== undefined && input.expiresAt !== null) {
+    const parsed = new Date(input.expiresAt);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(parsed.getTime()))
+      problems.push({ field: 'expiresAt', message: 'expiresAt must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z' });
+    else if (parsed.getTime() <= ctx.clock.now().getTime())
+      problems.push({ field: 'expiresAt', message: 'expiresAt must be in the future' });
+    else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
+    else expiresAt = parsed;
+  }
+  if (problems.length) throw validationError(problems);
+  return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
+}
+
+/**
+ * Creates a key; the answer is the only place its secret ever appears. `uniqueName`: the name is
+ * one the service chose (the install page, IDE setup, `wfctl install`), so it gets ` (2)`, ` (3)`…
+ * when one of the user's keys has it already: two keys never share an automatic name. A name the
+ * user typed is kept as typed.
+ */
+export async function createApiKey(
+  ctx: ApiKeyContext,
+  viewer: Viewer,
+  input: CreateApiKeyInput,
+  options: { uniqueName?: boolean } = {},
+): Promise<ApiKeyView & { secret: string }> {
+  const clean = await cleanInput(ctx, viewer, input);
+  const secret = newApiKeySecret();
+  const key = await ctx.db.prisma.$transaction(async (tx) => {
+    await enforceQuota(tx, viewer.userId, 'apiKeys', 1, ctx.clock.now());
+    const id = newId('key');
+    await recordCreated(tx, `/api-keys/${id}`);
+    const name = options.uniqueName
+      ? unusedName(
+          clean.name,
+          (await tx.apiKey.findMany({ where: { userId: viewer.userId }, select: { name: true } })).map((k) => k.name),
+        )
+      : clean.name;
+    return tx.apiKey.create({
+      data: {
+        id,
+        userId: viewer.userId,
+        name,
+        scope: clean.scope,
+        deploymentIds: clean.deploymentIds,
+        prefix: shownPrefixOf(secret),
+        secretHash: hashApiKeySecret(secret),
+        createdAt: ctx.clock.now(),
+        expiresAt: clean.expiresAt,
+      },
+    });
+  });
+  return { ...viewOf(key), secret };
+}
+
+export async function listApiKeys(
+  ctx: ApiKeyContext,
+  viewer: Viewer,
+  input: { limit?: number | null; cursor?: string | null },
+): Promise<Page<ApiKeyView>> {
+  const limit = pageLimit(input.limit);
+  const where: Prisma.ApiKeyWhereInput = { userId: viewer.userId };
+  if (input.cursor) {
+    const { at, id } = timeCursorPosition(input.cursor, 'api-keys');
+    where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
+  }
+  const rows = await ctx.db.prisma.apiKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  return toPage(rows, limit, 'api-keys', (k) => timeCursorOf(k.createdAt, k.id), viewOf);
+}
+
+/** Revokes (deletes) a key of the caller's; the next request with it is refused on every instance. */
+export async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
+  const { count } = await ctx.db.prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
+  if (count === 0) throw notFound('API key', keyId);
+  return { keyId, deleted: true };
+}
+
+/**
+ * The viewer behind a presented key, read from the database on every request (an index lookup),
+ * so a revocation holds on the next request everywhere. Unknown, revoked, expired and malformed
+ * keys are UNAUTHORIZED.
+ */
+export async function authenticateApiKey(ctx: ApiKeyContext, secret: string): Promise<Viewer> {
+  if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
+  const key = await ctx.db.prisma.apiKey.findUnique({
+    where: { secretHash: hashApiKeySecret(secret) },
+    include: { user: { select: { email: true } } },
+  });
+  if (!key) throw unauthorized('unknown or revoked API key', 'revoked');
+  const now = ctx.clock.now();
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime())
+    throw unauthorized(`this API key expired at ${key.expiresAt.toISOString()}`, 'expired');
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await ctx.db.prisma.apiKey.updateMany({ where: { id: key.id }, data: { lastUsedAt: now } });
+  }
+  const credential: ApiKeyCredential = {
+    kind: 'api_key',
+    keyId: key.id,
+    scope: key.scope as ApiKeyScope,
+    deploymentIds: key.deploymentIds,
+  };
+  return { userId: key.userId, email: key.user.email, credential };
+}
+
 export function createApiKeyService({ db, clock }: ServiceDeps) {
-  const prisma = db.prisma;
-
-  async function cleanInput(viewer: Viewer, input: CreateApiKeyInput) {
-    const problems: FieldProblem[] = [];
-    const name = cleanName(input.name, problems);
-    const scope = input.scope ?? 'mcp';
-    if (!(API_KEY_SCOPES as readonly string[]).includes(scope))
-      problems.push({
-        field: 'scope',
-        message: `scope must be "mcp" (tool endpoints only) or "api" (REST, GraphQL and tool endpoints), got "${scope}"`,
-      });
-    const deploymentIds = [...new Set(input.deploymentIds ?? [])];
-    if (deploymentIds.length > API_KEY_LIMITS.deployments)
-      problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
-    else if (deploymentIds.length) {
-      const owned = await prisma.deployment.findMany({
-        where: { id: { in: deploymentIds }, ownerId: viewer.userId },
-        select: { id: true },
-      });
-      const ownedIds = new Set(owned.map((d) => d.id));
-      deploymentIds.forEach((id, i) => {
-        if (!ownedIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
-      });
-    }
-    let expiresAt: Date | null = null;
-    if (input.expiresAt !== undefined && input.expiresAt !== null) {
-      const parsed = new Date(input.expiresAt);
-      if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(parsed.getTime()))
-        problems.push({ field: 'expiresAt', message: 'expiresAt must be an ISO 8601 timestamp such as 2027-01-31T00:00:00Z' });
-      else if (parsed.getTime() <= clock.now().getTime()) problems.push({ field: 'expiresAt', message: 'expiresAt must be in the future' });
-      else if (parsed.getUTCFullYear() > 9999) problems.push({ field: 'expiresAt', message: 'expiresAt must be before the year 10000' });
-      else expiresAt = parsed;
-    }
-    if (problems.length) throw validationError(problems);
-    return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
-  }
-
-  /**
-   * Creates a key; the answer is the only place its secret ever appears. `uniqueName`: the name is
-   * one the service chose (the install page, IDE setup, `wfctl install`), so it gets ` (2)`, ` (3)`…
-   * when one of the user's keys has it already: two keys never share an automatic name. A name the
-   * user typed is kept as typed.
-   */
-  async function createApiKey(
-    viewer: Viewer,
-    input: CreateApiKeyInput,
-    options: { uniqueName?: boolean } = {},
-  ): Promise<ApiKeyView & { secret: string }> {
-    const clean = await cleanInput(viewer, input);
-    const secret = newApiKeySecret();
-    const key = await prisma.$transaction(async (tx) => {
-      await enforceQuota(tx, viewer.userId, 'apiKeys', 1, clock.now());
-      const id = newId('key');
-      await recordCreated(tx, `/api-keys/${id}`);
-      const name = options.uniqueName
-        ? unusedName(
-            clean.name,
-            (await tx.apiKey.findMany({ where: { userId: viewer.userId }, select: { name: true } })).map((k) => k.name),
-          )
-        : clean.name;
-      return tx.apiKey.create({
-        data: {
-          id,
-          userId: viewer.userId,
-          name,
-          scope: clean.scope,
-          deploymentIds: clean.deploymentIds,
-          prefix: shownPrefixOf(secret),
-          secretHash: hashApiKeySecret(secret),
-          createdAt: clock.now(),
-          expiresAt: clean.expiresAt,
-        },
-      });
-    });
-    return { ...viewOf(key), secret };
-  }
-
-  async function listApiKeys(viewer: Viewer, input: { limit?: number | null; cursor?: string | null }): Promise<Page<ApiKeyView>> {
-    const limit = pageLimit(input.limit);
-    const where: Prisma.ApiKeyWhereInput = { userId: viewer.userId };
-    if (input.cursor) {
-      const { at, id } = timeCursorPosition(input.cursor, 'api-keys');
-      where.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }];
-    }
-    const rows = await prisma.apiKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, 'api-keys', (k) => timeCursorOf(k.createdAt, k.id), viewOf);
-  }
-
-  /** Revokes (deletes) a key of the caller's; the next request with it is refused on every instance. */
-  async function revokeApiKey(viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
-    const { count } = await prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
-    if (count === 0) throw notFound('API key', keyId);
-    return { keyId, deleted: true };
-  }
-
-  /**
-   * The viewer behind a presented key, read from the database on every request (an index lookup),
-   * so a revocation holds on the next request everywhere. Unknown, revoked, expired and malformed
-   * keys are UNAUTHORIZED.
-   */
-  async function authenticateApiKey(secret: string): Promise<Viewer> {
-    if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
-    const key = await prisma.apiKey.findUnique({
-      where: { secretHash: hashApiKeySecret(secret) },
-      include: { user: { select: { email: true } } },
-    });
-    if (!key) throw unauthorized('unknown or revoked API key', 'revoked');
-    const now = clock.now();
-    if (key.expiresAt && key.expiresAt.getTime() <= now.getTime())
-      throw unauthorized(`this API key expired at ${key.expiresAt.toISOString()}`, 'expired');
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await prisma.apiKey.updateMany({ where: { id: key.id }, data: { lastUsedAt: now } });
-    }
-    const credential: ApiKeyCredential = {
-      kind: 'api_key',
-      keyId: key.id,
-      scope: key.scope as ApiKeyScope,
-      deploymentIds: key.deploymentIds,
-    };
-    return { userId: key.userId, email: key.user.email, credential };
-  }
-
-  return { createApiKey, listApiKeys, revokeApiKey, authenticateApiKey };
+  return withContext({ db, clock }, { createApiKey, listApiKeys, revokeApiKey, authenticateApiKey });
 }

@@ -165,7 +165,7 @@ function transactionBounds(queryTimeoutMs: number): TransactionOptions {
 }
 
 /**
- * The longest an explicit transaction bound may be (account deletion, src/users/service.ts); a
+ * The longest an explicit transaction bound may be (account deletion, src/users/deletion.ts); a
  * connection checked out longer than this plus two query bounds is no longer held by anything.
  */
 const LONGEST_TRANSACTION_MS = 30_000;

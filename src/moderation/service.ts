@@ -5,7 +5,7 @@ import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
-import type { ServiceDeps } from '../service-deps.js';
+import { withContext, type ServiceDeps } from '../service-deps.js';
 import { characterCount, TEXT_LIMITS } from '../text.js';
 import { lockWorkflowForModeration, setModeration } from './sql.js';
 import { recordCreated } from '../idempotency/within-create.js';
@@ -99,133 +99,154 @@ export function refuseIfTakenDown(
   );
 }
 
-export function createModerationService({ db, clock, config }: ServiceDeps) {
-  const prisma = db.prisma;
-  const operators = new Set(config.operatorEmails);
+/** What the operations are built from: the service's deps and the operators' addresses. */
+type ModerationContext = ServiceDeps & { operators: Set<string> };
 
-  /** Whether the viewer is an operator: their e-mail address, as the identity provider asserts it, is in ADMIN_EMAILS. */
-  function isOperator(viewer: Viewer | null | undefined): boolean {
-    return Boolean(viewer?.email && operators.has(viewer.email.trim().toLowerCase()));
-  }
+/** Whether the viewer is an operator: their e-mail address, as the identity provider asserts it, is in ADMIN_EMAILS. */
+export function isOperator(ctx: ModerationContext, viewer: Viewer | null | undefined): boolean {
+  return Boolean(viewer?.email && ctx.operators.has(viewer.email.trim().toLowerCase()));
+}
 
-  function requireOperator(viewer: Viewer): void {
-    if (!isOperator(viewer)) throw operatorsOnly();
-  }
+function requireOperator(ctx: ModerationContext, viewer: Viewer): void {
+  if (!isOperator(ctx, viewer)) throw operatorsOnly();
+}
 
-  /**
-   * Reports another user's public workflow. A private or unknown one is NOT_FOUND (as everywhere);
-   * one's own is refused; a second report of the same workflow while the first is open is CONFLICT.
-   */
-  async function reportWorkflow(viewer: Viewer, workflowId: string, input: { reason: string }): Promise<ReportRow> {
-    const reason = cleanReason(input.reason);
-    const workflow = await prisma.workflow.findUnique({ where: { id: workflowId }, select: { ownerId: true, visibility: true } });
-    if (!workflow) throw notFound('workflow', workflowId);
-    if (workflow.ownerId === viewer.userId)
-      throw new AppError('FORBIDDEN', 'you cannot report your own workflow; make it private or delete it instead', { workflowId });
-    if (workflow.visibility !== 'public') throw notFound('workflow', workflowId);
-    try {
-      const id = newId('rpt');
-      return await prisma.$transaction(async (tx) => {
-        await recordCreated(tx, `/admin/reports/${id}`);
-        return tx.workflowReport.create({
-          data: { id, workflowId, reporterId: viewer.userId, reason, createdAt: clock.now() },
-          include: REPORT_INCLUDE,
-        });
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      throw new AppError('CONFLICT', 'you have already reported this workflow; the operators have not yet closed that report', {
-        workflowId,
-        reason: 'already_reported',
-      });
-    }
-  }
-
-  /** The reports, newest first: the open ones by default, `closed` or every one (`all`) on request. Operators only. */
-  async function listReports(viewer: Viewer, input: ListInput & { status?: 'open' | 'closed' | 'all' | null }): Promise<Page<ReportRow>> {
-    requireOperator(viewer);
-    const limit = pageLimit(input.limit);
-    const status = input.status ?? 'open';
-    const kind = `reports:${status}`;
-    const where: Prisma.WorkflowReportWhereInput = status === 'all' ? {} : { status };
-    if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, kind));
-    const rows = await prisma.workflowReport.findMany({ where, orderBy: REPORT_ORDER, take: limit + 1, include: REPORT_INCLUDE });
-    return toPage(
-      rows,
-      limit,
-      kind,
-      (r) => timeCursorOf(r.createdAt, r.id),
-      (r) => r,
-    );
-  }
-
-  /** The operators' log, newest first, of one workflow or of all. Operators only. */
-  async function listActions(viewer: Viewer, input: ListInput & { workflowId?: string | null }): Promise<Page<ModerationAction>> {
-    requireOperator(viewer);
-    const limit = pageLimit(input.limit);
-    const kind = `moderation-actions:${input.workflowId ?? ''}`;
-    const where: Prisma.ModerationActionWhereInput = input.workflowId ? { workflowId: input.workflowId } : {};
-    if (input.cursor) where.OR = afterPosition('at', timeCursorPosition(input.cursor, kind));
-    const rows = await prisma.moderationAction.findMany({ where, orderBy: ACTION_ORDER, take: limit + 1 });
-    return toPage(
-      rows,
-      limit,
-      kind,
-      (r) => timeCursorOf(r.at, r.id),
-      (r) => r,
-    );
-  }
-
-  /**
-   * An operator's action on a workflow, with its reason: changes its state (unlist, suspend,
-   * reinstate), closes its open reports (every action but reinstate), and is logged, all in one
-   * transaction that holds the workflow's row. An action that would change nothing is refused.
-   */
-  async function moderateWorkflow(viewer: Viewer, workflowId: string, input: ModerateInput): Promise<ModerationAction> {
-    requireOperator(viewer);
-    if (!MODERATION_ACTIONS.includes(input.action))
-      throw validationError([{ field: 'action', message: `action must be one of ${MODERATION_ACTIONS.join(', ')}` }]);
-    const reason = cleanReason(input.reason);
-    return prisma.$transaction(async (tx) => {
-      const [workflow] = await tx.$queryRaw<{ id: string; name: string; moderation_state: ModerationState }[]>(
-        lockWorkflowForModeration(workflowId),
-      );
-      if (!workflow) throw notFound('workflow', workflowId);
-      const state = STATE_AFTER[input.action];
-      if (state !== null && state === workflow.moderation_state)
-        throw new AppError('CONFLICT', `the workflow is already ${state}`, { workflowId, state, reason: 'no_change' });
-      const now = clock.now();
-      const id = newId('mod');
-      let reportsClosed = 0;
-      if (input.action !== 'reinstate') {
-        const closed = await tx.workflowReport.updateMany({
-          where: { workflowId, status: 'open' },
-          data: { status: 'closed', closedAt: now, closedByActionId: id },
-        });
-        reportsClosed = closed.count;
-        if (input.action === 'dismiss' && reportsClosed === 0)
-          throw new AppError('CONFLICT', 'the workflow has no open reports to dismiss', { workflowId, reason: 'no_change' });
-      }
-      if (state !== null) {
-        // Raw, so that updated_at stays: the author did not change the workflow.
-        await tx.$executeRaw(setModeration(workflowId, state, reason, now));
-      }
-      await recordCreated(tx, `/admin/moderation-actions/${id}`);
-      return tx.moderationAction.create({
-        data: {
-          id,
-          workflowId,
-          workflowName: workflow.name,
-          operatorId: viewer.userId,
-          operatorEmail: viewer.email!.trim().toLowerCase(),
-          action: input.action,
-          reason,
-          reportsClosed,
-          at: now,
-        },
+/**
+ * Reports another user's public workflow. A private or unknown one is NOT_FOUND (as everywhere);
+ * one's own is refused; a second report of the same workflow while the first is open is CONFLICT.
+ */
+export async function reportWorkflow(
+  ctx: ModerationContext,
+  viewer: Viewer,
+  workflowId: string,
+  input: { reason: string },
+): Promise<ReportRow> {
+  const reason = cleanReason(input.reason);
+  const workflow = await ctx.db.prisma.workflow.findUnique({ where: { id: workflowId }, select: { ownerId: true, visibility: true } });
+  if (!workflow) throw notFound('workflow', workflowId);
+  if (workflow.ownerId === viewer.userId)
+    throw new AppError('FORBIDDEN', 'you cannot report your own workflow; make it private or delete it instead', { workflowId });
+  if (workflow.visibility !== 'public') throw notFound('workflow', workflowId);
+  try {
+    const id = newId('rpt');
+    return await ctx.db.prisma.$transaction(async (tx) => {
+      await recordCreated(tx, `/admin/reports/${id}`);
+      return tx.workflowReport.create({
+        data: { id, workflowId, reporterId: viewer.userId, reason, createdAt: ctx.clock.now() },
+        include: REPORT_INCLUDE,
       });
     });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new AppError('CONFLICT', 'you have already reported this workflow; the operators have not yet closed that report', {
+      workflowId,
+      reason: 'already_reported',
+    });
   }
+}
 
-  return { isOperator, reportWorkflow, listReports, listActions, moderateWorkflow };
+/** The reports, newest first: the open ones by default, `closed` or every one (`all`) on request. Operators only. */
+export async function listReports(
+  ctx: ModerationContext,
+  viewer: Viewer,
+  input: ListInput & { status?: 'open' | 'closed' | 'all' | null },
+): Promise<Page<ReportRow>> {
+  requireOperator(ctx, viewer);
+  const limit = pageLimit(input.limit);
+  const status = input.status ?? 'open';
+  const kind = `reports:${status}`;
+  const where: Prisma.WorkflowReportWhereInput = status === 'all' ? {} : { status };
+  if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, kind));
+  const rows = await ctx.db.prisma.workflowReport.findMany({ where, orderBy: REPORT_ORDER, take: limit + 1, include: REPORT_INCLUDE });
+  return toPage(
+    rows,
+    limit,
+    kind,
+    (r) => timeCursorOf(r.createdAt, r.id),
+    (r) => r,
+  );
+}
+
+/** The operators' log, newest first, of one workflow or of all. Operators only. */
+export async function listActions(
+  ctx: ModerationContext,
+  viewer: Viewer,
+  input: ListInput & { workflowId?: string | null },
+): Promise<Page<ModerationAction>> {
+  requireOperator(ctx, viewer);
+  const limit = pageLimit(input.limit);
+  const kind = `moderation-actions:${input.workflowId ?? ''}`;
+  const where: Prisma.ModerationActionWhereInput = input.workflowId ? { workflowId: input.workflowId } : {};
+  if (input.cursor) where.OR = afterPosition('at', timeCursorPosition(input.cursor, kind));
+  const rows = await ctx.db.prisma.moderationAction.findMany({ where, orderBy: ACTION_ORDER, take: limit + 1 });
+  return toPage(
+    rows,
+    limit,
+    kind,
+    (r) => timeCursorOf(r.at, r.id),
+    (r) => r,
+  );
+}
+
+/**
+ * An operator's action on a workflow, with its reason: changes its state (unlist, suspend,
+ * reinstate), closes its open reports (every action but reinstate), and is logged, all in one
+ * transaction that holds the workflow's row. An action that would change nothing is refused.
+ */
+export async function moderateWorkflow(
+  ctx: ModerationContext,
+  viewer: Viewer,
+  workflowId: string,
+  input: ModerateInput,
+): Promise<ModerationAction> {
+  requireOperator(ctx, viewer);
+  if (!MODERATION_ACTIONS.includes(input.action))
+    throw validationError([{ field: 'action', message: `action must be one of ${MODERATION_ACTIONS.join(', ')}` }]);
+  const reason = cleanReason(input.reason);
+  return ctx.db.prisma.$transaction(async (tx) => {
+    const [workflow] = await tx.$queryRaw<{ id: string; name: string; moderation_state: ModerationState }[]>(
+      lockWorkflowForModeration(workflowId),
+    );
+    if (!workflow) throw notFound('workflow', workflowId);
+    const state = STATE_AFTER[input.action];
+    if (state !== null && state === workflow.moderation_state)
+      throw new AppError('CONFLICT', `the workflow is already ${state}`, { workflowId, state, reason: 'no_change' });
+    const now = ctx.clock.now();
+    const id = newId('mod');
+    let reportsClosed = 0;
+    if (input.action !== 'reinstate') {
+      const closed = await tx.workflowReport.updateMany({
+        where: { workflowId, status: 'open' },
+        data: { status: 'closed', closedAt: now, closedByActionId: id },
+      });
+      reportsClosed = closed.count;
+      if (input.action === 'dismiss' && reportsClosed === 0)
+        throw new AppError('CONFLICT', 'the workflow has no open reports to dismiss', { workflowId, reason: 'no_change' });
+    }
+    if (state !== null) {
+      // Raw, so that updated_at stays: the author did not change the workflow.
+      await tx.$executeRaw(setModeration(workflowId, state, reason, now));
+    }
+    await recordCreated(tx, `/admin/moderation-actions/${id}`);
+    return tx.moderationAction.create({
+      data: {
+        id,
+        workflowId,
+        workflowName: workflow.name,
+        operatorId: viewer.userId,
+        operatorEmail: viewer.email!.trim().toLowerCase(),
+        action: input.action,
+        reason,
+        reportsClosed,
+        at: now,
+      },
+    });
+  });
+}
+
+export function createModerationService({ db, clock, config }: ServiceDeps) {
+  return withContext(
+    { db, clock, config, operators: new Set(config.operatorEmails) },
+    { isOperator, reportWorkflow, listReports, listActions, moderateWorkflow },
+  );
 }

@@ -1,0 +1,27 @@
+import { AppError, validationError, type FieldProblem } from '../errors.js';
+import { checkLength, cleanName } from '../text.js';
+import { DESCRIPTION_MAX } from './types.js';
+
+/** The checks of a deployment's own fields, as created or updated. */
+
+export function checkName(raw: string): string {
+  const problems: FieldProblem[] = [];
+  const name = cleanName(raw, problems);
+  if (problems.length) throw validationError(problems);
+  return name;
+}
+
+export function checkDescription(description: string | null | undefined): string | null | undefined {
+  if (description === null || description === undefined) return description;
+  const problems: FieldProblem[] = [];
+  checkLength(description, DESCRIPTION_MAX, 'description', problems);
+  if (problems.length) throw validationError(problems);
+  return description;
+}
+
+/** An update's field sent as null where null cannot be stored. */
+export function notNull(field: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${field} cannot be null; leave it out to keep the current value`, {
+    fields: [{ field, message: `${field} cannot be null` }],
+  });
+}
