@@ -2,7 +2,8 @@
  * npm run bench:mcp -- [options]      (docs/performance.md, "The MCP answer alone")
  *
  * The CPU a request of the MCP server's answer alone (src/mcp/server.ts: the SDK's protocol layer,
- * its validation and encoding, the endpoint's handlers and renderer), without HTTP or the
+ * its validation and encoding, the endpoint's handlers and renderer, the answer's JSON as the
+ * endpoint writes it), without HTTP or the
  * database: `tools/call` or `tools/list` of the 2025 era and of 2026-07-28 in turn, in one
  * process, as the service serves both. Each measurement is a fresh process with the service's V8
  * flags on its command line (src/runtime/v8-flags.ts) and zod set as the service sets it (src/runtime/zod-mode.ts:
@@ -66,8 +67,8 @@ async function measureHere(method: Method, zodMode: 'service' | 'defaults', roun
   // zod's settings before any module that builds a schema, as src/app.ts loads them (the V8 flags
   // are on this process's command line, as on the service's).
   if (zodMode === 'service') await import('../src/runtime/zod-mode.js');
-  const { createMcpServer } = await import('../src/mcp/server.js');
-  const { modernEdgeOf } = await import('../src/mcp/transports.js');
+  const { answerText, createMcpServer } = await import('../src/mcp/server.js');
+  const { modernEdgeOf } = await import('../src/mcp/sdk-bridge.js');
   const { catalogFor } = await import('../src/mcp/render/index.js');
   const { generateDataset } = await import('../scripts/seed/generate.js');
   const { MODERN_VERSION } = await import('../src/mcp/protocol.js');
@@ -122,14 +123,15 @@ async function measureHere(method: Method, zodMode: 'service' | 'defaults', roun
   };
   for (const [era, answer] of Object.entries(eras)) {
     const answered = await answer();
-    if (!answered.isResult) throw new Error(`the ${era} ${method} was not answered with a result: ${answered.text.slice(0, 300)}`);
+    if (!answered.isResult) throw new Error(`the ${era} ${method} was not answered with a result: ${answerText(answered).slice(0, 300)}`);
   }
   const us: Record<keyof typeof eras, number[]> = { legacy: [], modern: [] };
   for (let round = 0; round < rounds; round += 1) {
     for (const era of ['legacy', 'modern'] as const) {
       const answer = eras[era];
       const start = process.cpuUsage();
-      for (let i = 0; i < requests; i += 1) await answer();
+      // Each answer is serialized, as the endpoint writes it.
+      for (let i = 0; i < requests; i += 1) answerText(await answer());
       const used = process.cpuUsage(start);
       if (round >= WARMUP_ROUNDS) us[era].push((used.user + used.system) / requests);
     }

@@ -28,10 +28,10 @@ import {
   type LegacyVersion,
   type ProtocolVersion,
 } from './protocol.js';
-import { createOriginPolicy } from './origin.js';
-import { createMcpServer } from './server.js';
-import { modernEdgeOf } from './transports.js';
-import { createSessionCodec } from './session.js';
+import { createOriginPolicy, type OriginPolicy } from './origin.js';
+import { answerText, createMcpServer, type McpAnswer, type McpServer } from './server.js';
+import { modernEdgeOf } from './sdk-bridge.js';
+import { createSessionCodec, type SessionCodec } from './session.js';
 import { baseUrlReachedBy, challengeUnauthorized } from '../oauth/resource.js';
 
 /**
@@ -47,262 +47,295 @@ export const MCP_PATH = /^\/v1\/mcp\/([^/]+)\/?$/;
 
 const SESSION_HEADER = 'mcp-session-id';
 
+/** What every request of the endpoint is served with, built once by `createMcpEndpoint`. */
+interface EndpointContext {
+  deployments: Services['deployments'];
+  config: Config;
+  log: Logger;
+  sessions: SessionCodec;
+  mcpServer: McpServer;
+  origins: OriginPolicy;
+}
+
+/** The deployment a request reaches, as the endpoint loads it. */
+type Target = Awaited<ReturnType<Services['deployments']['loadDeploymentForEndpoint']>>;
+
+/** The adapter and revision a request is answered for, and where the adapter came from. */
+interface RequestConnection {
+  adapter: Adapter;
+  protocolVersion: ProtocolVersion;
+  source: 'query' | 'client' | 'session' | 'default';
+}
+
+/** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
+async function viewerOf(scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
+  if (!scope.hasCredential()) return { viewer: null, authError: null };
+  try {
+    return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'UNAUTHORIZED') return { viewer: null, authError: error };
+    throw error;
+  }
+}
+
+async function loadTarget(ctx: EndpointContext, deploymentId: string, scope: RequestScope) {
+  const { viewer, authError } = await viewerOf(scope, deploymentId);
+  let target;
+  try {
+    target = await ctx.deployments.loadDeploymentForEndpoint(deploymentId, viewer);
+  } catch (error) {
+    // A bad token says more about what to fix than "send a token".
+    if (authError && error instanceof AppError && error.code === 'UNAUTHORIZED') throw authError;
+    throw error;
+  }
+  // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
+  if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
+  return { target, caller: callerOf(viewer, scope, target.ownerId) };
+}
+
+/**
+ * Who is connecting, for counting connections: the signed-in user, else the client's address
+ * (hashed: the key is stored). Nothing the client writes in the request names it.
+ */
+function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
+  if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
+  return { key: `address:${hash('sha256', scope.clientIp, 'base64url').slice(0, 22)}`, anonymous: true };
+}
+
+function checkContentType(request: Incoming): void {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', {
+      contentType: type || null,
+    });
+  }
+}
+
+/**
+ * The adapter and revision of a 2026-07-28 request: the query parameter wins, else the client
+ * information the request carries in `_meta`. A session id has no place in this revision.
+ */
+function modernConnectionOf(request: Incoming, url: URL, inbound: InboundMessage): RequestConnection {
+  const fromQuery = adapterFromQuery(url);
+  const id = inbound.kind === 'request' ? inbound.id : null;
+  if (request.headers.has(SESSION_HEADER)) {
+    throw new RpcFailure(
+      400,
+      JSONRPC.INVALID_REQUEST,
+      `Invalid Request: a ${MODERN_VERSION} request carries no Mcp-Session-Id (sessions belong to the initialize-based 2025 revisions); send it without that header`,
+      id,
+    );
+  }
+  const meta =
+    inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  const claimed = meta?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof claimed === 'string' && claimed !== MODERN_VERSION) {
+    throw new RpcFailure(
+      400,
+      JSONRPC.UNSUPPORTED_VERSION,
+      `Unsupported protocol version '${claimed}': this endpoint serves ${MODERN_VERSION} per request, and ${SUPPORTED_VERSIONS.join(', ')} through initialize`,
+      id,
+      { supported: [MODERN_VERSION], requested: claimed },
+    );
+  }
+  const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
+  const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : DEFAULT_ADAPTER);
+  return {
+    adapter,
+    protocolVersion: MODERN_VERSION as ProtocolVersion,
+    source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default',
+  };
+}
+
+/** The adapter and revision of a 2025-era request: at initialize from the client, later from the session. */
+async function connectionOf(
+  ctx: EndpointContext,
+  request: Incoming,
+  url: URL,
+  deploymentId: string,
+  inbound: InboundMessage,
+): Promise<RequestConnection> {
+  const fromQuery = adapterFromQuery(url);
+  const id = inbound.kind === 'request' ? inbound.id : null;
+  if (inbound.kind === 'request' && inbound.method === 'initialize') {
+    const params = inbound.params as { protocolVersion: string; clientInfo: { name: string } };
+    const adapter = fromQuery ?? adapterForClient(params.clientInfo.name);
+    return { adapter, protocolVersion: negotiateVersion(params.protocolVersion), source: fromQuery ? 'query' : 'client' };
+  }
+  const header = request.headers.get('mcp-protocol-version');
+  if (header !== null && !isSupportedVersion(header)) {
+    throw new RpcFailure(
+      400,
+      JSONRPC.INVALID_REQUEST,
+      `Invalid Request: unsupported MCP-Protocol-Version '${header}'; supported: ${SUPPORTED_VERSIONS.join(', ')}`,
+      id,
+    );
+  }
+  const sessionId = request.headers.get(SESSION_HEADER);
+  const claims = sessionId ? await ctx.sessions.read(sessionId) : null;
+  if (sessionId && (!claims || claims.deploymentId !== deploymentId)) {
+    // 404 tells a Streamable HTTP client to start a new session with initialize.
+    throw new RpcFailure(404, -32001, 'Session not found: this Mcp-Session-Id was not issued for this deployment; initialize again', id);
+  }
+  const adapter: Adapter = fromQuery ?? claims?.adapter ?? DEFAULT_ADAPTER;
+  const protocolVersion: ProtocolVersion = (header as ProtocolVersion | null) ?? claims?.protocolVersion ?? DEFAULT_VERSION;
+  return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
+}
+
+/** Refuses a request for an adapter the deployment has disabled, saying where the adapter came from. */
+function checkAdapter(target: Target, conn: RequestConnection, deploymentId: string): void {
+  const { adapter, source } = conn;
+  if (target.enabledAdapters.includes(adapter)) return;
+  const how = source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
+  throw new AppError(
+    'FORBIDDEN',
+    `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`,
+    {
+      reason: 'adapter_disabled',
+      adapter,
+      enabledAdapters: target.enabledAdapters,
+    },
+  );
+}
+
+/** The Fetch request the SDK's handler takes for this request, built on first need (the long-lived servers need none). */
+function forwardedRequest(request: Incoming, url: URL, body: string): () => Request {
+  let forwarded: Request | undefined;
+  return () => {
+    if (forwarded) return forwarded;
+    const headers = fetchHeadersOf(request);
+    // A bare client (spec 4.3's curl) sends no Accept; every answer here is JSON anyway.
+    headers.set('accept', 'application/json, text/event-stream');
+    return (forwarded = new Request(url, { method: 'POST', headers, body }));
+  };
+}
+
+async function serve(ctx: EndpointContext, request: Incoming, url: URL, deploymentId: string, scope: RequestScope): Promise<Reply> {
+  if (request.method !== 'POST') {
+    throw new AppError(
+      'METHOD_NOT_ALLOWED',
+      `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`,
+      { allowed: ['POST'] },
+      { Allow: 'POST' },
+    );
+  }
+  const { target, caller } = await loadTarget(ctx, deploymentId, scope);
+  checkContentType(request);
+  const body = await readBodyText(request, ctx.config.bodyLimitBytes);
+  const inbound = parseMessage(body);
+  const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
+  try {
+    const edge = modernEdgeOf(request.headers, inbound.message);
+    const modern = edge !== undefined;
+    const conn = modern ? modernConnectionOf(request, url, inbound) : await connectionOf(ctx, request, url, deploymentId, inbound);
+    checkAdapter(target, conn, deploymentId);
+    // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
+    if (inbound.kind !== 'request') return textResponse('', { status: 202 });
+    const { adapter, protocolVersion } = conn;
+    const answer = await ctx.mcpServer.answer(
+      inbound.message as JSONRPCRequest,
+      forwardedRequest(request, url, body),
+      {
+        deploymentName: target.name,
+        deploymentDescription: target.description,
+        adapter,
+        protocolVersion,
+        workflows: async () => ctx.deployments.renderableFor(target, adapter),
+      },
+      edge,
+    );
+    if (!modern && inbound.method === 'resources/read') legacyResourceNotFound(answer);
+    // Every served request belongs to a counted connection, or is refused over the quota (and its
+    // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
+    const served = answer.status === 200 && answer.isResult;
+    if (served && inbound.method !== 'ping') await ctx.deployments.admitConnection(target, adapter, caller);
+    const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
+    if (!modern && inbound.method === 'initialize' && served) {
+      replyHeaders[SESSION_HEADER] = await ctx.sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });
+    }
+    return textResponse(answerText(answer), { status: answer.status, headers: replyHeaders });
+  } catch (error) {
+    if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
+    throw error;
+  }
+}
+
+/**
+ * The SDK sends -32602 for an unknown resource on every revision (2026-07-28 asks for it); the
+ * 2025 revisions this endpoint served before name -32002, which 2025 clients keep receiving. A
+ * 2025-era answer is always the message a long-lived server sent, changed here in place.
+ */
+function legacyResourceNotFound(answer: McpAnswer): void {
+  if (!('message' in answer) || !('error' in answer.message)) return;
+  const { error } = answer.message;
+  const data = error.data as { uri?: unknown } | null | undefined;
+  if (error.code === JSONRPC.INVALID_PARAMS && typeof data?.uri === 'string' && error.message.startsWith('Resource not found')) {
+    error.code = JSONRPC.RESOURCE_NOT_FOUND;
+  }
+}
+
+function withId(error: RpcFailure | AppError, id: JsonRpcId | null): RpcFailure {
+  if (error instanceof AppError) return RpcFailure.fromAppError(error, id);
+  return error.id === null && id !== null ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers) : error;
+}
+
+/** Every answer but the origin checks: the JSON-RPC errors of this layer, or the SDK's answer. */
+async function respond(ctx: EndpointContext, request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
+  try {
+    let deploymentId: string;
+    try {
+      deploymentId = decodeURIComponent(rawId);
+    } catch {
+      throw new AppError('NOT_FOUND', `deployment '${rawId}' was not found`, { id: rawId });
+    }
+    return await serve(ctx, request, url, deploymentId, scope);
+  } catch (error) {
+    if (error instanceof RpcFailure) return error.toResponse();
+    const appError = AppError.from(error);
+    if (appError.unexpected) ctx.log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
+    return RpcFailure.fromAppError(appError).toResponse();
+  }
+}
+
+/** One request of the endpoint: the origin checks (and preflight), then its answer with the CORS and challenge headers. */
+async function handle(ctx: EndpointContext, request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
+  scope.route = `${request.method} /v1/mcp/:deploymentId`;
+  const origin = request.headers.get('origin');
+  let cors: Record<string, string>;
+  try {
+    // Before anything else: a preflight carries no token, and a refused origin learns nothing.
+    if (request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')) {
+      return textResponse('', { status: 204, headers: ctx.origins.preflight(origin) });
+    }
+    cors = ctx.origins.check(origin);
+  } catch (error) {
+    if (error instanceof RpcFailure) return error.toResponse();
+    throw error;
+  }
+  const response = await respond(ctx, request, url, rawId, scope);
+  challengeUnauthorized(
+    response,
+    (name, value) => setReplyHeader(response, name, value),
+    baseUrlReachedBy(ctx.config.publicBaseUrl, url),
+    rawId,
+    scope.hasCredential(),
+  );
+  for (const name in cors) setReplyHeader(response, name, cors[name]!);
+  return response;
+}
+
 export function createMcpEndpoint(deps: { services: Services; config: Config; log: Logger }) {
   const { services, config, log } = deps;
-  const deployments = services.deployments;
-  const sessions = createSessionCodec(config);
-  const mcpServer = createMcpServer(log);
-  const origins = createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins });
-
-  /** The token is checked only when sent: an anonymous deployment ignores it, a private one needs it. */
-  async function viewerOf(scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
-    if (!scope.hasCredential()) return { viewer: null, authError: null };
-    try {
-      return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'UNAUTHORIZED') return { viewer: null, authError: error };
-      throw error;
-    }
-  }
-
-  async function loadTarget(request: Incoming, deploymentId: string, scope: RequestScope) {
-    const { viewer, authError } = await viewerOf(scope, deploymentId);
-    let target;
-    try {
-      target = await deployments.loadDeploymentForEndpoint(deploymentId, viewer);
-    } catch (error) {
-      // A bad token says more about what to fix than "send a token".
-      if (authError && error instanceof AppError && error.code === 'UNAUTHORIZED') throw authError;
-      throw error;
-    }
-    // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
-    if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
-    return { target, caller: callerOf(viewer, scope, target.ownerId) };
-  }
-
-  /**
-   * Who is connecting, for counting connections: the signed-in user, else the client's address
-   * (hashed: the key is stored). Nothing the client writes in the request names it.
-   */
-  function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
-    if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
-    return { key: `address:${hash('sha256', scope.clientIp, 'base64url').slice(0, 22)}`, anonymous: true };
-  }
-
-  function checkContentType(request: Incoming): void {
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'the body must be one JSON-RPC message sent as Content-Type: application/json', {
-        contentType: type || null,
-      });
-    }
-  }
-
-  /**
-   * The adapter and revision of a 2026-07-28 request: the query parameter wins, else the client
-   * information the request carries in `_meta`. A session id has no place in this revision.
-   */
-  function modernConnectionOf(request: Incoming, url: URL, inbound: InboundMessage) {
-    const fromQuery = adapterFromQuery(url);
-    const id = inbound.kind === 'request' ? inbound.id : null;
-    if (request.headers.has(SESSION_HEADER)) {
-      throw new RpcFailure(
-        400,
-        JSONRPC.INVALID_REQUEST,
-        `Invalid Request: a ${MODERN_VERSION} request carries no Mcp-Session-Id (sessions belong to the initialize-based 2025 revisions); send it without that header`,
-        id,
-      );
-    }
-    const meta =
-      inbound.kind === 'response' ? undefined : (inbound.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
-    const claimed = meta?.[PROTOCOL_VERSION_META_KEY];
-    if (typeof claimed === 'string' && claimed !== MODERN_VERSION) {
-      throw new RpcFailure(
-        400,
-        JSONRPC.UNSUPPORTED_VERSION,
-        `Unsupported protocol version '${claimed}': this endpoint serves ${MODERN_VERSION} per request, and ${SUPPORTED_VERSIONS.join(', ')} through initialize`,
-        id,
-        { supported: [MODERN_VERSION], requested: claimed },
-      );
-    }
-    const clientName = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
-    const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : DEFAULT_ADAPTER);
-    return {
-      adapter,
-      protocolVersion: MODERN_VERSION as ProtocolVersion,
-      source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default',
-    };
-  }
-
-  /** The adapter and revision of a 2025-era request: at initialize from the client, later from the session. */
-  async function connectionOf(request: Incoming, url: URL, deploymentId: string, inbound: InboundMessage) {
-    const fromQuery = adapterFromQuery(url);
-    const id = inbound.kind === 'request' ? inbound.id : null;
-    if (inbound.kind === 'request' && inbound.method === 'initialize') {
-      const params = inbound.params as { protocolVersion: string; clientInfo: { name: string } };
-      const adapter = fromQuery ?? adapterForClient(params.clientInfo.name);
-      return { adapter, protocolVersion: negotiateVersion(params.protocolVersion), source: fromQuery ? 'query' : 'client' };
-    }
-    const header = request.headers.get('mcp-protocol-version');
-    if (header !== null && !isSupportedVersion(header)) {
-      throw new RpcFailure(
-        400,
-        JSONRPC.INVALID_REQUEST,
-        `Invalid Request: unsupported MCP-Protocol-Version '${header}'; supported: ${SUPPORTED_VERSIONS.join(', ')}`,
-        id,
-      );
-    }
-    const sessionId = request.headers.get(SESSION_HEADER);
-    const claims = sessionId ? await sessions.read(sessionId) : null;
-    if (sessionId && (!claims || claims.deploymentId !== deploymentId)) {
-      // 404 tells a Streamable HTTP client to start a new session with initialize.
-      throw new RpcFailure(404, -32001, 'Session not found: this Mcp-Session-Id was not issued for this deployment; initialize again', id);
-    }
-    const adapter: Adapter = fromQuery ?? claims?.adapter ?? DEFAULT_ADAPTER;
-    const protocolVersion: ProtocolVersion = (header as ProtocolVersion | null) ?? claims?.protocolVersion ?? DEFAULT_VERSION;
-    return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
-  }
-
-  async function serve(request: Incoming, url: URL, deploymentId: string, scope: RequestScope): Promise<Reply> {
-    if (request.method !== 'POST') {
-      throw new AppError(
-        'METHOD_NOT_ALLOWED',
-        `${request.method} is not served here: this endpoint answers POST with JSON and opens no event stream`,
-        { allowed: ['POST'] },
-        { Allow: 'POST' },
-      );
-    }
-    const { target, caller } = await loadTarget(request, deploymentId, scope);
-    checkContentType(request);
-    const body = await readBodyText(request, config.bodyLimitBytes);
-    const inbound = parseMessage(body);
-    const id: JsonRpcId | null = inbound.kind === 'request' ? inbound.id : null;
-    try {
-      let forwarded: Request | undefined;
-      const fetchRequest = () => {
-        if (forwarded) return forwarded;
-        const headers = fetchHeadersOf(request);
-        // A bare client (spec 4.3's curl) sends no Accept; every answer here is JSON anyway.
-        headers.set('accept', 'application/json, text/event-stream');
-        return (forwarded = new Request(url, { method: 'POST', headers, body }));
-      };
-      const edge = modernEdgeOf(request.headers, inbound.message);
-      const modern = edge !== undefined;
-      const { adapter, protocolVersion, source } = modern
-        ? modernConnectionOf(request, url, inbound)
-        : await connectionOf(request, url, deploymentId, inbound);
-      if (!target.enabledAdapters.includes(adapter)) {
-        const how =
-          source === 'client' ? ' (chosen from clientInfo.name)' : source === 'query' ? ' (from the adapter query parameter)' : '';
-        throw new AppError(
-          'FORBIDDEN',
-          `adapter '${adapter}'${how} is disabled for deployment '${deploymentId}'; enabled: ${target.enabledAdapters.join(', ') || 'none'}`,
-          {
-            reason: 'adapter_disabled',
-            adapter,
-            enabledAdapters: target.enabledAdapters,
-          },
-        );
-      }
-      // Notifications and responses have nothing to act on in a stateless endpoint: accepted, no body.
-      if (inbound.kind !== 'request') return textResponse('', { status: 202 });
-      const answer = await mcpServer.answer(
-        inbound.message as JSONRPCRequest,
-        fetchRequest,
-        {
-          deploymentName: target.name,
-          deploymentDescription: target.description,
-          adapter,
-          protocolVersion,
-          workflows: async () => deployments.renderableFor(target, adapter),
-        },
-        edge,
-      );
-      let text = answer.text;
-      if (!modern && inbound.method === 'resources/read') text = legacyResourceNotFound(text);
-      // Every served request belongs to a counted connection, or is refused over the quota (and its
-      // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
-      const served = answer.status === 200 && answer.isResult;
-      if (served && inbound.method !== 'ping') await deployments.admitConnection(target, adapter, caller);
-      const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
-      if (!modern && inbound.method === 'initialize' && served) {
-        replyHeaders[SESSION_HEADER] = await sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });
-      }
-      return textResponse(text, { status: answer.status, headers: replyHeaders });
-    } catch (error) {
-      if (error instanceof RpcFailure || error instanceof AppError) throw withId(error, id);
-      throw error;
-    }
-  }
-
-  /**
-   * The SDK sends -32602 for an unknown resource on every revision (2026-07-28 asks for it); the
-   * 2025 revisions this endpoint served before name -32002, which 2025 clients keep receiving.
-   */
-  function legacyResourceNotFound(text: string): string {
-    if (!text.includes(`"code":${JSONRPC.INVALID_PARAMS}`)) return text;
-    const message = JSON.parse(text) as { error?: { code: number; message: string; data?: { uri?: unknown } } };
-    if (
-      message.error?.code !== JSONRPC.INVALID_PARAMS ||
-      typeof message.error.data?.uri !== 'string' ||
-      !message.error.message.startsWith('Resource not found')
-    )
-      return text;
-    message.error.code = JSONRPC.RESOURCE_NOT_FOUND;
-    return JSON.stringify(message);
-  }
-
-  function withId(error: RpcFailure | AppError, id: JsonRpcId | null): RpcFailure {
-    if (error instanceof AppError) return RpcFailure.fromAppError(error, id);
-    return error.id === null && id !== null
-      ? new RpcFailure(error.status, error.code, error.message, id, error.data, error.headers)
-      : error;
-  }
-
-  /** Every answer but the origin checks: the JSON-RPC errors of this layer, or the SDK's answer. */
-  async function respond(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
-    try {
-      let deploymentId: string;
-      try {
-        deploymentId = decodeURIComponent(rawId);
-      } catch {
-        throw new AppError('NOT_FOUND', `deployment '${rawId}' was not found`, { id: rawId });
-      }
-      return await serve(request, url, deploymentId, scope);
-    } catch (error) {
-      if (error instanceof RpcFailure) return error.toResponse();
-      const appError = AppError.from(error);
-      if (appError.unexpected) log.error({ err: error, requestId: scope.requestId }, 'unexpected error in the tool endpoint');
-      return RpcFailure.fromAppError(appError).toResponse();
-    }
-  }
-
+  const ctx: EndpointContext = {
+    deployments: services.deployments,
+    config,
+    log,
+    sessions: createSessionCodec(config),
+    mcpServer: createMcpServer(log),
+    origins: createOriginPolicy({ publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins }),
+  };
   return {
     /** `rawId` is the path segment as sent (still percent-encoded). */
-    async handle(request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> {
-      scope.route = `${request.method} /v1/mcp/:deploymentId`;
-      const origin = request.headers.get('origin');
-      let cors: Record<string, string>;
-      try {
-        // Before anything else: a preflight carries no token, and a refused origin learns nothing.
-        if (request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')) {
-          return textResponse('', { status: 204, headers: origins.preflight(origin) });
-        }
-        cors = origins.check(origin);
-      } catch (error) {
-        if (error instanceof RpcFailure) return error.toResponse();
-        throw error;
-      }
-      const response = await respond(request, url, rawId, scope);
-      challengeUnauthorized(
-        response,
-        (name, value) => setReplyHeader(response, name, value),
-        baseUrlReachedBy(config.publicBaseUrl, url),
-        rawId,
-        scope.hasCredential(),
-      );
-      for (const name in cors) setReplyHeader(response, name, cors[name]!);
-      return response;
-    },
+    handle: (request: Incoming, url: URL, rawId: string, scope: RequestScope): Promise<Reply> => handle(ctx, request, url, rawId, scope),
   };
 }

@@ -3,7 +3,6 @@ import {
   McpServer as SdkMcpServer,
   ProtocolError,
   ResourceTemplate,
-  type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type McpRequestContext,
@@ -13,7 +12,6 @@ import {
 import { BoundedCache } from '../cache/bounded.js';
 import { AppError, errorTable } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Adapter } from '../manifest/types.js';
 import {
   callTool,
   catalogFor,
@@ -27,9 +25,18 @@ import {
 import { mainToolName } from './render/names.js';
 import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { SERVER_ICONS } from './icon.js';
-import { createSkillsExtension, type ServedSkill } from './skills.js';
-import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion, type ProtocolVersion } from './protocol.js';
-import { Dispatch, isPlainModernRequest, ModernDispatch, type ModernEdge } from './transports.js';
+import { createSkillsExtension } from './skills.js';
+import { ALL_VERSIONS, JSONRPC, MODERN_VERSION, negotiateVersion } from './protocol.js';
+import {
+  authInfoFor,
+  CallContext,
+  callContextOf,
+  Dispatch,
+  isPlainModernRequest,
+  ModernDispatch,
+  type Connection,
+  type ModernEdge,
+} from './sdk-bridge.js';
 import { promptPage, toolPage } from './tool-list.js';
 
 /**
@@ -42,17 +49,9 @@ import { promptPage, toolPage } from './tool-list.js';
  * 'reject'`, a `Server` per request), so the SDK keeps every refusal and its HTTP status. All are
  * built by `buildServer` with the same handlers, so the eras cannot drift apart. Nothing about a
  * client is kept between requests: what the endpoint settled for this request (deployment,
- * adapter, revision) comes in as `Connection`, carried to the handlers through the SDK's
- * pass-through `authInfo`. The endpoint has already checked framing, access and the adapter.
+ * adapter, revision) comes in as `Connection`, carried to the handlers as the request's
+ * `CallContext` (src/mcp/sdk-bridge.ts). The endpoint has already checked framing, access and the adapter.
  */
-interface Connection {
-  deploymentName: string;
-  deploymentDescription: string | null;
-  adapter: Adapter;
-  protocolVersion: ProtocolVersion;
-  /** Loaded on first need, so ping and initialize never read the workflows. */
-  workflows(): Promise<RenderableWorkflow[]>;
-}
 
 const SERVER_NAME = 'workflow-service';
 const SERVER_VERSION = '0.1.0';
@@ -84,28 +83,11 @@ function instructionsFor(conn: Connection): string {
   );
 }
 
-/** What the endpoint hands the SDK for one request: the connection, and its catalog once read. */
-interface Exchange {
-  conn: Connection;
-  loaded?: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }>;
-  skills?: Promise<ServedSkill[]>;
-}
-
-const EXCHANGE = 'workflowServiceExchange';
-
-function exchangeOf(ctx: ServerContext | McpRequestContext): Exchange {
-  const extra = (ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo?.extra ?? (ctx as McpRequestContext).authInfo?.extra;
-  const exchange = extra?.[EXCHANGE] as Exchange | undefined;
-  // Only the endpoint calls the SDK, and it always hands one in.
-  if (!exchange) throw new Error('MCP request without its connection');
-  return exchange;
-}
-
 /** The request's workflows and catalog, read once per request. */
-function catalog(exchange: Exchange): Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> {
-  return (exchange.loaded ??= exchange.conn
+function catalog(call: CallContext): Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }> {
+  return (call.loaded ??= call.conn
     .workflows()
-    .then(async (workflows) => ({ workflows, catalog: await catalogFor(workflows, exchange.conn.adapter) })));
+    .then(async (workflows) => ({ workflows, catalog: await catalogFor(workflows, call.conn.adapter) })));
 }
 
 /** Name, title (the deployment's) and icon as the connection's revision has them: titles arrived in 2025-06-18, icons in 2025-11-25. */
@@ -113,6 +95,122 @@ function serverInfoFor(conn: Connection) {
   if (conn.protocolVersion < '2025-06-18') return { name: SERVER_NAME, version: SERVER_VERSION };
   const icons = conn.protocolVersion >= '2025-11-25' ? { icons: SERVER_ICONS } : {};
   return { name: SERVER_NAME, title: conn.deploymentName, version: SERVER_VERSION, ...icons };
+}
+
+/** Turns what a handler threw into the JSON-RPC error the SDK sends. */
+function rethrowAsRpcError(log: Logger): (error: unknown) => never {
+  return (error) => {
+    throw toRpcError(error, log);
+  };
+}
+
+/** A handler run with its call context (and whether the revision has 2025-06-18's fields), its errors turned into JSON-RPC errors. */
+function withCall<R, T>(log: Logger, fn: (req: R, call: CallContext, modern: boolean) => T | Promise<T>) {
+  const fail = rethrowAsRpcError(log);
+  return (req: R, ctx: ServerContext): Promise<T> =>
+    Promise.resolve()
+      .then(() => {
+        const call = callContextOf(ctx);
+        // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
+        return fn(req, call, call.conn.protocolVersion >= '2025-06-18');
+      })
+      .catch(fail);
+}
+
+/** Replaces the SDK's own initialize handler, which would keep one client's identity on the shared 2025-era server. */
+function registerInitialize(server: SdkMcpServer['server'], log: Logger): void {
+  server.setRequestHandler(
+    'initialize',
+    withCall(log, (req, call) => ({
+      protocolVersion: negotiateVersion(req.params.protocolVersion),
+      capabilities: server.getCapabilities(),
+      serverInfo: serverInfoFor(call.conn),
+      instructions: instructionsFor(call.conn),
+    })),
+  );
+}
+
+/** The tools and prompts: one of each per workflow, listed in pages. */
+function registerToolsAndPrompts(server: SdkMcpServer['server'], log: Logger): void {
+  server.setRequestHandler(
+    'tools/list',
+    withCall(log, async (req, call, modern) => {
+      const { catalog: c } = await catalog(call);
+      return toolPage(c, modern, req.params?.cursor);
+    }),
+  );
+  server.setRequestHandler(
+    'tools/call',
+    withCall(log, async (req, call, modern) => {
+      const { workflows, catalog: c } = await catalog(call);
+      const result = callTool(c, workflows, req.params.name, req.params.arguments ?? {});
+      return modern ? { content: result.content, structuredContent: result.structuredContent } : { content: result.content };
+    }),
+  );
+  server.setRequestHandler(
+    'prompts/list',
+    withCall(log, async (req, call, modern) => {
+      const { catalog: c } = await catalog(call);
+      return promptPage(c, modern, req.params?.cursor);
+    }),
+  );
+  server.setRequestHandler(
+    'prompts/get',
+    withCall(log, async (req, call) => {
+      const { workflows, catalog: c } = await catalog(call);
+      return { ...getPrompt(c, workflows, req.params.name, req.params.arguments ?? {}) };
+    }),
+  );
+}
+
+/** A workflow's manifest, read as the `workflow://` resource `uri`. */
+async function readManifest(uri: URL, ctx: ServerContext) {
+  const call = callContextOf(ctx);
+  const { workflows } = await catalog(call);
+  const workflow = workflows.find((w) => manifestUri(w.workflowId) === uri.href);
+  if (!workflow) {
+    // 2026-07-28 asks for -32602 with exactly { uri }; the 2025 revisions used -32002.
+    const code = call.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
+    throw new ProtocolError(code, `Resource not found: ${uri.href}`, { uri: uri.href });
+  }
+  // The manifest as agents read it everywhere else: every string its author wrote made inert.
+  const manifest = inertWorkflow(workflow).manifest;
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify(manifest, null, 2)}\n` }] };
+}
+
+/** The `workflow://` resources of the request's workflows. */
+async function listManifests(ctx: ServerContext) {
+  const call = callContextOf(ctx);
+  const modern = call.conn.protocolVersion >= '2025-06-18';
+  const { workflows } = await catalog(call);
+  return {
+    resources: workflows.map((source) => {
+      // Another author's name reaches the agent here too: inert, and marked as the author's.
+      const w = inertWorkflow(source);
+      return {
+        uri: manifestUri(w.workflowId),
+        name: `${mainToolName(namingName(w), w.workflowId)}_manifest`,
+        ...(modern ? { title: `${w.name} (manifest, version ${w.version})` } : {}),
+        description: markedInline(w, `The manifest of workflow "${w.name}" at version ${w.version}, as this deployment uses it.`),
+        mimeType: 'application/json',
+      };
+    }),
+  };
+}
+
+/**
+ * The resources: manifests and skills both go through the SDK's resource registry (the skills
+ * extension registers its own `skill://` template on it).
+ */
+function registerResources(mcp: SdkMcpServer, log: Logger, skills: SkillsExtension): void {
+  const fail = rethrowAsRpcError(log);
+  mcp.registerResource(
+    'workflow-manifest',
+    new ResourceTemplate('workflow://{workflowId}/manifest', { list: (ctx) => listManifests(ctx).catch(fail) }),
+    { description: "A workflow's manifest, as this deployment uses it.", mimeType: 'application/json' },
+    (uri, _variables, ctx) => readManifest(uri, ctx).catch(fail),
+  );
+  skills.attach(mcp);
 }
 
 /**
@@ -129,132 +227,30 @@ function buildServer(conn: Connection | null, log: Logger, skills: SkillsExtensi
   const server = mcp.server;
   server.registerCapabilities(CAPABILITIES);
   server.onerror = (error) => log.debug({ err: error }, 'MCP protocol notice');
-
-  /** Runs a handler with its exchange, turning errors into JSON-RPC errors. */
-  const handle =
-    <R, T>(fn: (req: R, exchange: Exchange, modern: boolean) => T | Promise<T>) =>
-    (req: R, ctx: ServerContext): Promise<T> =>
-      Promise.resolve()
-        .then(() => {
-          const exchange = exchangeOf(ctx);
-          // Fields MCP added in 2025-06-18 (titles, output schemas, structured results) stay out of older sessions.
-          return fn(req, exchange, exchange.conn.protocolVersion >= '2025-06-18');
-        })
-        .catch((error: unknown) => {
-          throw toRpcError(error, log);
-        });
-
-  if (!conn) {
-    // Replaces the SDK's own initialize handler, which would keep one client's identity on the shared server.
-    server.setRequestHandler(
-      'initialize',
-      handle((req, exchange) => ({
-        protocolVersion: negotiateVersion(req.params.protocolVersion),
-        capabilities: server.getCapabilities(),
-        serverInfo: serverInfoFor(exchange.conn),
-        instructions: instructionsFor(exchange.conn),
-      })),
-    );
-  }
-
-  server.setRequestHandler(
-    'tools/list',
-    handle(async (req, exchange, modern) => {
-      const { catalog: c } = await catalog(exchange);
-      return toolPage(c, modern, req.params?.cursor);
-    }),
-  );
-
-  server.setRequestHandler(
-    'tools/call',
-    handle(async (req, exchange, modern) => {
-      const { workflows, catalog: c } = await catalog(exchange);
-      const result = callTool(c, workflows, req.params.name, req.params.arguments ?? {});
-      return modern ? { content: result.content, structuredContent: result.structuredContent } : { content: result.content };
-    }),
-  );
-
-  server.setRequestHandler(
-    'prompts/list',
-    handle(async (req, exchange, modern) => {
-      const { catalog: c } = await catalog(exchange);
-      return promptPage(c, modern, req.params?.cursor);
-    }),
-  );
-
-  server.setRequestHandler(
-    'prompts/get',
-    handle(async (req, exchange) => {
-      const { workflows, catalog: c } = await catalog(exchange);
-      return { ...getPrompt(c, workflows, req.params.name, req.params.arguments ?? {}) };
-    }),
-  );
-
-  // Manifests and skills are both resources, so both go through the SDK's resource registry
-  // (the skills extension registers its own `skill://` template on it).
-  const readManifest = async (uri: URL, ctx: ServerContext) => {
-    try {
-      const exchange = exchangeOf(ctx);
-      const { workflows } = await catalog(exchange);
-      const workflow = workflows.find((w) => manifestUri(w.workflowId) === uri.href);
-      if (!workflow) {
-        // 2026-07-28 asks for -32602 with exactly { uri }; the 2025 revisions used -32002.
-        const code = exchange.conn.protocolVersion === MODERN_VERSION ? JSONRPC.INVALID_PARAMS : JSONRPC.RESOURCE_NOT_FOUND;
-        throw new ProtocolError(code, `Resource not found: ${uri.href}`, { uri: uri.href });
-      }
-      // The manifest as agents read it everywhere else: every string its author wrote made inert.
-      const manifest = inertWorkflow(workflow).manifest;
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: `${JSON.stringify(manifest, null, 2)}\n` }] };
-    } catch (error) {
-      throw toRpcError(error, log);
-    }
-  };
-  const listManifests = async (ctx: ServerContext) => {
-    try {
-      const exchange = exchangeOf(ctx);
-      const modern = exchange.conn.protocolVersion >= '2025-06-18';
-      const { workflows } = await catalog(exchange);
-      return {
-        resources: workflows.map((source) => {
-          // Another author's name reaches the agent here too: inert, and marked as the author's.
-          const w = inertWorkflow(source);
-          return {
-            uri: manifestUri(w.workflowId),
-            name: `${mainToolName(namingName(w), w.workflowId)}_manifest`,
-            ...(modern ? { title: `${w.name} (manifest, version ${w.version})` } : {}),
-            description: markedInline(w, `The manifest of workflow "${w.name}" at version ${w.version}, as this deployment uses it.`),
-            mimeType: 'application/json',
-          };
-        }),
-      };
-    } catch (error) {
-      throw toRpcError(error, log);
-    }
-  };
-  mcp.registerResource(
-    'workflow-manifest',
-    new ResourceTemplate('workflow://{workflowId}/manifest', { list: listManifests }),
-    { description: "A workflow's manifest, as this deployment uses it.", mimeType: 'application/json' },
-    (uri, _variables, ctx) => readManifest(uri, ctx),
-  );
-  skills.attach(mcp);
-
+  if (!conn) registerInitialize(server, log);
+  registerToolsAndPrompts(server, log);
+  registerResources(mcp, log, skills);
   return mcp;
 }
 
 /** The long-lived 2026-07-28 servers, one per server identity (a deployment's name and description), the least recently used dropped past this many. */
 const MODERN_SERVERS = 256;
 
-/** An answer of the SDK: HTTP status, JSON text, and whether it is a result (not an error). */
-interface McpAnswer {
-  status: number;
-  text: string;
-  isResult: boolean;
+/**
+ * An answer of the SDK, and whether it is a result (not an error): from a long-lived server, the
+ * JSON-RPC message it sent through an in-process transport (HTTP 200), serialized once, when the
+ * reply is written (`answerText`); from the SDK's handler, the HTTP status and text of its reply.
+ */
+export type McpAnswer = { status: 200; message: JSONRPCMessage; isResult: boolean } | { status: number; text: string; isResult: boolean };
+
+/** The answer a long-lived server sent through one of the in-process transports. */
+function sentAnswer(message: JSONRPCMessage): McpAnswer {
+  return { status: 200, message, isResult: 'result' in message };
 }
 
-/** The answer the SDK sent through one of the in-process transports. */
-function sentAnswer(message: JSONRPCMessage): McpAnswer {
-  return { status: 200, text: JSON.stringify(message), isResult: 'result' in message };
+/** The JSON text of an answer, as the reply carries it. */
+export function answerText(answer: McpAnswer): string {
+  return 'message' in answer ? JSON.stringify(answer.message) : answer.text;
 }
 
 /** Whether the text of an answer of the SDK's handler is a result (the SDK writes `result` first; anything else is read in full). */
@@ -278,33 +274,27 @@ export interface McpServer {
 }
 
 export function createMcpServer(log: Logger): McpServer {
-  // The skills are cached on the request's exchange, like its catalog.
+  // The skills are cached on the request's call context, like its catalog.
   const skills = createSkillsExtension(
     (ctx) => {
-      const exchange = exchangeOf(ctx);
+      const call = callContextOf(ctx);
       return {
-        adapter: exchange.conn.adapter,
-        workflows: () => catalog(exchange).then((c) => c.workflows),
+        adapter: call.conn.adapter,
+        workflows: () => catalog(call).then((c) => c.workflows),
         get skills() {
-          return exchange.skills;
+          return call.skills;
         },
         set skills(value) {
-          exchange.skills = value;
+          call.skills = value;
         },
       };
     },
     (warning) => log.warn({ warning }, 'skill not served'),
   );
-  const factory = (ctx: McpRequestContext) => buildServer(exchangeOf(ctx).conn, log, skills);
+  const factory = (ctx: McpRequestContext) => buildServer(callContextOf(ctx).conn, log, skills);
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     onerror: (error) => log.debug({ err: error }, 'MCP request refused by the SDK'),
-  });
-  const authInfoOf = (conn: Connection): AuthInfo => ({
-    token: '',
-    clientId: '',
-    scopes: [],
-    extra: { [EXCHANGE]: { conn } satisfies Exchange },
   });
   const dispatch = new Dispatch();
   const legacy = buildServer(null, log, skills);
@@ -328,7 +318,7 @@ export function createMcpServer(log: Logger): McpServer {
 
   return {
     async answer(message, request, conn, edge) {
-      const authInfo = authInfoOf(conn);
+      const authInfo = authInfoFor(new CallContext(conn));
       if (conn.protocolVersion === MODERN_VERSION) {
         const answered = edge && isPlainModernRequest(edge, message) ? modernDispatchFor(conn).request(message, authInfo) : null;
         if (answered) return sentAnswer(await answered);

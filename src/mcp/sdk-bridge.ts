@@ -6,19 +6,65 @@ import {
   type InboundHttpRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type McpRequestContext,
   type MessageExtraInfo,
+  type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { isServedMethod, MODERN_VERSION } from './protocol.js';
+import type { Adapter } from '../manifest/types.js';
+import { isServedMethod, MODERN_VERSION, type ProtocolVersion } from './protocol.js';
+import type { Catalog, RenderableWorkflow } from './render/index.js';
+import type { ServedSkill } from './skills.js';
 
 /**
- * The two in-process transports through which the endpoint hands requests to long-lived SDK
- * servers, in place of the SDK's per-request transport and server (the composition of the SDK's
- * dualEraStreamableHttp example): building a server with its handlers for every request cost more
- * than the rest of the request (docs/decisions.md, "The endpoint: SDK, but stateless"). They rely on SDK behaviour that is not part
- * of its documented surface; test/mcp/transports.test.ts pins each piece, so an SDK release that
+ * The bridge between the endpoint and the SDK's long-lived servers. The endpoint hands requests to
+ * them through two in-process transports, in place of the SDK's per-request transport and server
+ * (the composition of the SDK's dualEraStreamableHttp example): building a server with its handlers
+ * for every request cost more than the rest of the request (docs/decisions.md, "The endpoint: SDK,
+ * but stateless"). What the endpoint settled for a request reaches the handlers as its
+ * `CallContext`, through the SDK's pass-through `authInfo` (`authInfoFor` on the way in,
+ * `callContextOf` in the handlers), and the answer comes back as the JSON-RPC message the server
+ * sent, serialized once when the reply is written. This relies on SDK behaviour that is not part of
+ * its documented surface; test/mcp/sdk-bridge.test.ts pins each piece, so an SDK release that
  * changes one fails there, not in production.
  */
+
+/** What the endpoint settled for one request: the deployment, adapter and revision it is answered for. */
+export interface Connection {
+  deploymentName: string;
+  deploymentDescription: string | null;
+  adapter: Adapter;
+  protocolVersion: ProtocolVersion;
+  /** Loaded on first need, so ping and initialize never read the workflows. */
+  workflows(): Promise<RenderableWorkflow[]>;
+}
+
+/** The per-request context of one MCP call: its connection, and what its handlers read once and share. */
+export class CallContext {
+  loaded?: Promise<{ workflows: RenderableWorkflow[]; catalog: Catalog }>;
+  skills?: Promise<ServedSkill[]>;
+
+  constructor(readonly conn: Connection) {}
+}
+
+/** The key of the call context in `authInfo.extra`, the one per-request channel the SDK passes through. */
+const CALL_CONTEXT = 'workflowServiceCall';
+
+const NO_SCOPES: string[] = [];
+
+/** The `authInfo` that carries `call` through the SDK to the handlers (no token: the endpoint has checked access). */
+export function authInfoFor(call: CallContext): AuthInfo {
+  return { token: '', clientId: '', scopes: NO_SCOPES, extra: { [CALL_CONTEXT]: call } };
+}
+
+/** The call context a handler (`ServerContext`) or the SDK handler's server factory (`McpRequestContext`) was given. */
+export function callContextOf(ctx: ServerContext | McpRequestContext): CallContext {
+  const authInfo = 'mcpReq' in ctx ? ctx.http?.authInfo : ctx.authInfo;
+  const call = authInfo?.extra?.[CALL_CONTEXT];
+  // Only the endpoint calls the SDK, and it always hands one in.
+  if (!(call instanceof CallContext)) throw new Error('MCP request without its call context');
+  return call;
+}
 
 /** A 2026-07-28 request as the SDK classified it (`classifyInboundRequest`), with the standard headers it was classified with. */
 export interface ModernEdge {
@@ -50,7 +96,7 @@ export function modernEdgeOf(requestHeaders: { get(name: string): string | null 
  * flight at once, and clients pick their ids freely, so each is given an id of the transport's own;
  * the answer the server sends for that id goes back to its HTTP request with the client's id restored.
  */
-class Exchanges {
+class InFlightRequests {
   private nextId = 1;
   private readonly pending = new Map<number, (message: JSONRPCMessage) => void>();
 
@@ -87,7 +133,7 @@ export class Dispatch implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  private readonly exchanges = new Exchanges();
+  private readonly inFlight = new InFlightRequests();
 
   async start(): Promise<void> {}
 
@@ -96,12 +142,12 @@ export class Dispatch implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    this.exchanges.settle(message);
+    this.inFlight.settle(message);
   }
 
   /** Hands `message` to the server with its connection, and waits for the answer. */
   request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
-    return this.exchanges.open(message, (sent) => this.onmessage?.(sent, { authInfo }));
+    return this.inFlight.open(message, (sent) => this.onmessage?.(sent, { authInfo }));
   }
 }
 
@@ -112,12 +158,12 @@ const MODERN_CLASSIFICATION = { era: 'modern', revision: MODERN_VERSION } as con
  * transport only in name: connecting a server to one is how the SDK binds a server to the
  * 2026-07-28 revision (its encode seam then adds `resultType`, the cache fields and the server
  * information in `_meta`, as for the handler's servers), and every method is replaced so that it
- * carries many exchanges, as `Dispatch` does. An answer sent while the message is still being
+ * carries many requests at once, as `Dispatch` does. An answer sent while the message is still being
  * handed over comes from the protocol layer's own gates, before any handler ran: that request is
  * given back (null) for `createMcpHandler` to answer with the HTTP status the SDK gives it.
  */
 export class ModernDispatch extends PerRequestHTTPServerTransport {
-  private readonly exchanges = new Exchanges();
+  private readonly inFlight = new InFlightRequests();
   private handingOver = false;
   private gated = false;
 
@@ -133,12 +179,12 @@ export class ModernDispatch extends PerRequestHTTPServerTransport {
 
   override async send(message: JSONRPCMessage): Promise<void> {
     if (this.handingOver) this.gated = true;
-    this.exchanges.settle(message);
+    this.inFlight.settle(message);
   }
 
   request(message: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> | null {
     this.gated = false;
-    const answer = this.exchanges.open(message, (sent) => {
+    const answer = this.inFlight.open(message, (sent) => {
       this.handingOver = true;
       try {
         this.onmessage?.(sent, { authInfo, classification: MODERN_CLASSIFICATION });

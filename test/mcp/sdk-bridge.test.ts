@@ -8,10 +8,18 @@ import {
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ALL_VERSIONS, MODERN_VERSION } from '../../src/mcp/protocol.js';
-import { Dispatch, isPlainModernRequest, ModernDispatch, modernEdgeOf } from '../../src/mcp/transports.js';
+import {
+  authInfoFor,
+  CallContext,
+  callContextOf,
+  Dispatch,
+  isPlainModernRequest,
+  ModernDispatch,
+  modernEdgeOf,
+} from '../../src/mcp/sdk-bridge.js';
 
 /**
- * The SDK behaviour the endpoint's own transports (src/mcp/transports.ts) rely on, each pinned
+ * The SDK behaviour the endpoint's bridge to the SDK (src/mcp/sdk-bridge.ts) relies on, each pinned
  * against the installed SDK with a bare server: an SDK release that changes one fails here.
  */
 
@@ -21,11 +29,20 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-const authFor = (who: string): AuthInfo => ({ token: '', clientId: '', scopes: [], extra: { who } });
+/** The authInfo the endpoint hands the SDK for a request of deployment `who`. */
+const authFor = (who: string): AuthInfo =>
+  authInfoFor(
+    new CallContext({
+      deploymentName: who,
+      deploymentDescription: null,
+      adapter: 'adapter_one',
+      protocolVersion: MODERN_VERSION,
+      workflows: async () => [],
+    }),
+  );
 
-/** Who the handler was called for, read where the endpoint's server reads its exchange. */
-const whoOf = (ctx: ServerContext | McpRequestContext) =>
-  String(((ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo ?? (ctx as McpRequestContext).authInfo)?.extra?.who ?? 'nobody');
+/** Who the handler was called for, read as the endpoint's handlers read their call context. */
+const whoOf = (ctx: ServerContext | McpRequestContext) => callContextOf(ctx).conn.deploymentName;
 
 function bareServer(): McpServer {
   const mcp = new McpServer({ name: 'pinned', version: '1.0.0' }, { supportedProtocolVersions: ALL_VERSIONS });
@@ -73,6 +90,14 @@ describe('the 2025-era transport (Dispatch)', () => {
     const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
     const answer = await dispatch.request({ jsonrpc: '2.0', id: 2, method: 'initialize', params }, authFor('deployment-a'));
     expect(answer).toMatchObject({ id: 2, result: { serverInfo: { name: 'deployment-a' } } });
+  });
+
+  it("refuses a handler's call context where the endpoint handed none in", async () => {
+    const dispatch = new Dispatch();
+    void bareServer().connect(dispatch);
+    const bare: AuthInfo = { token: '', clientId: '', scopes: [], extra: { workflowServiceCall: { conn: {} } } };
+    const answer = await dispatch.request({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, bare);
+    expect(answer).toMatchObject({ id: 8, error: { message: expect.stringContaining('without its call context') } });
   });
 
   it('answers an unknown method with the JSON-RPC error, through send()', async () => {
