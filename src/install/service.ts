@@ -13,7 +13,7 @@ import type { EndpointWorkflow } from '../deployments/types.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { NAME_MAX } from '../text.js';
 import { contentKeyOf } from './artifacts.js';
-import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
+import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients/index.js';
 import type { BundledWorkflow } from '../deployments/bundle.js';
 import { provenanceOf, type Provenance } from '../workflows/provenance.js';
 
