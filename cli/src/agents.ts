@@ -2,35 +2,25 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import {
-  claudeCodeEntry,
-  codexConfigToml,
-  cursorEntry,
-  geminiSettingsEntry,
-  installFormsOf,
-  vscodeFileEntry,
-  windsurfConfig,
-  type InstallTarget,
+  CLIENT_DEFINITIONS,
+  type ClientDefinition,
+  type ConfigFileSpec,
   type InstallClient,
-} from '../../src/install/clients.js';
+  type InstallTarget,
+  type LocalSetup,
+  type Machine,
+} from '../../src/install/clients/index.js';
 import { CliError } from './output.js';
 
 /**
- * The agent clients `wfctl install` writes into and `wfctl doctor` checks: where each keeps its
- * configuration on this machine, how to tell it is installed, and its server entry. The entries
- * themselves come from src/install/clients.ts, the module the service's install page uses.
+ * The agent clients `wfctl install` writes into and `wfctl doctor` checks: those of the service's
+ * client list (src/install/clients/, the definitions behind the install page) that say where they
+ * keep their configuration on a machine. This file gives them this machine's folders.
  */
 
-export const AGENT_CLIENTS = [
-  'claude-code',
-  'cursor',
-  'vscode',
-  'vscode-insiders',
-  'windsurf',
-  'gemini-cli',
-  'codex',
-  'claude-desktop',
-] as const satisfies readonly InstallClient[];
-export type AgentClientId = (typeof AGENT_CLIENTS)[number];
+/** The clients with a setup on a machine, in the install page's order. */
+export const AGENT_CLIENTS: readonly InstallClient[] = CLIENT_DEFINITIONS.filter((c) => c.local !== null).map((c) => c.id);
+export type AgentClientId = InstallClient;
 
 /** How the entry carries the credential: the API key, or none (OAuth in the client, or an anonymous deployment). */
 export type EntryCredential = 'key' | 'none';
@@ -38,124 +28,50 @@ export type EntryCredential = 'key' | 'none';
 export interface AgentClient {
   id: AgentClientId;
   title: string;
-  /** The file the server entry goes in; null for a client without one (Claude Desktop). */
+  /** The file the server entry goes in on this machine; null for a client without one (Claude Desktop). */
   configPath: string | null;
-  /** JSON with the servers under `container`, Codex's TOML, or steps only. */
-  format: 'json' | 'toml' | 'steps';
-  container?: 'mcpServers' | 'servers';
+  /** The file's format and where the server entry goes in it; null for a client without one. */
+  configFile: ConfigFileSpec | null;
   /** The executables and folders that say the client is on this machine. */
   binaries: string[];
   dirs: string[];
-  /** The JSON entry (format json). */
-  entry?(target: InstallTarget, credential: EntryCredential): Record<string, unknown>;
-  /** The TOML table (format toml). */
-  table?(target: InstallTarget, credential: EntryCredential): string;
-  /** The steps a person follows (format steps). */
-  steps?(target: InstallTarget): string[];
-}
-
-function home(): string {
-  return homedir();
+  headerConflict: LocalSetup['headerConflict'];
+  /** The steps a person follows (a client without a file). */
+  steps(target: InstallTarget): string[];
 }
 
 /** The folder of a desktop application's user data: ~/Library/Application Support, %APPDATA%, or $XDG_CONFIG_HOME (~/.config). */
 function appData(): string {
-  if (process.platform === 'darwin') return join(home(), 'Library', 'Application Support');
-  if (process.platform === 'win32') return process.env.APPDATA ?? join(home(), 'AppData', 'Roaming');
-  return process.env.XDG_CONFIG_HOME || join(home(), '.config');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support');
+  if (process.platform === 'win32') return process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming');
+  return process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
 }
 
-function claudeConfigDir(): string {
-  return process.env.CLAUDE_CONFIG_DIR || join(home(), '.claude');
+/** This machine, as the clients' definitions read it. */
+export function thisMachine(): Machine {
+  return { home: homedir(), appData: appData(), env: (name) => process.env[name] || undefined, join };
 }
 
-function codexHome(): string {
-  return process.env.CODEX_HOME || join(home(), '.codex');
+function definitionOf(id: AgentClientId): ClientDefinition & { local: LocalSetup } {
+  const definition: ClientDefinition | undefined = CLIENT_DEFINITIONS.find((c) => c.id === id);
+  if (!definition?.local) throw new Error(`${id} has no setup on a machine`);
+  return definition as ClientDefinition & { local: LocalSetup };
 }
 
 export function agentClient(id: AgentClientId): AgentClient {
-  switch (id) {
-    case 'claude-code':
-      return {
-        id,
-        title: 'Claude Code',
-        // User scope: every project of this user sees the server. With CLAUDE_CONFIG_DIR set, Claude Code keeps the file there.
-        configPath: process.env.CLAUDE_CONFIG_DIR ? join(process.env.CLAUDE_CONFIG_DIR, '.claude.json') : join(home(), '.claude.json'),
-        format: 'json',
-        container: 'mcpServers',
-        binaries: ['claude'],
-        dirs: [claudeConfigDir()],
-        entry: (target, credential) => claudeCodeEntry(target, credential === 'key'),
-      };
-    case 'cursor':
-      return {
-        id,
-        title: 'Cursor',
-        configPath: join(home(), '.cursor', 'mcp.json'),
-        format: 'json',
-        container: 'mcpServers',
-        binaries: ['cursor'],
-        dirs: [join(home(), '.cursor')],
-        entry: (target, credential) => cursorEntry(target, credential === 'key'),
-      };
-    case 'vscode':
-    case 'vscode-insiders': {
-      const folder = id === 'vscode' ? 'Code' : 'Code - Insiders';
-      return {
-        id,
-        title: id === 'vscode' ? 'VS Code' : 'VS Code Insiders',
-        configPath: join(appData(), folder, 'User', 'mcp.json'),
-        format: 'json',
-        container: 'servers',
-        binaries: [id === 'vscode' ? 'code' : 'code-insiders'],
-        dirs: [join(appData(), folder)],
-        entry: (target, credential) => vscodeFileEntry(target, credential === 'key'),
-      };
-    }
-    case 'windsurf':
-      return {
-        id,
-        title: 'Windsurf',
-        configPath: join(home(), '.codeium', 'windsurf', 'mcp_config.json'),
-        format: 'json',
-        container: 'mcpServers',
-        binaries: ['windsurf'],
-        dirs: [join(home(), '.codeium', 'windsurf')],
-        entry: (target, credential) => Object.values(windsurfConfig(target, credential === 'key').mcpServers as object)[0],
-      };
-    case 'gemini-cli':
-      return {
-        id,
-        title: 'Gemini CLI',
-        configPath: join(home(), '.gemini', 'settings.json'),
-        format: 'json',
-        container: 'mcpServers',
-        binaries: ['gemini'],
-        dirs: [join(home(), '.gemini')],
-        entry: (target, credential) => geminiSettingsEntry(target, credential === 'key'),
-      };
-    case 'codex':
-      return {
-        id,
-        title: 'Codex CLI',
-        configPath: join(codexHome(), 'config.toml'),
-        format: 'toml',
-        binaries: ['codex'],
-        dirs: [codexHome()],
-        // The key-bound URL: Codex takes a key only from an environment variable, which a file cannot set.
-        table: (target, credential) => codexConfigToml(target, credential === 'key' ? 'key-bound' : 'none'),
-      };
-    case 'claude-desktop':
-      return {
-        id,
-        title: 'Claude Desktop',
-        configPath: null,
-        format: 'steps',
-        binaries: ['claude-desktop'],
-        dirs: [join(appData(), 'Claude')],
-        steps: (target) => installFormsOf(target).find((c) => c.client === 'claude-desktop')!.forms[0]!.steps,
-      };
-  }
+  const definition = definitionOf(id);
+  const { local } = definition;
+  const machine = thisMachine();
+  return {
+    id,
+    title: definition.title,
+    configPath: local.configFile?.path(machine) ?? null,
+    configFile: local.configFile,
+    binaries: local.binaries,
+    dirs: local.dirs(machine),
+    headerConflict: local.headerConflict,
+    steps: (target) => definition.forms(target)[0]!.steps,
+  };
 }
 
 function onPath(binary: string): boolean {

@@ -22,7 +22,7 @@ export function readConfig(client: AgentClient): ConfigFile | null {
   const text = readFileSync(path, 'utf8');
   if (text.trim() === '') return { path, exists: true, text, data: {}, parseError: null };
   try {
-    const data = client.format === 'toml' ? (parseToml(text) as Record<string, unknown>) : (JSON.parse(text) as unknown);
+    const data = client.configFile?.format === 'toml' ? (parseToml(text) as Record<string, unknown>) : (JSON.parse(text) as unknown);
     if (!data || typeof data !== 'object' || Array.isArray(data))
       return { path, exists: true, text, data: undefined, parseError: 'its top level is not an object' };
     return { path, exists: true, text, data: data as Record<string, unknown>, parseError: null };
@@ -31,10 +31,9 @@ export function readConfig(client: AgentClient): ConfigFile | null {
   }
 }
 
-/** The server entries of a JSON configuration (under `mcpServers` or `servers`), or of Codex's `mcp_servers`. */
+/** The server entries of a client's configuration: under the container its definition names (`mcpServers`, `servers`, Codex's `mcp_servers`). */
 export function serversOf(client: AgentClient, file: ConfigFile): Record<string, unknown> {
-  const container = client.format === 'toml' ? 'mcp_servers' : client.container!;
-  const servers = file.data?.[container];
+  const servers = client.configFile ? file.data?.[client.configFile.container] : undefined;
   return servers && typeof servers === 'object' && !Array.isArray(servers) ? (servers as Record<string, unknown>) : {};
 }
 
@@ -64,10 +63,10 @@ function keyParts(key: string): string[] {
 }
 
 /**
- * Codex's config.toml with the table `[mcp_servers.<name>]` (and its sub-tables) replaced by `table`,
- * appended at the end; every other line (comments included) kept as it was.
+ * A TOML configuration (Codex's config.toml) with the table `[<container>.<name>]` (and its
+ * sub-tables) replaced by `table`, appended at the end; every other line (comments included) kept as it was.
  */
-export function mergeToml(file: ConfigFile, name: string, table: string): string {
+export function mergeToml(file: ConfigFile, container: string, name: string, table: string): string {
   const lines = file.text.split('\n');
   const kept: string[] = [];
   let inOurs = false;
@@ -75,7 +74,7 @@ export function mergeToml(file: ConfigFile, name: string, table: string): string
     const header = TABLE_HEADER.exec(line);
     if (header) {
       const parts = keyParts(header[1]!);
-      inOurs = parts.length >= 2 && parts[0] === 'mcp_servers' && parts[1] === name;
+      inOurs = parts.length >= 2 && parts[0] === container && parts[1] === name;
     }
     if (!inOurs) kept.push(line);
   }

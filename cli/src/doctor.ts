@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { keyEnvVarOf } from '../../src/install/clients.js';
+import { claudeConfigDirOf, keyEnvVarOf } from '../../src/install/clients/index.js';
 import { plural } from '../../src/text.js';
-import { agentClient, deploymentOfUrl, isFound, parseClients, urlOfEntry, type AgentClient } from './agents.js';
+import { agentClient, deploymentOfUrl, isFound, parseClients, thisMachine, urlOfEntry, type AgentClient } from './agents.js';
 import { readConfig, serversOf, shown } from './config-files.js';
 import type { Output } from './output.js';
 import { probe } from './probe.js';
@@ -43,8 +42,7 @@ interface ClientReport {
 
 /** The OAuth sign-ins Claude Code keeps in its credential file (Linux, or wherever no keychain is used), by server name. */
 function claudeStoredSignIns(): Set<string> {
-  const dir = process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
-  const path = join(dir, '.credentials.json');
+  const path = join(claudeConfigDirOf(thisMachine()), '.credentials.json');
   const names = new Set<string>();
   if (!existsSync(path)) return names;
   try {
@@ -86,34 +84,22 @@ function originOf(url: string): string | null {
   }
 }
 
-async function checkServer(
-  client: AgentClient,
-  name: string,
-  entry: Record<string, unknown>,
-  install: string,
-  service: string,
-  signIns: () => Set<string>,
-): Promise<ServerReport> {
-  const url = urlOfEntry(entry)!;
-  const target = deploymentOfUrl(url)!;
-  const report: ServerReport = {
-    name,
-    url: target.key ? url.split(target.key).join('<API_KEY>') : url,
-    deploymentId: target.deploymentId,
-    credential: target.keyBound ? 'api_key' : 'none',
-    connected: false,
-    notes: [],
-    problems: [],
-  };
-  // Only the service wfctl works with is contacted: an entry naming another host (a planted one, or
-  // another instance of the service) is reported, never sent a request or a credential.
-  const origin = originOf(url);
-  if (origin !== service) {
-    report.notes.push(
-      `'${name}' points at ${origin ?? 'an address that does not parse'}, not at ${service}: it was not contacted (check it with wfctl doctor --service <its origin>).`,
-    );
-    return report;
-  }
+/** What a server check knows: the client, the server's name, the command that writes it again, and the service wfctl works with. */
+interface CheckContext {
+  client: AgentClient;
+  name: string;
+  install: string;
+  service: string;
+  signIns: () => Set<string>;
+}
+
+/**
+ * The headers to send for an entry, from its `headers` (or Codex's `http_headers`): a variable
+ * expanded only if it is the one an install writes, a VS Code input left to VS Code. The report's
+ * credential and problems say what was found.
+ */
+function headersOf(entry: Record<string, unknown>, context: CheckContext, report: ServerReport): Record<string, string> {
+  const { client, name, install } = context;
   const allowedVariable = keyEnvVarOf({ name });
   const headers: Record<string, string> = {};
   const rawHeaders = { ...((entry.headers as Record<string, unknown>) ?? {}), ...((entry.http_headers as Record<string, unknown>) ?? {}) };
@@ -146,32 +132,45 @@ async function checkServer(
     headers[header] = expanded;
     if (header.toLowerCase() === 'authorization') report.credential = expanded === value ? 'api_key' : 'env';
   }
+  bearerFromEnv(entry, context, report, headers);
+  return headers;
+}
+
+/** Codex's `bearer_token_env_var`: the key read from the one variable an install writes, when it is set here. */
+function bearerFromEnv(entry: Record<string, unknown>, context: CheckContext, report: ServerReport, headers: Record<string, string>): void {
+  const { client, name, install } = context;
+  const allowedVariable = keyEnvVarOf({ name });
   const envVar = entry.bearer_token_env_var;
-  if (typeof envVar === 'string') {
-    report.credential = 'env';
-    if (envVar !== allowedVariable)
-      report.problems.push({
-        code: 'ENV_VAR_NOT_READ',
-        message: `'${name}' takes its key from ${envVar}; doctor reads only ${allowedVariable}, the variable wfctl install writes for it`,
-        fix: `Run ${install} to write the entry again, or check the entry by hand.`,
-      });
-    else if (process.env[envVar]) headers.Authorization = `Bearer ${process.env[envVar]}`;
-    else
-      report.problems.push({
-        code: 'ENV_VAR_UNSET',
-        message: `'${name}' takes its key from ${envVar}, which is not set here`,
-        fix: `Set ${envVar} to the API key in the environment ${client.title} starts from, or run ${install} (it writes the key-bound URL, which needs no variable).`,
-      });
-  }
-  const hasHeader = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization') || report.credential === 'client';
+  if (typeof envVar !== 'string') return;
+  report.credential = 'env';
+  if (envVar !== allowedVariable)
+    report.problems.push({
+      code: 'ENV_VAR_NOT_READ',
+      message: `'${name}' takes its key from ${envVar}; doctor reads only ${allowedVariable}, the variable wfctl install writes for it`,
+      fix: `Run ${install} to write the entry again, or check the entry by hand.`,
+    });
+  else if (process.env[envVar]) headers.Authorization = `Bearer ${process.env[envVar]}`;
+  else
+    report.problems.push({
+      code: 'ENV_VAR_UNSET',
+      message: `'${name}' takes its key from ${envVar}, which is not set here`,
+      fix: `Set ${envVar} to the API key in the environment ${client.title} starts from, or run ${install} (it writes the key-bound URL, which needs no variable).`,
+    });
+}
 
-  if (report.credential === 'client') return report;
-  if (report.problems.length > 0) return report;
-
+/** The MCP handshake with the entry's URL and headers, and what its answer means for the report. */
+async function handshake(
+  url: string,
+  headers: Record<string, string>,
+  credentialSent: boolean,
+  context: CheckContext,
+  report: ServerReport,
+) {
+  const { client, name, install } = context;
   const answer = await probe(url, headers);
   if (answer.ok) {
     report.connected = true;
-  } else if (answer.status === 401 && (hasHeader || target.keyBound)) {
+  } else if (answer.status === 401 && credentialSent) {
     report.problems.push({
       code: 'UNAUTHORIZED',
       message: `'${name}' is refused with 401 UNAUTHORIZED: ${answer.message || 'the key is unknown, revoked or expired'}`,
@@ -198,23 +197,55 @@ async function checkServer(
       fix: 'Check that the service is running and reachable from here, and that the URL is the one wfctl install wrote.',
     });
   }
+}
 
-  // Header versus OAuth: the conflicts a client is known to have (docs/install.md).
-  if (client.id === 'cursor' && hasHeader && !target.keyBound) {
+/** Header versus OAuth: the conflict the client's definition says it has (docs/install.md). */
+async function headerConflict(url: string, keyBound: boolean, context: CheckContext, report: ServerReport): Promise<void> {
+  const { client, name, install } = context;
+  if (client.headerConflict === 'dropped-when-oauth-offered' && !keyBound) {
     const bare = await probe(url, {});
     if (!bare.ok && bare.status === 401 && bare.oauthOffered)
       report.problems.push({
         code: 'HEADER_OAUTH_CONFLICT',
-        message: `Cursor ignores the Authorization header of '${name}' because the endpoint offers OAuth: it will ask to sign in instead of sending the key`,
-        fix: `Run ${install}: for Cursor it writes the key-bound URL, which never offers OAuth.`,
+        message: `${client.title} ignores the Authorization header of '${name}' because the endpoint offers OAuth: it will ask to sign in instead of sending the key`,
+        fix: `Run ${install}: for ${client.title} it writes the key-bound URL, which never offers OAuth.`,
       });
   }
-  if (client.id === 'claude-code' && hasHeader && signIns().has(name))
+  if (client.headerConflict === 'stored-sign-in' && context.signIns().has(name))
     report.problems.push({
       code: 'HEADER_OAUTH_CONFLICT',
-      message: `Claude Code has both an Authorization header and a stored OAuth sign-in for '${name}': releases differ on which one they send`,
+      message: `${client.title} has both an Authorization header and a stored OAuth sign-in for '${name}': releases differ on which one they send`,
       fix: `Keep one: \`claude mcp logout ${name}\` to keep the key, or run ${install} --oauth to keep the sign-in.`,
     });
+}
+
+async function checkServer(entry: Record<string, unknown>, context: CheckContext): Promise<ServerReport> {
+  const { name, service } = context;
+  const url = urlOfEntry(entry)!;
+  const target = deploymentOfUrl(url)!;
+  const report: ServerReport = {
+    name,
+    url: target.key ? url.split(target.key).join('<API_KEY>') : url,
+    deploymentId: target.deploymentId,
+    credential: target.keyBound ? 'api_key' : 'none',
+    connected: false,
+    notes: [],
+    problems: [],
+  };
+  // Only the service wfctl works with is contacted: an entry naming another host (a planted one, or
+  // another instance of the service) is reported, never sent a request or a credential.
+  const origin = originOf(url);
+  if (origin !== service) {
+    report.notes.push(
+      `'${name}' points at ${origin ?? 'an address that does not parse'}, not at ${service}: it was not contacted (check it with wfctl doctor --service <its origin>).`,
+    );
+    return report;
+  }
+  const headers = headersOf(entry, context, report);
+  if (report.credential === 'client' || report.problems.length > 0) return report;
+  const hasHeader = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  await handshake(url, headers, hasHeader || target.keyBound, context, report);
+  if (hasHeader) await headerConflict(url, target.keyBound, context, report);
   return report;
 }
 
@@ -250,14 +281,13 @@ export async function doctor(options: { deploymentId?: string; clients: string; 
         });
       for (const [name, entry] of ours)
         report.servers.push(
-          await checkServer(
+          await checkServer(entry as Record<string, unknown>, {
             client,
             name,
-            entry as Record<string, unknown>,
             install,
-            options.service,
-            () => (signIns ??= claudeStoredSignIns()),
-          ),
+            service: options.service,
+            signIns: () => (signIns ??= claudeStoredSignIns()),
+          }),
         );
       if (ours.length === 0 && !options.deploymentId) report.status = 'not-configured';
     }

@@ -1,8 +1,24 @@
 import { hostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
-import { serverNameOf, type InstallTarget } from '../../src/install/clients.js';
-import { agentClient, deploymentOfUrl, isFound, parseClients, urlOfEntry, type AgentClient, type EntryCredential } from './agents.js';
+import {
+  serverNameOf,
+  type ConfigFileSpec,
+  type InstallTarget,
+  type JsonConfigFile,
+  type PublicInstallTarget,
+  type TomlConfigFile,
+} from '../../src/install/clients/index.js';
+import {
+  AGENT_CLIENTS,
+  agentClient,
+  deploymentOfUrl,
+  isFound,
+  parseClients,
+  urlOfEntry,
+  type AgentClient,
+  type EntryCredential,
+} from './agents.js';
 import type { Api } from './api.js';
 import { mergeJson, mergeToml, readConfig, serversOf, shown, writeConfig, type ConfigFile } from './config-files.js';
 import { CliError, type Output } from './output.js';
@@ -22,6 +38,8 @@ export interface DeploymentInstallData {
   endpoint: string;
   allowAnonymous: boolean;
   keyBoundEndpoint: string | null;
+  /** What the service makes every form from: the entries written here are made from it, with this machine's key. */
+  target: PublicInstallTarget;
 }
 
 export interface ClientResult {
@@ -37,19 +55,6 @@ export interface ClientResult {
 }
 
 const KEY_SHOWN = '<API_KEY>';
-
-/** The install target made from the install data: the base URL is the endpoint's, without `/mcp/<id>`. */
-function targetOf(info: DeploymentInstallData, apiKey: string | null): InstallTarget {
-  return {
-    deploymentId: info.deploymentId,
-    name: info.name,
-    description: null,
-    allowAnonymous: info.allowAnonymous,
-    endpoint: info.endpoint,
-    baseUrl: info.endpoint.replace(/\/mcp\/[^/]+$/, ''),
-    apiKey,
-  };
-}
 
 /** The keys already configured for this deployment: a Bearer header, or the key in a key-bound URL. */
 function keysInEntry(entry: unknown, deploymentId: string): string[] {
@@ -110,12 +115,42 @@ function masked(value: unknown, secret: string | null): unknown {
   return JSON.parse(JSON.stringify(value).split(secret).join(KEY_SHOWN));
 }
 
+type Written = { text: string; entry: unknown; same: boolean } | { problem: NonNullable<ClientResult['problem']> };
+
+/** Codex's table merged into its TOML file; `same` when the file's table already says it. */
+function writeToml(spec: TomlConfigFile, file: ConfigFile, target: InstallTarget, credential: EntryCredential, existing: unknown): Written {
+  const name = serverNameOf(target);
+  const table = spec.table(target, credential === 'key');
+  const text = mergeToml(file, spec.container, name, table);
+  let same: boolean;
+  try {
+    parseToml(text);
+    same = isDeepStrictEqual(existing, (parseToml(table)[spec.container] as Record<string, unknown>)[name]);
+  } catch (error) {
+    return {
+      problem: {
+        code: 'INVALID_FILE',
+        message: `${shown(file.path)} defines '${name}' in a way wfctl cannot replace (${(error as Error).message.split('\n')[0]})`,
+        fix: `Remove the server '${name}' from ${shown(file.path)}, then run wfctl install again.`,
+      },
+    };
+  }
+  return { text, entry: table, same };
+}
+
+function writeJson(spec: JsonConfigFile, file: ConfigFile, target: InstallTarget, credential: EntryCredential, existing: unknown): Written {
+  const entry = spec.entry(target, credential === 'key');
+  return { text: mergeJson(file, spec.container, serverNameOf(target), entry), entry, same: isDeepStrictEqual(existing, entry) };
+}
+
+/** The client's file with the deployment's server entry in it, or why it was left as it is. */
 function writeOne(
   client: AgentClient,
+  spec: ConfigFileSpec,
   file: ConfigFile,
   target: InstallTarget,
   credential: EntryCredential,
-): { text: string; entry: unknown; same: boolean } | { problem: NonNullable<ClientResult['problem']> } {
+): Written {
   const name = serverNameOf(target);
   if (file.parseError)
     return {
@@ -126,7 +161,7 @@ function writeOne(
       },
     };
   const existing = serversOf(client, file)[name];
-  const container = client.format === 'toml' ? 'mcp_servers' : client.container!;
+  const container = spec.container;
   const servers = file.data?.[container];
   if (servers !== undefined && (typeof servers !== 'object' || Array.isArray(servers)))
     return {
@@ -145,26 +180,7 @@ function writeOne(
         fix: `Rename or remove the server '${name}' in ${shown(file.path)}, then run wfctl install again.`,
       },
     };
-  if (client.format === 'toml') {
-    const table = client.table!(target, credential);
-    const text = mergeToml(file, name, table);
-    let same: boolean;
-    try {
-      parseToml(text);
-      same = isDeepStrictEqual(existing, (parseToml(table).mcp_servers as Record<string, unknown>)[name]);
-    } catch (error) {
-      return {
-        problem: {
-          code: 'INVALID_FILE',
-          message: `${shown(file.path)} defines '${name}' in a way wfctl cannot replace (${(error as Error).message.split('\n')[0]})`,
-          fix: `Remove the server '${name}' from ${shown(file.path)}, then run wfctl install again.`,
-        },
-      };
-    }
-    return { text, entry: table, same };
-  }
-  const entry = client.entry!(target, credential);
-  return { text: mergeJson(file, container, name, entry), entry, same: isDeepStrictEqual(existing, entry) };
+  return spec.format === 'toml' ? writeToml(spec, file, target, credential, existing) : writeJson(spec, file, target, credential, existing);
 }
 
 export async function install(options: {
@@ -185,7 +201,7 @@ export async function install(options: {
     throw new CliError(
       'NOT_FOUND',
       'no agent client found on this machine (none of their folders or programs)',
-      `Name the client to create its file: wfctl install ${options.deploymentId} --client cursor (one of claude-code, cursor, vscode, vscode-insiders, windsurf, gemini-cli, codex).`,
+      `Name the client to create its file: wfctl install ${options.deploymentId} --client cursor (one of ${AGENT_CLIENTS.filter((id) => agentClient(id).configFile).join(', ')}).`,
     );
   out.progress('Reading the deployment…');
   const info = await api.call<DeploymentInstallData>('GET', `/deployments/${encodeURIComponent(options.deploymentId)}/install`);
@@ -193,18 +209,18 @@ export async function install(options: {
 
   const credential: EntryCredential = info.allowAnonymous || options.oauth ? 'none' : 'key';
   const key =
-    credential === 'key' && selected.some((c) => c.format !== 'steps')
+    credential === 'key' && selected.some((c) => c.configFile !== null)
       ? await chooseKey(api, info, files, { apiKey: options.apiKey, dryRun: options.dryRun, out })
       : null;
-  const target = targetOf(info, key?.secret ?? null);
+  const target: InstallTarget = { ...info.target, apiKey: key?.secret ?? null };
 
   const results: ClientResult[] = [];
   for (const [client, file] of files) {
-    if (!file) {
-      results.push({ client: client.id, title: client.title, path: null, action: 'manual', steps: client.steps!(target) });
+    if (!file || !client.configFile) {
+      results.push({ client: client.id, title: client.title, path: null, action: 'manual', steps: client.steps(target) });
       continue;
     }
-    const made = writeOne(client, file, target, credential);
+    const made = writeOne(client, client.configFile, file, target, credential);
     if ('problem' in made) {
       results.push({ client: client.id, title: client.title, path: file.path, action: 'failed', problem: made.problem });
       continue;

@@ -193,11 +193,10 @@ interface PushEntry {
   to?: string;
 }
 
-export async function push(options: { api: Api; dir: string; files: string[]; force: boolean; dryRun: boolean; out: Output }) {
-  const { api, dir, out } = options;
-  const state = readState(dir, api.service);
-  const files = manifestFiles(dir, options.files);
-  // Every file is checked first: nothing is sent while one of them is invalid.
+type CheckedFile = { file: string } & ReturnType<typeof checkFile>;
+
+/** Every file checked first: nothing is sent while one of them is invalid. */
+function checkAll(dir: string, files: string[]): CheckedFile[] {
   const invalid: Array<{ file: string; errors: Problem[] }> = [];
   const checked = files.map((file) => {
     const result = checkFile(dir, file);
@@ -212,106 +211,154 @@ export async function push(options: { api: Api; dir: string; files: string[]; fo
       { files: invalid },
     );
   }
-  const created: PushEntry[] = [];
-  const updated: PushEntry[] = [];
-  const unchanged: PushEntry[] = [];
+  return checked;
+}
+
+/** One push under way: where it writes, what it has done so far, and the service's workflows read at its start. */
+interface PushRun {
+  api: Api;
+  dir: string;
+  state: State;
+  out: Output;
+  dryRun: boolean;
+  force: boolean;
+  mine: Workflow[];
+  created: PushEntry[];
+  updated: PushEntry[];
+  unchanged: PushEntry[];
   // `raced`: changed by someone else between this push's read and its write (412 on If-Match).
-  const conflicts: Array<PushEntry & { serviceVersion: string; raced?: true }> = [];
+  conflicts: Array<PushEntry & { serviceVersion: string; raced?: true }>;
+  /** `[i/n] ` before each file's progress line. */
+  step: string;
+}
+
+/** The one untracked workflow of the user named `name`, if any (several: which one is unclear). */
+function sameName(run: PushRun, name: string, file: string): Workflow | undefined {
+  const tracked = new Set(Object.values(run.state.workflows).map((s) => s.workflowId));
+  const found = run.mine.filter((w) => w.name === name && !tracked.has(w.workflowId));
+  if (found.length > 1)
+    throw new CliError(
+      'CONFLICT',
+      `${file}: ${found.length} of your workflows are named '${name}', so it is not clear which one it is`,
+      'Run wfctl pull to map files to workflows, or rename the manifest.',
+    );
+  return found[0];
+}
+
+function remember(run: PushRun, file: string, workflowId: string, version: string, hash: string): void {
+  run.state.workflows[file] = { workflowId, version, sha256: hash };
+  writeState(run.dir, run.state);
+}
+
+/** A file the state does not know, taken for the workflow of the same name an earlier push made. */
+async function pushNamesake(run: PushRun, file: string, text: string, namesake: Workflow): Promise<void> {
+  run.out.progress(`${run.step}${file}: update ${namesake.workflowId} (same name)${run.dryRun ? ' (dry run)' : ''}`);
+  if (run.dryRun) {
+    run.updated.push({ file, workflowId: namesake.workflowId, from: namesake.currentVersion });
+    return;
+  }
+  const saved = await run.api.call<Workflow>('PUT', `/workflows/${encodeURIComponent(namesake.workflowId)}`, { manifest: text });
+  remember(run, file, namesake.workflowId, saved.currentVersion, sha256(text));
+  (saved.currentVersion === namesake.currentVersion ? run.unchanged : run.updated).push({
+    file,
+    workflowId: namesake.workflowId,
+    from: namesake.currentVersion,
+    to: saved.currentVersion,
+  });
+}
+
+async function pushNew(run: PushRun, file: string, text: string, manifest: Record<string, unknown>): Promise<void> {
+  run.out.progress(`${run.step}${file}: new workflow${run.dryRun ? ' (dry run)' : ''}`);
+  if (run.dryRun) {
+    run.created.push({ file });
+    return;
+  }
+  const name = String(manifest.name ?? basename(file, extname(file))).slice(0, 100);
+  const made = await run.api.call<Workflow>('POST', '/workflows', {
+    name,
+    description: typeof manifest.intent === 'string' ? manifest.intent : undefined,
+    manifest: text,
+  });
+  remember(run, file, made.workflowId, made.currentVersion, sha256(text));
+  run.created.push({ file, workflowId: made.workflowId, to: made.currentVersion });
+}
+
+/** A tracked file: saved over the version read now, unless the service moved on since the last pull (without --force). */
+async function pushKnown(run: PushRun, file: string, text: string, known: FileState): Promise<void> {
+  const { api } = run;
+  const { data: current, etag } = await api.read<Workflow>(`/workflows/${encodeURIComponent(known.workflowId)}`);
+  if (current.currentVersion !== known.version && !run.force) {
+    run.conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: current.currentVersion });
+    return;
+  }
+  run.out.progress(`${run.step}${file}: update ${known.workflowId}${run.dryRun ? ' (dry run)' : ''}`);
+  if (run.dryRun) {
+    run.updated.push({ file, workflowId: known.workflowId, from: known.version });
+    return;
+  }
+  let saved: Workflow;
+  try {
+    // Saved only over what was just read: a change someone makes in between is not replaced
+    // (--force replaces what it read, not what it did not see).
+    saved = await api.call<Workflow>(
+      'PUT',
+      `/workflows/${encodeURIComponent(known.workflowId)}`,
+      { manifest: text },
+      etag ? { 'if-match': etag } : {},
+    );
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== 'PRECONDITION_FAILED') throw error;
+    const now = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
+    run.conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: now.currentVersion, raced: true });
+    return;
+  }
+  remember(run, file, known.workflowId, saved.currentVersion, sha256(text));
+  (saved.currentVersion === current.currentVersion ? run.unchanged : run.updated).push({
+    file,
+    workflowId: known.workflowId,
+    from: current.currentVersion,
+    to: saved.currentVersion,
+  });
+}
+
+export async function push(options: { api: Api; dir: string; files: string[]; force: boolean; dryRun: boolean; out: Output }) {
+  const { api, dir } = options;
+  const state = readState(dir, api.service);
+  const checked = checkAll(dir, manifestFiles(dir, options.files));
   // Read first, even when every file is unchanged since the last push: a push never reports success
   // from a service it did not reach (a stopped service, another web server, a refused credential).
   const mine = await api.list<Workflow>('/workflows');
-  const sameName = (name: string, file: string): Workflow | undefined => {
-    const tracked = new Set(Object.values(state.workflows).map((s) => s.workflowId));
-    const found = mine.filter((w) => w.name === name && !tracked.has(w.workflowId));
-    if (found.length > 1)
-      throw new CliError(
-        'CONFLICT',
-        `${file}: ${found.length} of your workflows are named '${name}', so it is not clear which one it is`,
-        'Run wfctl pull to map files to workflows, or rename the manifest.',
-      );
-    return found[0];
+  const run: PushRun = {
+    api,
+    dir,
+    state,
+    out: options.out,
+    dryRun: options.dryRun,
+    force: options.force,
+    mine,
+    created: [],
+    updated: [],
+    unchanged: [],
+    conflicts: [],
+    step: '',
   };
-  let index = 0;
-  for (const { file, text, manifest } of checked) {
-    index += 1;
+  for (const [i, { file, text, manifest }] of checked.entries()) {
+    run.step = `[${i + 1}/${checked.length}] `;
     const known = state.workflows[file];
-    const hash = sha256(text);
-    if (known && known.sha256 === hash) {
-      unchanged.push({ file, workflowId: known.workflowId, from: known.version, to: known.version });
+    if (known && known.sha256 === sha256(text)) {
+      run.unchanged.push({ file, workflowId: known.workflowId, from: known.version, to: known.version });
+      continue;
+    }
+    if (known) {
+      await pushKnown(run, file, text, known);
       continue;
     }
     // A file the state does not know may be a workflow of the same name made by an earlier push
     // whose state was not kept (CI): it is updated, not made twice.
-    const namesake = known ? undefined : sameName(String(manifest!.name ?? ''), file);
-    if (namesake) {
-      out.progress(`[${index}/${checked.length}] ${file}: update ${namesake.workflowId} (same name)${options.dryRun ? ' (dry run)' : ''}`);
-      if (options.dryRun) {
-        updated.push({ file, workflowId: namesake.workflowId, from: namesake.currentVersion });
-        continue;
-      }
-      const saved = await api.call<Workflow>('PUT', `/workflows/${encodeURIComponent(namesake.workflowId)}`, { manifest: text });
-      state.workflows[file] = { workflowId: namesake.workflowId, version: saved.currentVersion, sha256: hash };
-      writeState(dir, state);
-      (saved.currentVersion === namesake.currentVersion ? unchanged : updated).push({
-        file,
-        workflowId: namesake.workflowId,
-        from: namesake.currentVersion,
-        to: saved.currentVersion,
-      });
-      continue;
-    }
-    if (!known) {
-      out.progress(`[${index}/${checked.length}] ${file}: new workflow${options.dryRun ? ' (dry run)' : ''}`);
-      if (options.dryRun) {
-        created.push({ file });
-        continue;
-      }
-      const name = String(manifest!.name ?? basename(file, extname(file))).slice(0, 100);
-      const made = await api.call<Workflow>('POST', '/workflows', {
-        name,
-        description: typeof manifest!.intent === 'string' ? manifest!.intent : undefined,
-        manifest: text,
-      });
-      state.workflows[file] = { workflowId: made.workflowId, version: made.currentVersion, sha256: hash };
-      writeState(dir, state);
-      created.push({ file, workflowId: made.workflowId, to: made.currentVersion });
-      continue;
-    }
-    const { data: current, etag } = await api.read<Workflow>(`/workflows/${encodeURIComponent(known.workflowId)}`);
-    if (current.currentVersion !== known.version && !options.force) {
-      conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: current.currentVersion });
-      continue;
-    }
-    out.progress(`[${index}/${checked.length}] ${file}: update ${known.workflowId}${options.dryRun ? ' (dry run)' : ''}`);
-    if (options.dryRun) {
-      updated.push({ file, workflowId: known.workflowId, from: known.version });
-      continue;
-    }
-    let saved: Workflow;
-    try {
-      // Saved only over what was just read: a change someone makes in between is not replaced
-      // (--force replaces what it read, not what it did not see).
-      saved = await api.call<Workflow>(
-        'PUT',
-        `/workflows/${encodeURIComponent(known.workflowId)}`,
-        { manifest: text },
-        etag ? { 'if-match': etag } : {},
-      );
-    } catch (error) {
-      if (!(error instanceof CliError) || error.code !== 'PRECONDITION_FAILED') throw error;
-      const now = await api.call<Workflow>('GET', `/workflows/${encodeURIComponent(known.workflowId)}`);
-      conflicts.push({ file, workflowId: known.workflowId, from: known.version, serviceVersion: now.currentVersion, raced: true });
-      continue;
-    }
-    state.workflows[file] = { workflowId: known.workflowId, version: saved.currentVersion, sha256: hash };
-    writeState(dir, state);
-    (saved.currentVersion === current.currentVersion ? unchanged : updated).push({
-      file,
-      workflowId: known.workflowId,
-      from: current.currentVersion,
-      to: saved.currentVersion,
-    });
+    const namesake = sameName(run, String(manifest!.name ?? ''), file);
+    await (namesake ? pushNamesake(run, file, text, namesake) : pushNew(run, file, text, manifest!));
   }
+  const { created, updated, unchanged, conflicts } = run;
   const result = { dryRun: options.dryRun, created, updated, unchanged, conflicts };
   if (conflicts.length > 0) {
     throw new CliError(

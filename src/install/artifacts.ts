@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { pluginPackageOf, skillsIndexOf, type PluginPackage, type SkillDocument } from './catalogs.js';
-import type { InstallTarget } from './clients.js';
+import type { InstallTarget } from './clients/index.js';
 
 /** The most a plugin archive may hold (and so the skills of one deployment, which it holds): 8 MiB. */
 const ARCHIVE_MAX_BYTES = 8 * 1024 * 1024;

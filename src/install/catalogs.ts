@@ -6,7 +6,7 @@
  * skills, and returns documents and bytes.
  */
 import { createHash } from 'node:crypto';
-import { installBaseOf, pluginNameOf, marketplaceNameOf, serverNameOf, type InstallTarget } from './clients.js';
+import { installBaseOf, pluginNameOf, marketplaceNameOf, serverNameOf, type InstallTarget } from './clients/index.js';
 import { zipFiles } from './zip.js';
 import { inertLine } from '../inert-text.js';
 

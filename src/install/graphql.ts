@@ -1,7 +1,13 @@
 import { builder } from '../graphql/builder.js';
 import { CreatedApiKeyRef } from '../api-keys/graphql.js';
 import { DeploymentRef } from '../deployments/graphql.js';
-import { INSTALL_CLIENTS, type ClientInstall, type DeploymentInstall, type InstallForm } from './clients.js';
+import {
+  INSTALL_CLIENTS,
+  type ClientInstall,
+  type DeploymentInstall,
+  type InstallForm,
+  type PublicInstallTarget,
+} from './clients/index.js';
 import { installedWorkflowsOf, type InstalledWorkflow, type InstallKeyResult } from './service.js';
 
 const AuthEnum = builder.enumType('InstallAuth', {
@@ -36,6 +42,19 @@ const ClientRef = builder.objectRef<ClientInstall>('ClientInstall').implement({
     title: t.exposeString('title'),
     forms: t.field({ type: [FormRef], description: 'The preferred form first.', resolve: (c) => c.forms }),
     note: t.exposeString('note', { nullable: true }),
+  }),
+});
+
+const TargetRef = builder.objectRef<PublicInstallTarget>('InstallTarget').implement({
+  description:
+    "What every form is made from: the deployment's public data, its tool endpoint and the service's base URL. A program that writes a client's entry itself (wfctl install) adds its own key.",
+  fields: (t) => ({
+    deploymentId: t.exposeString('deploymentId'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    allowAnonymous: t.exposeBoolean('allowAnonymous'),
+    endpoint: t.exposeString('endpoint', { description: 'The tool endpoint, `{base_url}/mcp/<deploymentId>`.' }),
+    baseUrl: t.exposeString('baseUrl', { description: 'The base URL of the API, ending in /v1; the install addresses are under it.' }),
   }),
 });
 
@@ -77,6 +96,7 @@ const DeploymentInstallRef = builder.objectRef<DeploymentInstall>('DeploymentIns
     claudePlugin: t.exposeString('claudePlugin', { description: '<plugin>@<marketplace>, for claude plugin install.' }),
     skillsSource: t.exposeString('skillsSource', { description: 'What `npx skills add` takes.' }),
     skillsIndexUrl: t.exposeString('skillsIndexUrl'),
+    target: t.field({ type: TargetRef, resolve: (d) => d.target }),
     clients: t.field({ type: [ClientRef], resolve: (d) => d.clients }),
     workflows: t.field({
       type: [InstalledWorkflowRef],

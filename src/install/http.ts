@@ -117,133 +117,156 @@ async function skillsOf(entry: CatalogEntry): Promise<SkillDocument[]> {
   return mapInSlices(await entry.workflows(), (w) => ({ ...renderSkill(w, adapter), digest: w.provenance.digest }));
 }
 
+/** What the install routes work with: the install service and the cache of built artefacts. */
+interface RouteContext {
+  install: Services['install'];
+  artifacts: ReturnType<typeof createArtifactCache>;
+}
+
+/** The deployment of an address: with a key, the key's owner's (rate-limited as that user); without, an anonymous one. */
+async function entryOf(ctx: RouteContext, scope: RequestScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
+  if (key === null) return ctx.install.catalogOf(deploymentId, null, null);
+  // The key is the scope's credential (keyOfAddress): charged to its owner before any work.
+  const viewer = await scope.authenticate({ face: 'mcp', deploymentId });
+  return ctx.install.catalogOf(deploymentId, key, viewer);
+}
+
+/** The entry's artefacts, built only when its content changed (src/install/artifacts.ts). */
+function artifactsOf(ctx: RouteContext, entry: CatalogEntry): Promise<InstallArtifacts> {
+  return ctx.artifacts.artifactsOf(entry.contentKey, entry.target, () => skillsOf(entry));
+}
+
+async function userCatalog(ctx: RouteContext, scope: RequestScope, key: string): Promise<Reply> {
+  // The key is the scope's credential (keyOfAddress): charged to its owner before any work. The key is checked as an API key of its owner
+  // (of either scope); which deployments it opens is the catalog's filter.
+  const viewer = await scope.authenticate({ face: 'catalog' });
+  const entries = await ctx.install.userCatalogOf(viewer, key);
+  const plugins = [];
+  for (const entry of entries) {
+    let plugin;
+    try {
+      plugin = (await artifactsOf(ctx, entry)).plugin;
+    } catch (error) {
+      // A deployment too large for an archive is left out of the user's catalog, not the others.
+      if (error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE') continue;
+      throw error;
+    }
+    plugins.push(marketplaceEntryOf(entry.target, plugin));
+  }
+  return jsonReply(marketplaceOf(userMarketplaceNameOf(viewer.userId), 'Your workflow deployments', plugins));
+}
+
+/** `user/<key>/marketplace.json`: the only address under `user/`. */
+function userRoute(ctx: RouteContext, request: Incoming, scope: RequestScope, parts: string[]): Promise<Reply> {
+  const key = parts[1] ?? '';
+  if (!looksLikeApiKey(key) || parts.length !== 3 || parts[2] !== 'marketplace.json') throw noRoute();
+  scope.route = `${request.method} /v1/install/user/:key/marketplace.json`;
+  getOnly(request);
+  return userCatalog(ctx, scope, key);
+}
+
+/** The plugin archive at the version the marketplace pins; another version is no longer served. */
+function pluginReply(request: Incoming, pkg: InstallArtifacts['plugin'], file: string): Reply {
+  if (file !== `${pkg.version}.zip`) {
+    throw new AppError('NOT_FOUND', `this plugin version is no longer served: the current one is ${pkg.version}; update the marketplace`, {
+      version: pkg.version,
+    });
+  }
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(pkg.zip), {
+    headers: {
+      'content-type': 'application/zip',
+      'content-length': String(pkg.zip.length),
+      'content-disposition': `attachment; filename="${pkg.name}-${pkg.version}.zip"`,
+      // A version names exactly these bytes.
+      'cache-control': 'private, max-age=3600',
+    },
+  });
+}
+
+/** One address of a deployment's: where `<id>[/<key>]/` leads, `rest` the segments after it. */
+interface DeploymentAddress {
+  deploymentId: string;
+  key: string | null;
+  rest: string[];
+  /** The route label of a tail of this address (`:key`, never the key). */
+  label(tail: string): string;
+}
+
+/** `.well-known/agent-skills/index.json` and `.well-known/agent-skills/<name>/SKILL.md`; null for another address. */
+async function skillsRoute(ctx: RouteContext, request: Incoming, scope: RequestScope, address: DeploymentAddress): Promise<Reply | null> {
+  const { deploymentId, key, rest } = address;
+  if (rest[0] !== '.well-known' || rest[1] !== 'agent-skills') return null;
+  const tail = rest.slice(2);
+  if (tail.length === 1 && tail[0] === 'index.json') {
+    scope.route = address.label('.well-known/agent-skills/index.json');
+    getOnly(request);
+    return jsonReply((await artifactsOf(ctx, await entryOf(ctx, scope, deploymentId, key))).skillsIndex);
+  }
+  if (tail.length === 2 && tail[1] === 'SKILL.md') {
+    scope.route = address.label('.well-known/agent-skills/:name/SKILL.md');
+    getOnly(request);
+    const { skills } = await artifactsOf(ctx, await entryOf(ctx, scope, deploymentId, key));
+    const skill = skills.find((s) => skillPathOf(s.name) === tail.join('/'));
+    // The name is a segment of the address, which may be a key: it is not repeated.
+    if (!skill) throw new AppError('NOT_FOUND', 'this deployment serves no skill by that name: its skills are listed in index.json', {});
+    return textResponse(skill.text, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': NO_STORE } });
+  }
+  return null;
+}
+
+/** The addresses of one deployment: its marketplace, its plugin archive, its skills. */
+async function deploymentRoute(ctx: RouteContext, request: Incoming, scope: RequestScope, address: DeploymentAddress): Promise<Reply> {
+  const { deploymentId, key, rest } = address;
+  if (rest.join('/') === 'marketplace.json') {
+    scope.route = address.label('marketplace.json');
+    getOnly(request);
+    const entry = await entryOf(ctx, scope, deploymentId, key);
+    return jsonReply(deploymentMarketplaceOf(entry.target, (await artifactsOf(ctx, entry)).plugin));
+  }
+  if (rest.length === 2 && rest[0] === 'plugin' && rest[1]!.endsWith('.zip')) {
+    scope.route = address.label('plugin/:version.zip');
+    getOnly(request);
+    return pluginReply(request, (await artifactsOf(ctx, await entryOf(ctx, scope, deploymentId, key))).plugin, rest[1]!);
+  }
+  const skills = await skillsRoute(ctx, request, scope, address);
+  if (skills) return skills;
+  throw noRoute();
+}
+
+/** Every install address: `user/<key>/…`, or `<id>[/<key>]/…`. */
+async function route(ctx: RouteContext, request: Incoming, url: URL, scope: RequestScope): Promise<Reply> {
+  const parts = url.pathname.slice(INSTALL_PREFIX.length).split('/');
+  scope.route = `${request.method} /v1/install/*`;
+  let first: string;
+  try {
+    first = decodeURIComponent(parts[0] ?? '');
+  } catch {
+    throw noRoute();
+  }
+  if (first === 'user') return userRoute(ctx, request, scope, parts);
+  // A key where the deployment id belongs (the id left out): no deployment is looked up by it.
+  if (!first || looksLikeApiKey(first)) throw noRoute();
+  let rest = parts.slice(1);
+  let key: string | null = null;
+  if (rest[0] && looksLikeApiKey(rest[0])) {
+    key = rest[0];
+    rest = rest.slice(1);
+  }
+  const keyLabel = key ? '/:key' : '';
+  const label = (tail: string) => `${request.method} /v1/install/:deploymentId${keyLabel}/${tail}`;
+  return deploymentRoute(ctx, request, scope, { deploymentId: first, key, rest, label });
+}
+
 export function createInstallRoutes(deps: {
   services: Services;
   /** Told of every artefact lookup (metrics). */
   onArtifactLookup?: (outcome: ArtifactOutcome) => void;
 }) {
-  const { services } = deps;
-  const install = services.install;
-  const artifacts = createArtifactCache({ onLookup: deps.onArtifactLookup });
-
-  /** The deployment of an address: with a key, the key's owner's (rate-limited as that user); without, an anonymous one. */
-  async function entryOf(scope: RequestScope, deploymentId: string, key: string | null): Promise<CatalogEntry> {
-    if (key === null) return install.catalogOf(deploymentId, null, null);
-    // The key is the scope's credential (keyOfAddress): charged to its owner before any work.
-    const viewer = await scope.authenticate({ face: 'mcp', deploymentId });
-    return install.catalogOf(deploymentId, key, viewer);
-  }
-
-  /** The entry's artefacts, built only when its content changed (src/install/artifacts.ts). */
-  function artifactsOf(entry: CatalogEntry): Promise<InstallArtifacts> {
-    return artifacts.artifactsOf(entry.contentKey, entry.target, () => skillsOf(entry));
-  }
-
-  async function userCatalog(scope: RequestScope, key: string): Promise<Reply> {
-    // The key is the scope's credential (keyOfAddress): charged to its owner before any work. The key is checked as an API key of its owner
-    // (of either scope); which deployments it opens is the catalog's filter.
-    const viewer = await scope.authenticate({ face: 'catalog' });
-    const entries = await install.userCatalogOf(viewer, key);
-    const plugins = [];
-    for (const entry of entries) {
-      let plugin;
-      try {
-        plugin = (await artifactsOf(entry)).plugin;
-      } catch (error) {
-        // A deployment too large for an archive is left out of the user's catalog, not the others.
-        if (error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE') continue;
-        throw error;
-      }
-      plugins.push(marketplaceEntryOf(entry.target, plugin));
-    }
-    return jsonReply(marketplaceOf(userMarketplaceNameOf(viewer.userId), 'Your workflow deployments', plugins));
-  }
-
-  const routes = {
-    async handle(request: Incoming, url: URL, scope: RequestScope): Promise<Reply> {
-      const parts = url.pathname.slice(INSTALL_PREFIX.length).split('/');
-      scope.route = `${request.method} /v1/install/*`;
-      let first: string;
-      try {
-        first = decodeURIComponent(parts[0] ?? '');
-      } catch {
-        throw noRoute();
-      }
-      if (first === 'user') {
-        const key = parts[1] ?? '';
-        if (!looksLikeApiKey(key) || parts.length !== 3 || parts[2] !== 'marketplace.json') throw noRoute();
-        scope.route = `${request.method} /v1/install/user/:key/marketplace.json`;
-        getOnly(request);
-        return userCatalog(scope, key);
-      }
-      // A key where the deployment id belongs (the id left out): no deployment is looked up by it.
-      if (!first || looksLikeApiKey(first)) throw noRoute();
-      const deploymentId = first;
-      let rest = parts.slice(1);
-      let key: string | null = null;
-      if (rest[0] && looksLikeApiKey(rest[0])) {
-        key = rest[0];
-        rest = rest.slice(1);
-      }
-      const keyLabel = key ? '/:key' : '';
-      const path = rest.join('/');
-      const label = (tail: string) => `${request.method} /v1/install/:deploymentId${keyLabel}/${tail}`;
-
-      if (path === 'marketplace.json') {
-        scope.route = label('marketplace.json');
-        getOnly(request);
-        const entry = await entryOf(scope, deploymentId, key);
-        return jsonReply(deploymentMarketplaceOf(entry.target, (await artifactsOf(entry)).plugin));
-      }
-      if (rest.length === 2 && rest[0] === 'plugin' && rest[1]!.endsWith('.zip')) {
-        scope.route = label('plugin/:version.zip');
-        getOnly(request);
-        const pkg = (await artifactsOf(await entryOf(scope, deploymentId, key))).plugin;
-        if (rest[1] !== `${pkg.version}.zip`) {
-          throw new AppError(
-            'NOT_FOUND',
-            `this plugin version is no longer served: the current one is ${pkg.version}; update the marketplace`,
-            {
-              version: pkg.version,
-            },
-          );
-        }
-        return new Response(request.method === 'HEAD' ? null : new Uint8Array(pkg.zip), {
-          headers: {
-            'content-type': 'application/zip',
-            'content-length': String(pkg.zip.length),
-            'content-disposition': `attachment; filename="${pkg.name}-${pkg.version}.zip"`,
-            // A version names exactly these bytes.
-            'cache-control': 'private, max-age=3600',
-          },
-        });
-      }
-      if (rest[0] === '.well-known' && rest[1] === 'agent-skills') {
-        const tail = rest.slice(2);
-        if (tail.length === 1 && tail[0] === 'index.json') {
-          scope.route = label('.well-known/agent-skills/index.json');
-          getOnly(request);
-          return jsonReply((await artifactsOf(await entryOf(scope, deploymentId, key))).skillsIndex);
-        }
-        if (tail.length === 2 && tail[1] === 'SKILL.md') {
-          scope.route = label('.well-known/agent-skills/:name/SKILL.md');
-          getOnly(request);
-          const { skills } = await artifactsOf(await entryOf(scope, deploymentId, key));
-          const skill = skills.find((s) => skillPathOf(s.name) === tail.join('/'));
-          // The name is a segment of the address, which may be a key: it is not repeated.
-          if (!skill)
-            throw new AppError('NOT_FOUND', 'this deployment serves no skill by that name: its skills are listed in index.json', {});
-          return textResponse(skill.text, { headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': NO_STORE } });
-        }
-      }
-      throw noRoute();
-    },
-  };
-
+  const ctx: RouteContext = { install: deps.services.install, artifacts: createArtifactCache({ onLookup: deps.onArtifactLookup }) };
   return {
     /** Every install address; no error it answers repeats a segment of the address that may be a key. */
     handle: (request: Incoming, url: URL, scope: RequestScope): Promise<Reply> =>
-      routes.handle(request, url, scope).catch((error: unknown) => {
+      route(ctx, request, url, scope).catch((error: unknown) => {
         throw withoutAddressSegments(error, url.pathname);
       }),
   };

@@ -1,7 +1,7 @@
 /**
  * The rules of installing a deployment: who may see its install data, the key made for it, and who
  * may read its catalogs (plugin marketplace, skills index) and its key-bound endpoint. The forms
- * themselves come from the pure module (clients.ts, catalogs.ts).
+ * themselves come from the pure modules (the client definitions in clients/, and catalogs.ts).
  */
 import type { Viewer } from '../auth/viewer.js';
 import type { ApiKeyView, createApiKeyService } from '../api-keys/service.js';
@@ -13,7 +13,7 @@ import type { EndpointWorkflow } from '../deployments/types.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { NAME_MAX } from '../text.js';
 import { contentKeyOf } from './artifacts.js';
-import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients.js';
+import { deploymentInstallOf, type DeploymentInstall, type InstallTarget } from './clients/index.js';
 import type { BundledWorkflow } from '../deployments/bundle.js';
 import { provenanceOf, type Provenance } from '../workflows/provenance.js';
 
@@ -79,23 +79,96 @@ function refusedKey(): AppError {
   );
 }
 
+/** A deployment's install target: its public data, its tool endpoint under the base URL, and the key given, if any. */
+function targetOf(
+  baseUrl: string,
+  d: { deploymentId: string; name: string; description: string | null; allowAnonymous: boolean },
+  apiKey?: string | null,
+): InstallTarget {
+  return {
+    deploymentId: d.deploymentId,
+    name: d.name,
+    description: d.description,
+    allowAnonymous: d.allowAnonymous,
+    endpoint: `${baseUrl}/mcp/${encodeURIComponent(d.deploymentId)}`,
+    baseUrl,
+    apiKey: apiKey ?? null,
+  };
+}
+
+/** A catalog's entry for a deployment the endpoint would serve: its target, what its artefacts are built of, its skills' adapter. */
+function catalogEntryOf(baseUrl: string, peers: InstallPeers, d: EndpointTarget, apiKey: string | null): CatalogEntry {
+  const adapter = SKILL_ADAPTERS.find((a) => d.enabledAdapters.includes(a)) ?? null;
+  const content = contentKeyOf([
+    baseUrl,
+    d.deploymentId,
+    d.name,
+    d.description,
+    d.allowAnonymous,
+    adapter,
+    d.bundle.map((w) => [
+      w.id,
+      w.ownerId,
+      w.name,
+      w.description,
+      w.visibility,
+      w.version,
+      w.manifestKey,
+      w.available,
+      w.isActive,
+      w.adapters,
+    ]),
+  ]);
+  return {
+    target: targetOf(baseUrl, d, apiKey),
+    contentKey: content,
+    adapter,
+    workflows: async () => (adapter ? peers.deployments.renderableFor(d, adapter) : []),
+  };
+}
+
+/**
+ * The deployment behind a catalog address. Without a key only an anonymous deployment has one (a
+ * private or unknown one answers NOT_FOUND alike); with a key, the key's owner's deployment that
+ * the key covers. Inactive deployments are refused as the endpoint refuses them.
+ */
+async function catalogOf(
+  baseUrl: string,
+  peers: InstallPeers,
+  deploymentId: string,
+  apiKey: string | null,
+  viewer: Viewer | null,
+): Promise<CatalogEntry> {
+  if (apiKey === null) {
+    try {
+      return catalogEntryOf(baseUrl, peers, await peers.deployments.loadDeploymentForEndpoint(deploymentId, null), null);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
+        // The id is a segment of an address that may hold a key by mistake: it is not repeated.
+        throw new AppError(
+          'NOT_FOUND',
+          "this deployment has no public catalog: a private deployment's catalogs are at the address with its key, on its install page",
+          {},
+        );
+      }
+      throw error;
+    }
+  }
+  try {
+    return catalogEntryOf(baseUrl, peers, await peers.deployments.loadDeploymentForEndpoint(deploymentId, viewer), apiKey);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND')
+      throw new AppError(
+        'NOT_FOUND',
+        "the key of this address opens no such deployment: copy the address from the deployment's install page",
+        {},
+      );
+    throw error;
+  }
+}
+
 export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
   const baseUrl = deps.config.publicBaseUrl;
-
-  function targetOf(
-    d: { deploymentId: string; name: string; description: string | null; allowAnonymous: boolean },
-    apiKey?: string | null,
-  ): InstallTarget {
-    return {
-      deploymentId: d.deploymentId,
-      name: d.name,
-      description: d.description,
-      allowAnonymous: d.allowAnonymous,
-      endpoint: `${baseUrl}/mcp/${encodeURIComponent(d.deploymentId)}`,
-      baseUrl,
-      apiKey: apiKey ?? null,
-    };
-  }
 
   /** The install data of one of the viewer's deployments (another user's: NOT_FOUND). */
   async function getInstall(viewer: Viewer, deploymentId: string): Promise<DeploymentInstall> {
@@ -103,7 +176,7 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
   }
 
   function installOf(deployment: Deployment): DeploymentInstall {
-    return deploymentInstallOf(targetOf({ ...deployment, deploymentId: deployment.id }));
+    return deploymentInstallOf(targetOf(baseUrl, { ...deployment, deploymentId: deployment.id }));
   }
 
   /**
@@ -117,7 +190,7 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
     const origin = (madeBy ?? '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'Install page';
     const name = Array.from(`${origin}: ${deployment.name}`).slice(0, NAME_MAX).join('').trimEnd();
     const apiKey = await peers.apiKeys.createApiKey(viewer, { name, scope: 'mcp', deploymentIds: [deployment.id] }, { uniqueName: true });
-    return { apiKey, install: deploymentInstallOf(targetOf({ ...deployment, deploymentId: deployment.id }, apiKey.secret)) };
+    return { apiKey, install: deploymentInstallOf(targetOf(baseUrl, { ...deployment, deploymentId: deployment.id }, apiKey.secret)) };
   }
 
   /** The viewer of a key written in an address, or a refusal that never sends a client to OAuth. */
@@ -130,70 +203,6 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
     }
   }
 
-  function entryOf(d: EndpointTarget, apiKey: string | null): CatalogEntry {
-    const adapter = SKILL_ADAPTERS.find((a) => d.enabledAdapters.includes(a)) ?? null;
-    const content = contentKeyOf([
-      baseUrl,
-      d.deploymentId,
-      d.name,
-      d.description,
-      d.allowAnonymous,
-      adapter,
-      d.bundle.map((w) => [
-        w.id,
-        w.ownerId,
-        w.name,
-        w.description,
-        w.visibility,
-        w.version,
-        w.manifestKey,
-        w.available,
-        w.isActive,
-        w.adapters,
-      ]),
-    ]);
-    return {
-      target: targetOf(d, apiKey),
-      contentKey: content,
-      adapter,
-      workflows: async () => (adapter ? peers.deployments.renderableFor(d, adapter) : []),
-    };
-  }
-
-  /**
-   * The deployment behind a catalog address. Without a key only an anonymous deployment has one (a
-   * private or unknown one answers NOT_FOUND alike); with a key, the key's owner's deployment that
-   * the key covers. Inactive deployments are refused as the endpoint refuses them.
-   */
-  async function catalogOf(deploymentId: string, apiKey: string | null, viewer: Viewer | null): Promise<CatalogEntry> {
-    if (apiKey === null) {
-      try {
-        return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, null), null);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'UNAUTHORIZED') {
-          // The id is a segment of an address that may hold a key by mistake: it is not repeated.
-          throw new AppError(
-            'NOT_FOUND',
-            "this deployment has no public catalog: a private deployment's catalogs are at the address with its key, on its install page",
-            {},
-          );
-        }
-        throw error;
-      }
-    }
-    try {
-      return entryOf(await peers.deployments.loadDeploymentForEndpoint(deploymentId, viewer), apiKey);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND')
-        throw new AppError(
-          'NOT_FOUND',
-          "the key of this address opens no such deployment: copy the address from the deployment's install page",
-          {},
-        );
-      throw error;
-    }
-  }
-
   /** The active deployments of the key's owner that the key covers (one page of 100 at most), for the user's catalog. */
   async function userCatalogOf(viewer: Viewer, apiKey: string): Promise<CatalogEntry[]> {
     const credential = viewer.credential;
@@ -202,10 +211,18 @@ export function createInstallService(deps: ServiceDeps, peers: InstallPeers) {
     const entries: CatalogEntry[] = [];
     for (const d of data) {
       if (covered && !covered.has(d.id)) continue;
-      entries.push(entryOf(await peers.deployments.loadDeploymentForEndpoint(d.id, viewer), apiKey));
+      entries.push(catalogEntryOf(baseUrl, peers, await peers.deployments.loadDeploymentForEndpoint(d.id, viewer), apiKey));
     }
     return entries;
   }
 
-  return { getInstall, installOf, createInstallKey, viewerOfAddressKey, catalogOf, userCatalogOf };
+  return {
+    getInstall,
+    installOf,
+    createInstallKey,
+    viewerOfAddressKey,
+    catalogOf: (deploymentId: string, apiKey: string | null, viewer: Viewer | null) =>
+      catalogOf(baseUrl, peers, deploymentId, apiKey, viewer),
+    userCatalogOf,
+  };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
-import { installFormsOf } from '../../src/install/clients.js';
+import { INSTALL_CLIENTS, installFormsOf, type InstallForm } from '../../src/install/clients/index.js';
 
 /**
  * A deployment's install data on REST and GraphQL: the same data on both faces, every client's
@@ -12,21 +12,11 @@ import { installFormsOf } from '../../src/install/clients.js';
 
 const INSTALL_FIELDS = `deploymentId name serverName endpoint allowAnonymous apiKeyIncluded keyBoundEndpoint
   claudeMarketplaceUrl claudePlugin skillsSource skillsIndexUrl
+  target { deploymentId name description allowAnonymous endpoint baseUrl }
   clients { client title note forms { auth kind label url webUrl commands steps file { path content } usesApiKey } }
   workflows { workflowId name version digest authorHandle authorDisplayName thirdParty }`;
 
-type Form = {
-  auth: string;
-  kind: string;
-  label: string;
-  url: string | null;
-  webUrl: string | null;
-  commands: string[];
-  steps: string[];
-  file: { path: string; content: string } | null;
-  usesApiKey: boolean;
-};
-type Client = { client: string; title: string; note: string | null; forms: Form[] };
+type Client = { client: string; title: string; note: string | null; forms: InstallForm[] };
 type Install = {
   endpoint: string;
   keyBoundEndpoint: string | null;
@@ -93,20 +83,18 @@ describe('install data', () => {
       allowAnonymous: false,
       apiKeyIncluded: false,
       keyBoundEndpoint: `${base}/install/${privateId}/<API_KEY>/mcp`,
+      // What the forms are made from: the command line makes its entries from it, with its own key.
+      target: {
+        deploymentId: privateId,
+        name: 'Code Review',
+        description: null,
+        allowAnonymous: false,
+        endpoint: `${base}/mcp/${privateId}`,
+        baseUrl: base,
+      },
     });
-    expect(rest.clients.map((c) => c.client)).toEqual([
-      'claude-code',
-      'cursor',
-      'vscode',
-      'vscode-insiders',
-      'windsurf',
-      'gemini-cli',
-      'codex',
-      'lm-studio',
-      'goose',
-      'claude-desktop',
-      'skills',
-    ]);
+    expect(rest.clients.map((c) => c.client)).toEqual(INSTALL_CLIENTS);
+    expect(INSTALL_CLIENTS).toHaveLength(11);
   });
 
   it('names each workflow the install brings, at the version served, with its author and content digest', async () => {

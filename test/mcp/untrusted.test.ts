@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentMarketplaceOf, pluginPackageOf, skillsIndexOf } from '../../src/install/catalogs.js';
-import type { InstallTarget } from '../../src/install/clients.js';
+import type { InstallTarget } from '../../src/install/clients/index.js';
 import { ADAPTERS, type ManifestAdapters, type WorkflowManifest } from '../../src/manifest/types.js';
 import { callTool, getPrompt, renderCatalog, renderSkill, type RenderableWorkflow } from '../../src/mcp/render/index.js';
 import type { WorkflowProvenance } from '../../src/mcp/render/types.js';
