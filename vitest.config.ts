@@ -13,7 +13,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/zod-mode.ts'],
-    testTimeout: 30_000,
+    // A file's first test starts its service (the serviceTest fixture), so a test has the time a
+    // setup hook has.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Each test file gets its own database; two workers suit the 2-core machine.
     pool: 'forks',

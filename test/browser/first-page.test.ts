@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
- * The first page's budgets: at most 250 KB of compressed JavaScript, usable within 1 s. A timing, so
- * `npm test` runs this file alone, before the other browser files: with them beside it on a small machine
- * it would measure their CPU, not the page.
+ * The first page's size budget: at most 250 KB of compressed JavaScript. Its time budget (usable
+ * within 1 s) is a timing, measured apart from the tests: bench/budgets/first-page.budget.ts.
  */
 
 let stack: BrowserStack;
@@ -25,10 +24,10 @@ afterAll(async () => {
 });
 
 describe('the first page', { timeout: 120_000 }, () => {
-  it('loads within the budgets: initial JavaScript ≤ 250 KB compressed, usable within 1 s', async () => {
-    // Best of three fresh loads (empty cache each time), so one slow moment of the machine does not decide the figure.
+  it('loads at most 250 KB of compressed JavaScript', async () => {
+    // Three fresh loads (empty cache each time): the largest is the figure.
     const storageState = await signedIn.storageState();
-    const runs: { usableMs: number; scriptBytes: number }[] = [];
+    const runs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const context = await chromium.browser.newContext({ viewport: DESKTOP, storageState });
       const page = await context.newPage();
@@ -37,21 +36,15 @@ describe('the first page', { timeout: 120_000 }, () => {
         // The compressed bytes as sent (the service gzips scripts for browsers that accept it).
         if (response.request().resourceType() === 'script') scriptBytes += Number(response.headers()['content-length'] ?? 0);
       });
-      const started = Date.now();
       await page.goto(`${service.origin}/deployments`);
       await page.getByRole('heading', { name: 'New deployment' }).waitFor();
-      const usableMs = Date.now() - started;
       await page.waitForLoadState('networkidle');
-      runs.push({ usableMs, scriptBytes });
+      runs.push(scriptBytes);
       await context.close();
     }
-    const best = Math.min(...runs.map((r) => r.usableMs));
-    const scriptBytes = Math.max(...runs.map((r) => r.scriptBytes));
-    console.log(
-      `first page: ${runs.map((r) => r.usableMs).join(', ')} ms to usable (best ${best}), ${(scriptBytes / 1024).toFixed(1)} KB of compressed JavaScript`,
-    );
+    const scriptBytes = Math.max(...runs);
+    console.log(`first page: ${(scriptBytes / 1024).toFixed(1)} KB of compressed JavaScript`);
     expect(scriptBytes).toBeGreaterThan(10_000);
     expect(scriptBytes).toBeLessThanOrEqual(250 * 1024);
-    expect(best).toBeLessThan(1000);
   });
 });

@@ -38,12 +38,11 @@ describe('GraphQL and manifests are bounded', () => {
     await t?.database.drop();
   });
 
-  it('refuses the aliased history request before any read, with memory growth far under 50 MB', async () => {
+  it('refuses the aliased history request before any read', async () => {
     const fields = Array.from(
       { length: 14 },
       (_, i) => `a${i}: workflow(workflowId: $id) { versions(limit: 40) { data { manifest } } }`,
     ).join(' ');
-    const rssBefore = process.memoryUsage().rss;
     const before = statements;
     const res = await t.graphql(`query ($id: String!) { ${fields} }`, { id: workflowId }, token);
     expect(res.status).toBe(400);
@@ -52,7 +51,6 @@ describe('GraphQL and manifests are bounded', () => {
     expect(res.body.errors[0].message).toMatch(/estimated cost is \d+; at most 20000/);
     expect(res.body.data).toBeUndefined();
     expect(statements - before).toBe(0);
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(50 * 1024 * 1024);
   });
 
   it('computes the cost from a page size passed as a variable', async () => {

@@ -1,5 +1,6 @@
 import { test } from 'vitest';
 import { startTestApp, type TestApp } from './app.js';
+import type { TestDatabase } from './database.js';
 
 /**
  * `test` with a service and its users as fixtures, in place of the copied
@@ -27,17 +28,24 @@ function user(
   return [async ({ service }, use) => use(await service.token(email)), { scope: 'file' }];
 }
 
-/** `serviceTest` on a service started with these environment variables (for instance, a setting under test). */
-export function serviceTestWith(env: Record<string, string> = {}) {
+/** What else the service is started with: startTestApp's options, the database made when the fixture is (for instance, one that counts statements). */
+export type ServiceOptions = Omit<NonNullable<Parameters<typeof startTestApp>[0]>, 'env' | 'database'> & {
+  database?: () => Promise<TestDatabase>;
+};
+
+/** `serviceTest` on a service started with these environment variables (for instance, a setting under test) and options. */
+export function serviceTestWith(env: Record<string, string> = {}, options: ServiceOptions = {}) {
   return test.extend<ServiceFixtures>({
     service: [
       // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
       async ({}, use) => {
-        const service = await startTestApp({ env });
+        const database = await options.database?.();
+        const service = await startTestApp({ ...options, env, database });
         try {
           await use(service);
         } finally {
           await service.close();
+          await database?.drop();
         }
       },
       { scope: 'file' },

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createWorkflow } from '../helpers/workflows.js';
 import { tokens } from '../helpers/marketplace.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+let statements = 0;
+
+const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) }).extend<{ viewer: string }>({
+  viewer: [async ({ service: t }, use) => use(await t.token('gql-market-viewer@example.com')), { scope: 'file' }],
+});
 
 /** The marketplace through GraphQL (issue 4.5), and its cost in SQL statements. */
 describe('marketplace through GraphQL', () => {
-  let t: TestApp;
-  let statements = 0;
-  let viewer: string;
-
-  beforeAll(async () => {
-    const database = await createTestDatabase({ onQuery: () => (statements += 1) });
-    t = await startTestApp({ database });
-    viewer = await t.token('gql-market-viewer@example.com');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
   const ITEM =
     'workflowId name category tags stats { rating ratingCount subscribers forks } owner { userId handle } publishedAt workflow { name currentVersion }';
   const QUERY = `query($q: String!) {
@@ -28,7 +21,7 @@ describe('marketplace through GraphQL', () => {
     marketplaceFeatured { data { ${ITEM} } }
   }`;
 
-  async function run(): Promise<{ count: number; body: any; text: string }> {
+  async function run(t: TestApp, viewer: string): Promise<{ count: number; body: any; text: string }> {
     const before = statements;
     const res = await t.graphql(QUERY, { q: 'graphq' }, viewer);
     expect(res.status).toBe(200);
@@ -36,16 +29,19 @@ describe('marketplace through GraphQL', () => {
     return { count: statements - before, body: res.body, text: res.text };
   }
 
-  it('loads each owner in the same query as the workflows: the statement count does not grow with the page', async () => {
+  test('loads each owner in the same query as the workflows: the statement count does not grow with the page', async ({
+    service: t,
+    viewer,
+  }) => {
     const owners = await tokens(t, 'gql-owner', 12);
     for (const o of owners.slice(0, 2)) await createWorkflow(t, o, { name: 'GraphQL listed', category: 'gql', visibility: 'public' });
-    await run(); // warm the viewer
-    const small = await run();
+    await run(t, viewer); // warm the viewer
+    const small = await run(t, viewer);
     expect(small.body.data.marketplace.data).toHaveLength(2);
     expect(small.body.data.marketplaceSearch.data).toHaveLength(2);
 
     for (const o of owners.slice(2)) await createWorkflow(t, o, { name: 'GraphQL listed', category: 'gql', visibility: 'public' });
-    const large = await run();
+    const large = await run(t, viewer);
     expect(large.body.data.marketplace.data).toHaveLength(12);
     expect(new Set(large.body.data.marketplace.data.map((w: any) => w.owner.userId)).size).toBe(12);
     expect(large.body.data.marketplaceSearch.data).toHaveLength(12);
@@ -56,7 +52,7 @@ describe('marketplace through GraphQL', () => {
     expect(large.text).not.toContain('@example.com');
   });
 
-  it('answers bad arguments with VALIDATION_ERROR, not a database error', async () => {
+  test('answers bad arguments with VALIDATION_ERROR, not a database error', async ({ service: t, viewer }) => {
     const cases: [string, Record<string, unknown>][] = [
       ['query { marketplace(limit: 0) { pagination { count } } }', {}],
       ['query { marketplace(limit: 500) { pagination { count } } }', {}],

@@ -1,29 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../../scripts/seed/generate.js';
 import { NotEmptyError, seedDatabase } from '../../scripts/seed/insert.js';
 import { validateManifest } from '../../src/manifest/validate.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { readAllPages } from '../helpers/marketplace.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+const now = new Date();
+
+/** The service on a database the seed script filled first. */
+const test = serviceTestWith(
+  {},
+  {
+    database: async () => {
+      const database = await createTestDatabase();
+      const counts = await seedDatabase(database.db.prisma, { workflows: 300, users: 30, seed: 7, now });
+      expect(counts).toMatchObject({ users: 30, publicWorkflows: 300 });
+      expect(counts.subscriptions).toBeGreaterThan(300);
+      expect(counts.reviews).toBeGreaterThan(50);
+      return database;
+    },
+  },
+);
 
 /** The seed script's data (npm run seed): realistic, consistent, deterministic, and only into an empty database. */
 describe('seed', () => {
-  let t: TestApp;
-  const now = new Date();
-
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    const counts = await seedDatabase(database.db.prisma, { workflows: 300, users: 30, seed: 7, now });
-    expect(counts).toMatchObject({ users: 30, publicWorkflows: 300 });
-    expect(counts.subscriptions).toBeGreaterThan(300);
-    expect(counts.reviews).toBeGreaterThan(50);
-    t = await startTestApp({ database });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
   it('is deterministic for a seed, and every manifest is valid', () => {
     const a = generateDataset({ workflows: 50, users: 5, seed: 3, now });
     const b = generateDataset({ workflows: 50, users: 5, seed: 3, now });
@@ -33,7 +34,7 @@ describe('seed', () => {
     expect(new Set(a.workflows.map((w) => w.category)).size).toBeGreaterThan(5);
   });
 
-  it('keeps every counter equal to the rows it counts, and reviews only by users who used the workflow', async () => {
+  test('keeps every counter equal to the rows it counts, and reviews only by users who used the workflow', async ({ service: t }) => {
     const prisma = t.database.db.prisma;
     const mismatches = await prisma.$queryRaw<{ kind: string; n: number }[]>`
       SELECT 'subscribers' AS kind, count(*)::int AS n FROM workflows w
@@ -55,7 +56,7 @@ describe('seed', () => {
     ]);
   });
 
-  it('serves the seeded marketplace: browse, search and featured', async () => {
+  test('serves the seeded marketplace: browse, search and featured', async ({ service: t }) => {
     const token = await t.token('seed-viewer@example.com');
     expect((await readAllPages(t, token, '/v1/marketplace?sort=rating', 100)).length).toBe(300);
     const search = await t.call('GET', '/v1/marketplace/search?q=revi&limit=5', { token });
@@ -67,7 +68,7 @@ describe('seed', () => {
     expect(search.text).not.toContain('@seed.invalid');
   });
 
-  it('refuses a database that is not empty', async () => {
+  test('refuses a database that is not empty', async ({ service: t }) => {
     await expect(seedDatabase(t.database.db.prisma, { workflows: 5, users: 2, seed: 1, now })).rejects.toThrow(NotEmptyError);
     await expect(seedDatabase(t.database.db.prisma, { workflows: 5, users: 2, seed: 1, now })).rejects.toThrow(
       /not empty \(\d+ users, \d+ workflows\)/,

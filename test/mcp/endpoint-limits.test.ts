@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
 import { seedWorkflow } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+const serviceTest = serviceTestWith({ RATE_LIMIT_MODE: 'enforce' });
 
 /**
  * Anonymous calls to a deployment's endpoint are rate-limited per deployment and client address at
  * the owner's plan rate, and the refusal is a JSON-RPC error like every other endpoint answer.
  */
 describe('tool endpoint rate limits', () => {
-  let t: TestApp;
-  let deploymentId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_MODE: 'enforce' } });
+  serviceTest('refuses anonymous calls over the free plan rate with 429 and a JSON-RPC error', async ({ service: t }) => {
     const token = await t.token('free-owner@example.com');
     const prisma = t.database.db.prisma;
     const user = await prisma.user.findFirstOrThrow({ where: { email: 'free-owner@example.com' } });
@@ -19,13 +17,7 @@ describe('tool endpoint rate limits', () => {
     await prisma.billingSubscription.deleteMany({ where: { userId: user.id } });
     const wf = await seedWorkflow(t, user.id);
     const res = await t.call('POST', '/v1/deployments', { token, body: { name: 'Open', workflowIds: [wf], allowAnonymous: true } });
-    deploymentId = res.body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('refuses anonymous calls over the free plan rate with 429 and a JSON-RPC error', async () => {
+    const deploymentId = res.body.data.deploymentId;
     const ping = (id: number) => t.call('POST', `/v1/mcp/${deploymentId}`, { body: { jsonrpc: '2.0', id, method: 'ping' } });
     const first = await ping(0);
     expect(first.status).toBe(200);

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 const ORIGIN = 'http://127.0.0.1';
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A clock the test moves by hand. */
-function manualClock(start = Date.parse('2026-03-01T10:00:00Z')): Clock & { advance(ms: number): void } {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms) => void (now += ms) };
-}
 
 function cookieOf(response: Response): string {
   const header = response.headers.getSetCookie().find((c) => c.startsWith('wf_session=') || c.startsWith('__Host-wf_session='));
@@ -39,7 +33,7 @@ function graphqlWithCookie(t: TestApp, cookie: string, query: string, headers: R
 }
 
 describe('browser sign-in and sessions (development sign-in)', () => {
-  const clock = manualClock();
+  const clock = new MovableClock(Date.parse('2026-03-01T10:00:00Z'));
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ clock, env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });

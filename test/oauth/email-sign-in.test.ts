@@ -1,18 +1,13 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { hashSecret } from '../../src/oauth-store/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 /** E-mail sign-in by one-time link, through the service's pages, with a real SMTP server on loopback. */
 
 const ORIGIN = 'http://127.0.0.1';
-
-function manualClock(start = Date.now()): Clock & { advance(ms: number): void } {
-  let offset = 0;
-  return { now: () => new Date(start + offset + (Date.now() - start)), advance: (ms) => void (offset += ms) };
-}
 
 function form(t: TestApp, path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) {
   return t.app.fetch(
@@ -51,7 +46,7 @@ async function meWith(t: TestApp, cookie: string) {
 }
 
 describe('e-mail sign-in by one-time link', () => {
-  const clock = manualClock();
+  const clock = new MovableClock();
   let smtp: TestSmtpServer;
   let t: TestApp;
   let sent = 0;

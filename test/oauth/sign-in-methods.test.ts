@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MovableClock } from '../helpers/clock.js';
 import { startGitHubStandIn, type GitHubStandIn } from '../helpers/github-stand-in.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
@@ -22,11 +23,13 @@ describe('ways into one account', () => {
   let github: GitHubStandIn;
   let smtp: TestSmtpServer;
   let t: TestApp;
+  const clock = new MovableClock();
 
   beforeAll(async () => {
     github = await startGitHubStandIn();
     smtp = await startSmtpServer();
     t = await startTestApp({
+      clock,
       env: {
         PUBLIC_BASE_URL: `${ORIGIN}/v1`,
         GITHUB_CLIENT_ID: github.clientId,
@@ -176,7 +179,7 @@ describe('ways into one account', () => {
     const oldId = data.me.userId;
     // A link sent before the deletion.
     const early = await linkToken('gone@example.com');
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100);
     const deleted = await gql(cookie, 'mutation { deleteMe { deleted } }');
     expect(deleted.data.deleteMe.deleted).toBe(true);
 
@@ -185,7 +188,7 @@ describe('ways into one account', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-type')).toContain('text/html');
     expect(await t.database.db.prisma.user.count({ where: { email: 'gone@example.com' } })).toBe(0);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100);
     // GitHub now: a new, empty account, not the old one.
     const viaGitHub = sessionOf(await throughGitHub('/sign-in/github?return=%2F'))!;
     const fresh = await gql(viaGitHub, '{ me { userId workflowCount } signInMethods { method } }');

@@ -1,11 +1,12 @@
 import { GraphQLError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { getSchema } from '../../src/graphql/schema.js';
 import { createGraphQLHandler } from '../../src/graphql/yoga.js';
 import { createRestHandler } from '../../src/rest/handler.js';
 import { routes } from '../../src/rest/routes.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 
 /**
  * Every REST route's operation passes the GraphQL pipeline's validation, in development and in
@@ -13,16 +14,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  * request; this check sees them all at once, so a mistake in the route table fails here.
  */
 describe("the REST routes' operations", () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  function restHandler(production: boolean, refuseAll = false) {
+  function restHandler(t: TestApp, production: boolean, refuseAll = false) {
     const schema = getSchema();
     const graphql = createGraphQLHandler({
       schema,
@@ -42,16 +34,16 @@ describe("the REST routes' operations", () => {
     return createRestHandler({ schema, pipeline: refuseAll ? refusing : graphql.getEnveloped, bodyLimitBytes: 1024 });
   }
 
-  it('are all valid for the pipeline, in development and in production', () => {
+  serviceTest('are all valid for the pipeline, in development and in production', ({ service: t }) => {
     for (const production of [false, true]) {
-      const handler = restHandler(production);
+      const handler = restHandler(t, production);
       expect(handler.router.routes).toHaveLength(routes.length);
       expect(handler.refusals()).toEqual([]);
     }
   });
 
-  it('are each reported, by method and path, when the pipeline refuses them', () => {
-    const refusals = restHandler(false, true).refusals();
+  serviceTest('are each reported, by method and path, when the pipeline refuses them', ({ service: t }) => {
+    const refusals = restHandler(t, false, true).refusals();
     expect(refusals).toHaveLength(routes.length);
     expect(refusals).toContain('GET /workflows/:workflowId: refused by the test');
   });

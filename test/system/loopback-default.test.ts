@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { answerConsent, connectWithOAuth, createBrowser, MemoryOAuthProvider, toConsent } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * One loopback form: with the default settings (no PUBLIC_BASE_URL, port 4000) the endpoint URL the
@@ -10,21 +10,15 @@ import { answerConsent, connectWithOAuth, createBrowser, MemoryOAuthProvider, to
  */
 const ORIGIN = 'http://127.0.0.1:4000';
 const OWNER = 'loopback-owner@example.com';
+const serviceTest = serviceTestWith({ MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters' });
 
 describe('the default base URL and the printed loopback form agree', () => {
-  let t: TestApp;
-  let deploymentId: string;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters' } });
+  serviceTest('the SDK client given http://127.0.0.1:4000/v1/mcp/<id> signs in through OAuth and lists tools', async ({ service: t }) => {
     const token = await t.token(OWNER);
     const workflowId = await seedWorkflow(t, await userIdOf(t, token), { name: 'Loopback pipeline' });
     const created = await t.call('POST', '/v1/deployments', { token, body: { name: 'Loopback', workflowIds: [workflowId] } });
-    deploymentId = created.body.data.deploymentId;
+    const deploymentId = created.body.data.deploymentId;
     expect(created.body.data.mcpEndpoint).toBe(`${ORIGIN}/v1/mcp/${deploymentId}`);
-  });
-  afterAll(async () => t?.close());
-
-  it('the SDK client given http://127.0.0.1:4000/v1/mcp/<id> signs in through OAuth and lists tools', async () => {
     expect(t.config.publicBaseUrl).toBe(`${ORIGIN}/v1`);
     const endpoint = new URL(`${ORIGIN}/v1/mcp/${deploymentId}`);
     const provider = new MemoryOAuthProvider();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { aSecondLater } from '../helpers/clock.js';
 import { startAppWithFakeStripe, stopAppWithFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
 import { seedBillingRecords, seedConnections, seedDeployment, seedSubscribe, seedWorkflows } from '../helpers/seed-plans.js';
 import { seedPlan, userIdOf } from '../helpers/seed.js';
@@ -143,8 +144,7 @@ describe('DELETE /v1/users/me', () => {
     expect((await t.call('DELETE', '/v1/users/me', { token: old })).status).toBe(200);
     expect((await t.call('GET', '/v1/users/me', { token: old })).status).toBe(401);
     // iat counts whole seconds: a token of the deletion's own second is refused too.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const token = await t.token('again@example.com', { plan: 'free', expiresInSeconds: 1800 });
+    const token = await aSecondLater(() => t.token('again@example.com', { plan: 'free', expiresInSeconds: 1800 }));
     const me = await t.call('GET', '/v1/users/me', { token });
     expect(me.status).toBe(200);
     expect(me.body.data.userId).not.toBe(userId);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../src/auth/dev-issuer.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { aSecondLater } from '../helpers/clock.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /**
@@ -64,8 +65,7 @@ describe('a deleted account stays deleted (two instances over one database)', ()
     expect(refused.body.error.message).toMatch(/deleted; sign in again/);
 
     // A new sign-in (a token issued after the deletion; iat counts whole seconds).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const fresh = await signDevToken(a.dataDir, { email, expiresInSeconds: 1800 });
+    const fresh = await aSecondLater(() => signDevToken(a.dataDir, { email, expiresInSeconds: 1800 }));
     const onB = await b.call('GET', '/v1/users/me', { token: fresh });
     expect(onB.status, onB.text).toBe(200);
     expect(onB.body.data.userId).not.toBe(userId);

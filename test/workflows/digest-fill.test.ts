@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -8,18 +8,8 @@ import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
  * its name (as older rows were, before the migration copied the workflow's) takes the workflow's.
  */
 describe('filling missing digests at start', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('filler@example.com');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('gives rows without a digest the digest the service writes, once', async () => {
+  serviceTest('gives rows without a digest the digest the service writes, once', async ({ service: t }) => {
+    const token = await t.token('filler@example.com');
     const prisma = t.database.db.prisma;
     const w = await createWorkflow(t, token, { name: 'Old one' });
     await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token, body: { manifest: sampleManifest({ intent: 'Second version' }) } });

@@ -1,27 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { createWorkflow, libraryEntry, sampleManifest } from '../helpers/workflows.js';
 import { userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
+
+const test = serviceTest.extend<{ owner: string; other: string; ownerId: string; otherId: string }>({
+  owner: [async ({ service: t }, use) => use(await t.token('owner@example.com')), { scope: 'file' }],
+  other: [async ({ service: t }, use) => use(await t.token('other@example.com')), { scope: 'file' }],
+  ownerId: [async ({ service: t, owner }, use) => use(await userIdOf(t, owner)), { scope: 'file' }],
+  otherId: [async ({ service: t, other }, use) => use(await userIdOf(t, other)), { scope: 'file' }],
+});
+
+const get = (t: TestApp, token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
 
 /** Forks (spec 2.3, 2.9, 4.1). */
 describe('forks', () => {
-  let t: TestApp;
-  let owner: string;
-  let other: string;
-  let ownerId: string;
-  let otherId: string;
-
-  beforeAll(async () => {
-    [t, owner, other] = await startTestAppWithUsers(['owner@example.com', 'other@example.com']);
-    ownerId = await userIdOf(t, owner);
-    otherId = await userIdOf(t, other);
-  });
-  afterAll(() => t?.close());
-
-  const get = (token: string, id: string) => t.call('GET', `/v1/workflows/${id}`, { token });
-
   describe('fork', () => {
-    it('copies a public workflow into a private one the caller owns, and adds it to the library', async () => {
+    test('copies a public workflow into a private one the caller owns, and adds it to the library', async ({
+      service: t,
+      owner,
+      other,
+      ownerId,
+      otherId,
+    }) => {
       const original = await createWorkflow(t, owner, { name: 'Original', visibility: 'public' });
       const res = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: other, body: {} });
       expect(res.status).toBe(201);
@@ -35,7 +36,7 @@ describe('forks', () => {
       expect(fork.workflowId).not.toBe(original.workflowId);
       expect(fork.manifest).toEqual(original.manifest);
       expect(fork.createdAt).toBeTruthy();
-      expect((await get(owner, original.workflowId)).body.data.stats.forks).toBe(1);
+      expect((await get(t, owner, original.workflowId)).body.data.stats.forks).toBe(1);
       const entry = await libraryEntry(t, other, fork.workflowId);
       expect(entry).toMatchObject({ sourceType: 'forked', sourceUserId: ownerId, userId: otherId });
 
@@ -46,20 +47,20 @@ describe('forks', () => {
       });
       expect(edited.status).toBe(200);
       expect(edited.body.data.currentVersion).toBe('1.0.1');
-      expect((await get(owner, original.workflowId)).body.data.manifest.intent).toBe(original.manifest.intent);
+      expect((await get(t, owner, original.workflowId)).body.data.manifest.intent).toBe(original.manifest.intent);
     });
 
-    it('takes a name, refuses a second fork with 409 and counts one fork', async () => {
+    test('takes a name, refuses a second fork with 409 and counts one fork', async ({ service: t, owner, other }) => {
       const original = await createWorkflow(t, owner, { visibility: 'public' });
       const named = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: other, body: { name: 'My variant' } });
       expect(named.body.data.name).toBe('My variant');
       const again = await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: other, body: {} });
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('CONFLICT');
-      expect((await get(owner, original.workflowId)).body.data.stats.forks).toBe(1);
+      expect((await get(t, owner, original.workflowId)).body.data.stats.forks).toBe(1);
     });
 
-    it('lets only one of several concurrent forks by the same user succeed', async () => {
+    test('lets only one of several concurrent forks by the same user succeed', async ({ service: t, owner }) => {
       const original = await createWorkflow(t, owner, { visibility: 'public' });
       const u = await t.token('racer@example.com');
       const results = await Promise.all(
@@ -67,10 +68,14 @@ describe('forks', () => {
       );
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(4);
-      expect((await get(owner, original.workflowId)).body.data.stats.forks).toBe(1);
+      expect((await get(t, owner, original.workflowId)).body.data.stats.forks).toBe(1);
     });
 
-    it('refuses forks the owner disabled (403), of private (404), unknown (404) and own (403) workflows', async () => {
+    test('refuses forks the owner disabled (403), of private (404), unknown (404) and own (403) workflows', async ({
+      service: t,
+      owner,
+      other,
+    }) => {
       const closed = await createWorkflow(t, owner, { visibility: 'public', allowForks: false });
       const res = await t.call('POST', `/v1/workflows/${closed.workflowId}/fork`, { token: other, body: {} });
       expect(res.status).toBe(403);
@@ -84,11 +89,11 @@ describe('forks', () => {
       expect(empty.status).toBe(400);
     });
 
-    it('keeps forks when the original is deleted or made private', async () => {
+    test('keeps forks when the original is deleted or made private', async ({ service: t, owner, other }) => {
       const original = await createWorkflow(t, owner, { visibility: 'public' });
       const fork = (await t.call('POST', `/v1/workflows/${original.workflowId}/fork`, { token: other, body: {} })).body.data;
       await t.call('DELETE', `/v1/workflows/${original.workflowId}`, { token: owner });
-      const still = await get(other, fork.workflowId);
+      const still = await get(t, other, fork.workflowId);
       expect(still.status).toBe(200);
       expect(still.body.data.forkedFrom.workflowId).toBe(original.workflowId);
     });

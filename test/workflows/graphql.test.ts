@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createWorkflow } from '../helpers/workflows.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+let statements = 0;
+
+const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) });
 
 /** The dashboard's nested read through GraphQL, and its cost in SQL statements. */
 describe('workflows through GraphQL', () => {
-  let t: TestApp;
-  let statements = 0;
-
-  beforeAll(async () => {
-    const database = await createTestDatabase({ onQuery: () => (statements += 1) });
-    t = await startTestApp({ database });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
   const DASHBOARD = `query Dashboard {
     me {
       userId
@@ -30,7 +23,7 @@ describe('workflows through GraphQL', () => {
     }
   }`;
 
-  async function statementsFor(token: string): Promise<{ count: number; body: any }> {
+  async function statementsFor(t: TestApp, token: string): Promise<{ count: number; body: any }> {
     const before = statements;
     const res = await t.graphql(DASHBOARD, {}, token);
     expect(res.status).toBe(200);
@@ -38,7 +31,7 @@ describe('workflows through GraphQL', () => {
     return { count: statements - before, body: res.body };
   }
 
-  it('reads workflows, versions, fork origins and the library without N+1', async () => {
+  test('reads workflows, versions, fork origins and the library without N+1', async ({ service: t }) => {
     const source = await t.token('source@example.com');
     const user = await t.token('dash@example.com');
     const originals = [];
@@ -47,8 +40,8 @@ describe('workflows through GraphQL', () => {
     await createWorkflow(t, user, { name: 'Own 0' });
     await t.call('POST', `/v1/workflows/${originals[0]!.workflowId}/fork`, { token: user, body: {} });
     await t.call('POST', `/v1/library/${originals[1]!.workflowId}`, { token: user, body: {} });
-    await statementsFor(user); // the user row exists; warm everything once
-    const small = await statementsFor(user);
+    await statementsFor(t, user); // the user row exists; warm everything once
+    const small = await statementsFor(t, user);
     expect(small.body.data.me.workflows.data).toHaveLength(2);
     const fork = small.body.data.me.workflows.data.find((w: any) => w.forkedFrom);
     expect(fork.forkedFromWorkflow.name).toBe('Original 0');
@@ -57,14 +50,14 @@ describe('workflows through GraphQL', () => {
     for (let i = 0; i < 6; i += 1) await createWorkflow(t, user, { name: `More ${i}` });
     await t.call('POST', `/v1/workflows/${originals[1]!.workflowId}/fork`, { token: user, body: {} });
     await t.call('POST', `/v1/library/${originals[2]!.workflowId}`, { token: user, body: {} });
-    const large = await statementsFor(user);
+    const large = await statementsFor(t, user);
     expect(large.body.data.me.workflows.data).toHaveLength(9);
     expect(large.body.data.me.library.data).toHaveLength(11);
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThanOrEqual(10);
   });
 
-  it('runs the same workflow operations as REST', async () => {
+  test('runs the same workflow operations as REST', async ({ service: t }) => {
     const token = await t.token('gql@example.com');
     const created = await t.graphql(
       'mutation($m: JSON!) { createWorkflow(name: "From GraphQL", manifest: $m, tags: ["g"]) { workflowId currentVersion visibility } }',

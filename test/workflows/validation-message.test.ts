@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { STEP_ACTIONS } from '../../src/manifest/types.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
+
+const test = serviceTest.extend<{ owner: string }>({
+  owner: [async ({ service: t }, use) => use(await t.token('refused-manifest@example.com')), { scope: 'file' }],
+});
 
 /**
  * A manifest refused through REST: the error keeps the one error shape of the specification
@@ -23,15 +27,10 @@ function manifestWithAction(action: string) {
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('a refused manifest names the allowed actions once', () => {
-  let t: TestApp;
-  let owner: string;
-
-  beforeAll(async () => {
-    [t, owner] = await startTestAppWithUsers(['refused-manifest@example.com']);
-  });
-  afterAll(() => t?.close());
-
-  it('an unknown action with nothing close: the summary points at details.manifestErrors, which lists every action once', async () => {
+  test('an unknown action with nothing close: the summary points at details.manifestErrors, which lists every action once', async ({
+    service: t,
+    owner,
+  }) => {
     const res = await t.call('POST', '/v1/workflows', {
       token: owner,
       body: { name: 'Refused', manifest: manifestWithAction('qqqqqqqqqqqq') },
@@ -55,7 +54,7 @@ describe('a refused manifest names the allowed actions once', () => {
     for (const action of STEP_ACTIONS) expect(count(res.text, `'${action}'`), action).toBe(1);
   });
 
-  it('an unknown action close to a known one keeps its suggestion in the summary', async () => {
+  test('an unknown action close to a known one keeps its suggestion in the summary', async ({ service: t, owner }) => {
     const res = await t.call('POST', '/v1/workflows', {
       token: owner,
       body: { name: 'Refused', manifest: manifestWithAction('test_agnet') },
@@ -69,7 +68,7 @@ describe('a refused manifest names the allowed actions once', () => {
     );
   });
 
-  it('an update (PUT) and an unknown property list their allowed names once too', async () => {
+  test('an update (PUT) and an unknown property list their allowed names once too', async ({ service: t, owner }) => {
     const created = await t.call('POST', '/v1/workflows', {
       token: owner,
       body: { name: 'Kept', manifest: manifestWithAction('code_agent') },
