@@ -137,7 +137,8 @@ class NodeIncoming implements Incoming {
   private textRead = false;
 
   constructor(
-    private readonly req: IncomingMessage,
+    /** The HTTP server's request, as a handler written for node:http takes it (heldNodeRequest). */
+    readonly req: IncomingMessage,
     readonly url: string,
   ) {
     this.method = req.method ?? 'GET';
@@ -162,6 +163,14 @@ class NodeIncoming implements Incoming {
   get bodyRead(): boolean {
     return this.stream != null || this.textRead;
   }
+}
+
+/**
+ * The node:http request the HTTP server holds for `request`, while its body is unread (a handler
+ * written for node:http reads it itself); null for a request that did not come over node:http.
+ */
+export function heldNodeRequest(request: Incoming): IncomingMessage | null {
+  return request instanceof NodeIncoming && !request.bodyRead ? request.req : null;
 }
 
 /**
