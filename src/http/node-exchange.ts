@@ -10,6 +10,14 @@ import { Socket } from 'node:net';
  * before it is sent (src/edge/pipeline.ts).
  */
 
+/**
+ * The node:http request the HTTP server holds for `request`, while its body is unread (a handler
+ * written for node:http reads it itself); null for a request that did not come over node:http.
+ */
+export function heldNodeRequest(request: object): IncomingMessage | null {
+  return (request as { heldRequest?: IncomingMessage | null }).heldRequest ?? null;
+}
+
 export interface NodeRequestParts {
   method: string;
   /** The path and query string. */

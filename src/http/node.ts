@@ -159,18 +159,15 @@ class NodeIncoming implements Incoming {
     return bodyText(this.req, limit);
   }
 
+  /** The HTTP server's request, while its body is unread (src/http/node-exchange.ts, heldNodeRequest). */
+  get heldRequest(): IncomingMessage | null {
+    return this.bodyRead ? null : this.req;
+  }
+
   /** Whether the service started reading the body. */
   get bodyRead(): boolean {
     return this.stream != null || this.textRead;
   }
-}
-
-/**
- * The node:http request the HTTP server holds for `request`, while its body is unread (a handler
- * written for node:http reads it itself); null for a request that did not come over node:http.
- */
-export function heldNodeRequest(request: Incoming): IncomingMessage | null {
-  return request instanceof NodeIncoming && !request.bodyRead ? request.req : null;
 }
 
 /**

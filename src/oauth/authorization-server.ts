@@ -4,8 +4,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { assertJsonDepth, readBodyText } from '../http/body.js';
 import type { Incoming } from '../http/incoming.js';
-import { heldNodeRequest } from '../http/node.js';
-import { capturedResponse, nodeRequestFrom } from '../http/node-exchange.js';
+import { capturedResponse, heldNodeRequest, nodeRequestFrom } from '../http/node-exchange.js';
 import { textResponse, type Reply } from '../http/text-response.js';
 import type { Viewer } from '../auth/viewer.js';
 import { addressKey } from '../limits/http.js';
@@ -33,7 +32,7 @@ import type { BrowserSignIn } from './sign-in.js';
  * records live in src/oauth-store/ (this module is a face: it never touches the database).
  *
  * The library is a node:http handler (`provider.callback()`): it gets the HTTP server's own request
- * while that request's body is unread (src/http/node.ts, heldNodeRequest), otherwise a node:http
+ * while that request's body is unread (src/http/node-exchange.ts, heldNodeRequest), otherwise a node:http
  * request made of the request's parts and the body read here; its answer is kept by a node:http
  * response (src/http/node-exchange.ts) and goes back through the pipeline like any other.
  */
