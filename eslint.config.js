@@ -16,7 +16,7 @@ const FACE_FILES = [
   /^[^/]+\/http\.ts$/, // HTTP handlers of a resource (limits/http.ts, metrics/http.ts)
   /^billing\/webhook\.ts$/, // Stripe's webhook endpoint
   /^dashboard\/static\.ts$/, // serves the built dashboard
-  /^oauth\/(authorization-server|interaction|sign-in|sign-in-pages|email-sign-in|github-sign-in|pages|cookies|browser-errors|device-flow)\.ts$/, // browser sign-in and the OAuth server's pages
+  /^oauth\/(authorization-server|interaction|sign-in|sign-in-pages|email-sign-in|github-sign-in|pages|cookies|browser-errors|device-flow|provider-configuration)\.ts$/, // browser sign-in and the OAuth server's pages
 ];
 
 const SRC = fileURLToPath(new URL('src/', import.meta.url));

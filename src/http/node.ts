@@ -137,7 +137,8 @@ class NodeIncoming implements Incoming {
   private textRead = false;
 
   constructor(
-    private readonly req: IncomingMessage,
+    /** The HTTP server's request, as a handler written for node:http takes it (heldNodeRequest). */
+    readonly req: IncomingMessage,
     readonly url: string,
   ) {
     this.method = req.method ?? 'GET';
@@ -156,6 +157,11 @@ class NodeIncoming implements Incoming {
     if (this.stream !== undefined || this.textRead) return Promise.reject(new Error('the request body was already read'));
     this.textRead = true;
     return bodyText(this.req, limit);
+  }
+
+  /** The HTTP server's request, while its body is unread (src/http/node-exchange.ts, heldNodeRequest). */
+  get heldRequest(): IncomingMessage | null {
+    return this.bodyRead ? null : this.req;
   }
 
   /** Whether the service started reading the body. */

@@ -15,6 +15,13 @@ import path from 'node:path';
  */
 export type ClientMetadataDocument = Record<string, unknown> & { client_id: string };
 
+/** What every shipped client publishes alike: a public client of the authorization code grant. */
+const PUBLIC_CODE_CLIENT = {
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+
 const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
   {
     // Anthropic's Claude Code CLI (`claude mcp login`); loopback callback on a port it picks.
@@ -22,9 +29,6 @@ const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
     client_name: 'Claude Code',
     client_uri: 'https://claude.ai',
     redirect_uris: ['http://localhost/callback', 'http://127.0.0.1/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
   },
   {
     // Visual Studio Code (desktop: the loopback URI; vscode.dev: its redirect page).
@@ -32,9 +36,6 @@ const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
     client_name: 'Visual Studio Code',
     client_uri: 'https://vscode.dev/product',
     redirect_uris: ['http://127.0.0.1:33418/', 'https://vscode.dev/redirect'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
     application_type: 'native',
   },
   {
@@ -42,20 +43,14 @@ const SHIPPED_CLIENT_DOCUMENTS: readonly ClientMetadataDocument[] = [
     client_id: 'https://chatgpt.com/oauth/codex/client.json',
     client_name: 'Codex',
     redirect_uris: ['http://127.0.0.1/callback', 'http://localhost/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
   },
   {
     // The Zed editor.
     client_id: 'https://zed.dev/oauth/client-metadata.json',
     client_name: 'Zed',
     redirect_uris: ['http://127.0.0.1/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
   },
-];
+].map((document) => ({ ...document, ...PUBLIC_CODE_CLIENT }));
 
 function isDocument(value: unknown): value is ClientMetadataDocument {
   return (

@@ -158,6 +158,7 @@ describe('the lint rule: a service does not import a face', () => {
       'oauth/github-sign-in.ts',
       'oauth/interaction.ts',
       'oauth/pages.ts',
+      'oauth/provider-configuration.ts',
       'oauth/sign-in-pages.ts',
       'oauth/sign-in.ts',
     ]);
