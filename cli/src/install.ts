@@ -42,7 +42,7 @@ export interface DeploymentInstallData {
   target: PublicInstallTarget;
 }
 
-export interface ClientResult {
+interface ClientResult {
   client: string;
   title: string;
   path: string | null;

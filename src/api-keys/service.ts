@@ -18,7 +18,7 @@ const API_KEY_LIMITS = { name: NAME_MAX, deployments: 100 } as const;
 /** Seen by its owner: everything but the secret, which only the creation answer carries. */
 export type ApiKeyView = Omit<ApiKey, 'secretHash' | 'userId'>;
 
-export interface CreateApiKeyInput {
+interface CreateApiKeyInput {
   name: string;
   scope?: string | null;
   deploymentIds?: string[] | null;
@@ -150,7 +150,7 @@ async function cleanInput(ctx: ApiKeyContext, viewer: Viewer, input: CreateApiKe
  * when one of the user's keys has it already: two keys never share an automatic name. A name the
  * user typed is kept as typed.
  */
-export async function createApiKey(
+async function createApiKey(
   ctx: ApiKeyContext,
   viewer: Viewer,
   input: CreateApiKeyInput,
@@ -185,7 +185,7 @@ export async function createApiKey(
   return { ...viewOf(key), secret };
 }
 
-export async function listApiKeys(
+async function listApiKeys(
   ctx: ApiKeyContext,
   viewer: Viewer,
   input: { limit?: number | null; cursor?: string | null },
@@ -201,7 +201,7 @@ export async function listApiKeys(
 }
 
 /** Revokes (deletes) a key of the caller's; the next request with it is refused on every instance. */
-export async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
+async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
   const { count } = await ctx.db.prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
   if (count === 0) throw notFound('API key', keyId);
   return { keyId, deleted: true };
@@ -212,7 +212,7 @@ export async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: st
  * so a revocation holds on the next request everywhere. Unknown, revoked, expired and malformed
  * keys are UNAUTHORIZED.
  */
-export async function authenticateApiKey(ctx: ApiKeyContext, secret: string): Promise<Viewer> {
+async function authenticateApiKey(ctx: ApiKeyContext, secret: string): Promise<Viewer> {
   if (!isWellFormedApiKey(secret)) throw unauthorized('malformed API key: expected wfk_ followed by 40 letters and digits', 'malformed');
   const key = await ctx.db.prisma.apiKey.findUnique({
     where: { secretHash: hashApiKeySecret(secret) },

@@ -44,7 +44,7 @@ export interface UpdateSubject {
 /** What the library operations are built from: the database and the clock. */
 type LibraryContext = Pick<ServiceDeps, 'db' | 'clock'>;
 
-export async function listLibrary(
+async function listLibrary(
   ctx: LibraryContext,
   viewer: Viewer,
   input: { limit?: number | null; cursor?: string | null; activeOnly?: boolean | null },
@@ -83,7 +83,7 @@ async function findEntry(
  * Adds a workflow to the caller's library: another user's public workflow as a subscription,
  * or one of the caller's own workflows whose entry they removed earlier.
  */
-export async function addToLibrary(
+async function addToLibrary(
   ctx: LibraryContext,
   viewer: Viewer,
   workflowId: string,
@@ -129,7 +129,7 @@ export async function addToLibrary(
   return ctx.db.prisma.libraryEntry.findUniqueOrThrow({ where: { id: entryId }, ...query });
 }
 
-export async function updateLibraryEntry(
+async function updateLibraryEntry(
   ctx: LibraryContext,
   viewer: Viewer,
   workflowId: string,
@@ -159,7 +159,7 @@ export async function updateLibraryEntry(
  * out of the caller's deployments; removing an owned or forked workflow's entry only hides it
  * from the library (the workflow itself stays, and may still be bundled in deployments).
  */
-export async function removeFromLibrary(ctx: LibraryContext, viewer: Viewer, workflowId: string) {
+async function removeFromLibrary(ctx: LibraryContext, viewer: Viewer, workflowId: string) {
   await ctx.db.prisma.$transaction(async (tx) => {
     const entry = await findEntry(ctx, viewer, workflowId, tx);
     await tx.libraryEntry.delete({ where: { id: entry.id } });
@@ -179,11 +179,7 @@ export async function removeFromLibrary(ctx: LibraryContext, viewer: Viewer, wor
  * the workflow is not readable now), in two statements whatever their number: the workflows,
  * then the versions to compare.
  */
-export async function pendingUpdates(
-  ctx: LibraryContext,
-  viewer: Viewer,
-  entries: readonly UpdateSubject[],
-): Promise<(LibraryUpdate | null)[]> {
+async function pendingUpdates(ctx: LibraryContext, viewer: Viewer, entries: readonly UpdateSubject[]): Promise<(LibraryUpdate | null)[]> {
   const subscribed = entries.filter((e) => e.sourceType === 'subscribed');
   if (subscribed.length === 0) return entries.map(() => null);
   const workflows = await ctx.db.prisma.workflow.findMany({
@@ -225,7 +221,7 @@ export async function pendingUpdates(
  * subscriber reviewed: a newer one published meanwhile is refused (CONFLICT), so nothing is
  * accepted unseen.
  */
-export async function acceptUpdate(
+async function acceptUpdate(
   ctx: LibraryContext,
   viewer: Viewer,
   workflowId: string,

@@ -51,12 +51,12 @@ const REPORT_INCLUDE = {
 
 export type ReportRow = Prisma.WorkflowReportGetPayload<{ include: typeof REPORT_INCLUDE }>;
 
-export interface ModerateInput {
+interface ModerateInput {
   action: ModerationActionKind;
   reason: string;
 }
 
-export interface ListInput {
+interface ListInput {
   limit?: number | null;
   cursor?: string | null;
 }
@@ -103,7 +103,7 @@ export function refuseIfTakenDown(
 type ModerationContext = ServiceDeps & { operators: Set<string> };
 
 /** Whether the viewer is an operator: their e-mail address, as the identity provider asserts it, is in ADMIN_EMAILS. */
-export function isOperator(ctx: ModerationContext, viewer: Viewer | null | undefined): boolean {
+function isOperator(ctx: ModerationContext, viewer: Viewer | null | undefined): boolean {
   return Boolean(viewer?.email && ctx.operators.has(viewer.email.trim().toLowerCase()));
 }
 
@@ -115,12 +115,7 @@ function requireOperator(ctx: ModerationContext, viewer: Viewer): void {
  * Reports another user's public workflow. A private or unknown one is NOT_FOUND (as everywhere);
  * one's own is refused; a second report of the same workflow while the first is open is CONFLICT.
  */
-export async function reportWorkflow(
-  ctx: ModerationContext,
-  viewer: Viewer,
-  workflowId: string,
-  input: { reason: string },
-): Promise<ReportRow> {
+async function reportWorkflow(ctx: ModerationContext, viewer: Viewer, workflowId: string, input: { reason: string }): Promise<ReportRow> {
   const reason = cleanReason(input.reason);
   const workflow = await ctx.db.prisma.workflow.findUnique({ where: { id: workflowId }, select: { ownerId: true, visibility: true } });
   if (!workflow) throw notFound('workflow', workflowId);
@@ -146,7 +141,7 @@ export async function reportWorkflow(
 }
 
 /** The reports, newest first: the open ones by default, `closed` or every one (`all`) on request. Operators only. */
-export async function listReports(
+async function listReports(
   ctx: ModerationContext,
   viewer: Viewer,
   input: ListInput & { status?: 'open' | 'closed' | 'all' | null },
@@ -168,7 +163,7 @@ export async function listReports(
 }
 
 /** The operators' log, newest first, of one workflow or of all. Operators only. */
-export async function listActions(
+async function listActions(
   ctx: ModerationContext,
   viewer: Viewer,
   input: ListInput & { workflowId?: string | null },
@@ -193,7 +188,7 @@ export async function listActions(
  * reinstate), closes its open reports (every action but reinstate), and is logged, all in one
  * transaction that holds the workflow's row. An action that would change nothing is refused.
  */
-export async function moderateWorkflow(
+async function moderateWorkflow(
   ctx: ModerationContext,
   viewer: Viewer,
   workflowId: string,

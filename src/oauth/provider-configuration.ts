@@ -16,7 +16,7 @@ import { deploymentOfResource, endpointResource, MCP_SCOPE } from './resource.js
 
 export const OAUTH_PREFIX = '/oauth';
 /** Access tokens live about an hour; clients refresh on a 401 and retry. */
-export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 /** A refresh token is good for 30 days from its issue; each refresh issues a new one (30 days from the last use). */
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 /**

@@ -25,7 +25,7 @@ export const REVIEW_ORDER = newestFirstOrderBy('createdAt');
 
 export type ReviewQuery = { include?: Prisma.ReviewInclude; select?: Prisma.ReviewSelect };
 
-export interface ReviewInput {
+interface ReviewInput {
   rating: number;
   text: string;
 }
@@ -94,7 +94,7 @@ async function addToRating(ctx: ReviewContext, tx: Tx, workflowId: string, sumDe
   await tx.$executeRaw(ratingChange(workflowId, sumDelta, countDelta));
 }
 
-export async function listReviews(
+async function listReviews(
   ctx: ReviewContext,
   viewer: Viewer,
   workflowId: string,
@@ -121,7 +121,7 @@ export async function listReviews(
   );
 }
 
-export async function createReview(ctx: ReviewContext, viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {
+async function createReview(ctx: ReviewContext, viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {
   const clean = cleanReviewInput(input);
   const id = newId('rev');
   const now = ctx.clock.now();
@@ -152,7 +152,7 @@ export async function createReview(ctx: ReviewContext, viewer: Viewer, workflowI
   return ctx.db.prisma.review.findUniqueOrThrow({ where: { id }, ...query });
 }
 
-export async function updateReview(
+async function updateReview(
   ctx: ReviewContext,
   viewer: Viewer,
   workflowId: string,
@@ -171,7 +171,7 @@ export async function updateReview(
   return ctx.db.prisma.review.findUniqueOrThrow({ where: { id: reviewId }, ...query });
 }
 
-export async function deleteReview(ctx: ReviewContext, viewer: Viewer, workflowId: string, reviewId: string) {
+async function deleteReview(ctx: ReviewContext, viewer: Viewer, workflowId: string, reviewId: string) {
   await ctx.db.prisma.$transaction(async (tx) => {
     await lockAuthor(ctx, tx, viewer.userId);
     await findReadableWorkflow(ctx, viewer, workflowId, tx);

@@ -13,7 +13,7 @@ import { forgetIdentity, resolveViewer } from './viewers.js';
 
 export type { UserServiceHooks } from './context.js';
 export type { AccountDeletion, DeletionStats } from './deletion.js';
-export { USER_SELECT, type UserQuery, type UserRow } from './me.js';
+export { USER_SELECT, type UserQuery } from './me.js';
 
 export function createUserService({ db, clock }: ServiceDeps, hooks: UserServiceHooks = {}) {
   return withContext(

@@ -13,7 +13,7 @@ import { fillMissingDigests, firstVersionPages, getVersion, listVersions, listVe
 
 /** The rows this service answers with, as faces name them (a face does not import Prisma). */
 export type { Workflow, WorkflowVersion } from '@prisma/client';
-export { WITHOUT_MANIFEST, type ListWorkflowsInput, type VersionPageInput, type WorkflowQuery } from './types.js';
+export { WITHOUT_MANIFEST, type WorkflowQuery } from './types.js';
 export { canRead, unavailableReason } from './access.js';
 export { addLibraryEntry } from './create.js';
 

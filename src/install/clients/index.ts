@@ -22,16 +22,12 @@ import { vscode, vscodeInsiders } from './vscode.js';
 import { windsurf } from './windsurf.js';
 
 export {
-  API_KEY_PLACEHOLDER,
   installBaseOf,
-  keyBoundEndpointOf,
   keyEnvVarOf,
   serverNameOf,
   type ClientDefinition,
   type ConfigFileSpec,
-  type InstallAuth,
   type InstallForm,
-  type InstallFormKind,
   type InstallTarget,
   type JsonConfigFile,
   type LocalSetup,

@@ -22,11 +22,11 @@ export interface InstallTarget {
 }
 
 /** Stands for the key in forms made without one; the dashboard makes a key and asks again. */
-export const API_KEY_PLACEHOLDER = '<API_KEY>';
+const API_KEY_PLACEHOLDER = '<API_KEY>';
 
 /** How a form signs in: OAuth (the service's authorization server), an API key, or nothing (anonymous deployment). */
 export type InstallAuth = 'oauth' | 'api_key' | 'none';
-export type InstallFormKind = 'deeplink' | 'command' | 'file' | 'steps';
+type InstallFormKind = 'deeplink' | 'command' | 'file' | 'steps';
 
 export interface InstallForm {
   auth: InstallAuth;
