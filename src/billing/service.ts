@@ -212,8 +212,29 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
     }
   }
 
+  /**
+   * Sets the number of seats the user's subscription bills (Stripe's subscription item `quantity`;
+   * Stripe prorates the change). Nothing to do without a live subscription at the provider (free,
+   * or a plan set up by hand); a provider that cannot be reached refuses, so the caller's
+   * transaction, which made the change of members, rolls back and can be retried. `tx`: that
+   * transaction, which the read joins.
+   */
+  async function setSeats(userId: string, seats: number, tx: Prisma.TransactionClient = prisma): Promise<void> {
+    const row = await tx.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
+    if (!row?.subscriptionId || !isLiveStatus(row.status) || !stripe) return;
+    try {
+      const subscription = await stripe.subscriptions.retrieve(row.subscriptionId);
+      const item = subscription.items.data[0];
+      if (!item || item.quantity === seats) return;
+      await stripe.subscriptionItems.update(item.id, { quantity: seats, proration_behavior: 'create_prorations' });
+    } catch (error) {
+      throw providerUnavailable('change the number of seats of the subscription, so the team was not changed', error);
+    }
+  }
+
   return {
     stripe,
+    setSeats,
     /** What a checkout can be started for on this service: none when billing is not configured. */
     checkoutPrices: (): PriceKey[] => (stripe ? PRICE_KEYS.filter((key) => !!config.stripe.prices[key]) : []),
     planOf,

@@ -155,6 +155,14 @@ export function createBrowserSignIn(deps: {
       throw error;
     }
     const secret = await sessions.open(viewer.userId);
+    await services.teams.record({
+      userId: viewer.userId,
+      action: 'session.signed_in',
+      actorUserId: viewer.userId,
+      targetType: 'sign_in_method',
+      targetId: identity.method ?? 'oidc',
+      details: { issuer: identity.issuer },
+    });
     return redirect(returnTo, [sessionCookieFor(secret), ...extraCookies]);
   }
 
