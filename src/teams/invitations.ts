@@ -11,7 +11,7 @@ import { recordAudit } from './audit.js';
 import { assertManager, assertTeamPlan, checkRole, INVITABLE_ROLES, lockTeam, membershipOf } from './roles.js';
 
 /** How long an invitation can be accepted (docs/teams.md, "Invitations"). */
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** The path of the page an invitation's link opens (src/teams/http.ts). */
 export const INVITATION_PAGE_PATH = '/invitations/';
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]+\.[^\s@<>"]+$/;

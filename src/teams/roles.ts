@@ -10,8 +10,6 @@ export const INVITABLE_ROLES = ['admin', 'member'] as const satisfies readonly T
 /** The plans on which a team may have more than one member. */
 const TEAM_PLANS = new Set(['team', 'enterprise']);
 
-export type { TeamRole };
-
 /** `role` as a role of `allowed`, or a VALIDATION_ERROR naming the field. */
 export function checkRole<R extends TeamRole>(role: string, allowed: readonly R[], field = 'role'): R {
   if ((allowed as readonly string[]).includes(role)) return role as R;

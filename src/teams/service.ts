@@ -338,5 +338,3 @@ export function createTeamService(deps: ServiceDeps, teamDeps: TeamDeps) {
     ...invitations,
   };
 }
-
-export type TeamService = ReturnType<typeof createTeamService>;
