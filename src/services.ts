@@ -13,6 +13,7 @@ import { createInstallService } from './install/service.js';
 import { createQuotaService } from './limits/quota.js';
 import { createIdempotencyService } from './idempotency/service.js';
 import { createModerationService } from './moderation/service.js';
+import { createTeamService } from './teams/service.js';
 
 /**
  * Every service, built over the database, config and clock. Faces get this object and nothing of
@@ -22,7 +23,15 @@ export function createServices(deps: ServiceDeps) {
   const billing = createBillingService(deps);
   const deployments = createDeploymentService(deps);
   const apiKeys = createApiKeyService(deps);
-  const users = createUserService(deps, { beforeDelete: billing.cancelForDeletion, afterDelete: billing.forgetPlan });
+  const teams = createTeamService(deps, { setSeats: billing.setSeats });
+  const users = createUserService(deps, {
+    // Teams first: a refusal (the only owner of a team with others) leaves the subscription alone.
+    beforeDelete: async (userId) => {
+      await teams.prepareAccountDeletion(userId);
+      await billing.cancelForDeletion(userId);
+    },
+    afterDelete: billing.forgetPlan,
+  });
   return {
     billing,
     users,
@@ -38,6 +47,7 @@ export function createServices(deps: ServiceDeps) {
     quotas: createQuotaService(deps),
     idempotency: createIdempotencyService(deps),
     moderation: createModerationService(deps),
+    teams,
   };
 }
 

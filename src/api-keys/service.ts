@@ -8,6 +8,7 @@ import { withContext, type ServiceDeps } from '../service-deps.js';
 import { cleanName, NAME_MAX } from '../text.js';
 import { hashApiKeySecret, isWellFormedApiKey, newApiKeySecret, shownPrefixOf } from './secret.js';
 import { recordCreated } from '../idempotency/within-create.js';
+import { recordAudit } from '../teams/audit.js';
 
 const API_KEY_SCOPES = ['mcp', 'api'] as const;
 type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
@@ -162,6 +163,13 @@ async function createApiKey(
     await enforceQuota(tx, viewer.userId, 'apiKeys', 1, ctx.clock.now());
     const id = newId('key');
     await recordCreated(tx, `/api-keys/${id}`);
+    await recordAudit(tx, ctx.clock.now(), {
+      userId: viewer.userId,
+      action: 'api_key.created',
+      actorUserId: viewer.userId,
+      targetType: 'api_key',
+      targetId: id,
+    });
     const name = options.uniqueName
       ? unusedName(
           clean.name,
@@ -204,6 +212,13 @@ async function listApiKeys(
 async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
   const { count } = await ctx.db.prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
   if (count === 0) throw notFound('API key', keyId);
+  await recordAudit(ctx.db.prisma, ctx.clock.now(), {
+    userId: viewer.userId,
+    action: 'api_key.revoked',
+    actorUserId: viewer.userId,
+    targetType: 'api_key',
+    targetId: keyId,
+  });
   return { keyId, deleted: true };
 }
 

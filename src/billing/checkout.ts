@@ -1,3 +1,4 @@
+import type { Prisma } from '@prisma/client';
 import type Stripe from 'stripe';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -157,5 +158,30 @@ export async function cancelForDeletion({ prisma, stripe }: CheckoutContext, use
     await stripe.subscriptions.cancel(row.subscriptionId);
   } catch (error) {
     if (!isMissingResource(error)) throw providerUnavailable('cancel the subscription, so nothing was deleted', error);
+  }
+}
+
+/**
+ * Sets the number of seats the user's subscription bills (Stripe's subscription item `quantity`;
+ * Stripe prorates the change). Nothing to do without a live subscription at the provider (free,
+ * or a plan set up by hand); a provider that cannot be reached refuses, so the caller's
+ * transaction, which made the change of members, rolls back and can be retried. `tx`: that
+ * transaction, which the read joins.
+ */
+export async function setSeats(
+  { prisma, stripe }: CheckoutContext,
+  userId: string,
+  seats: number,
+  tx: Prisma.TransactionClient = prisma,
+): Promise<void> {
+  const row = await tx.billingSubscription.findUnique({ where: { userId }, select: { subscriptionId: true, status: true } });
+  if (!row?.subscriptionId || !isLiveStatus(row.status) || !stripe) return;
+  try {
+    const subscription = await stripe.subscriptions.retrieve(row.subscriptionId);
+    const item = subscription.items.data[0];
+    if (!item || item.quantity === seats) return;
+    await stripe.subscriptionItems.update(item.id, { quantity: seats, proration_behavior: 'create_prorations' });
+  } catch (error) {
+    throw providerUnavailable('change the number of seats of the subscription, so the team was not changed', error);
   }
 }

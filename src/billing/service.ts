@@ -7,7 +7,7 @@ import { PLAN_OF_USER } from './sql.js';
 import type { ServiceDeps } from '../service-deps.js';
 import { createStripeClient, PRICE_KEYS, type PriceKey } from './stripe.js';
 import { applyStripeEvent } from './webhook/apply.js';
-import { cancelForDeletion, createCheckout, createPortal, type CheckoutContext } from './checkout.js';
+import { cancelForDeletion, createCheckout, createPortal, setSeats, type CheckoutContext } from './checkout.js';
 import type { Database } from '../db/index.js';
 
 /** The billing subscription of spec 2.7. */
@@ -74,6 +74,7 @@ export function createBillingService({ db, config, clock }: ServiceDeps) {
 
   return {
     stripe,
+    setSeats: (userId: string, seats: number, tx?: Prisma.TransactionClient) => setSeats(checkout, userId, seats, tx),
     /** What a checkout can be started for on this service: none when billing is not configured. */
     checkoutPrices: (): PriceKey[] => (stripe ? PRICE_KEYS.filter((key) => !!config.stripe.prices[key]) : []),
     planOf,

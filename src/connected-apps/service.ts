@@ -2,6 +2,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { notFound } from '../errors.js';
 import { loadKnownClientDocuments } from '../oauth/known-clients.js';
 import type { ServiceDeps } from '../service-deps.js';
+import { recordAudit } from '../teams/audit.js';
 
 /**
  * The applications (MCP clients) a user connected through the OAuth authorization server: one per
@@ -105,6 +106,13 @@ export function createConnectedAppService({ db, clock, config }: ServiceDeps) {
       const { count } = await tx.oAuthRecord.deleteMany({ where: { id: `Grant:${connectedAppId}`, accountId: viewer.userId } });
       if (count === 0) throw notFound('connected app', connectedAppId);
       await tx.oAuthRecord.deleteMany({ where: { grantId: connectedAppId } });
+      await recordAudit(tx, clock.now(), {
+        userId: viewer.userId,
+        action: 'oauth_connection.revoked',
+        actorUserId: viewer.userId,
+        targetType: 'connected_app',
+        targetId: connectedAppId,
+      });
       return { connectedAppId, deleted: true as const };
     });
   }

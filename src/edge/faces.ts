@@ -16,6 +16,7 @@ import type { BrowserSignIn } from '../oauth/sign-in.js';
 import { createRestHandler } from '../rest/handler.js';
 import { openApiDocument } from '../rest/openapi.js';
 import type { Services } from '../services.js';
+import { createInvitationPage } from '../teams/http.js';
 import type { DatabaseProbe, Faces } from './router.js';
 
 /** What the faces are built from: the services and the pieces the composition root made. */
@@ -72,6 +73,7 @@ export function createFaces(parts: FaceParts, options: FaceOptions, isDraining: 
     mcp,
     install: createInstallRoutes({ services, onArtifactLookup: (outcome) => metrics.installArtifactLookup(outcome) }),
     rest,
+    invitations: createInvitationPage({ services, browser: parts.browser }),
     dashboard: loadDashboardAssets(options.dashboardDir !== undefined ? options.dashboardDir : findDashboardBuild()),
   };
 }

@@ -59,6 +59,8 @@ export interface Faces {
   mcp: { handle(request: Incoming, url: URL, deploymentId: string, scope: EdgeScope): Promise<Reply> };
   install: { handle: FaceHandler };
   rest: { handle(request: Incoming, url: URL, path: string, scope: EdgeScope): Promise<Reply> };
+  /** The page of a team invitation's link (src/teams/http.ts). */
+  invitations: { handle(request: Incoming, url: URL): Promise<Reply | null> };
   dashboard: DashboardAssets;
   metricsPath: string;
 }
@@ -147,6 +149,13 @@ export async function routeRequest(faces: Faces, request: Incoming, url: URL, sc
   }
   const document = documentOf(faces, path, scope);
   if (document) return document;
+  if (path.startsWith('/invitations/')) {
+    const invitation = await faces.invitations.handle(request, url);
+    if (invitation) {
+      scope.route = `${request.method} /invitations/:token`;
+      return invitation;
+    }
+  }
   const mcpMatch = MCP_PATH.exec(path);
   if (mcpMatch) return faces.mcp.handle(request, url, mcpMatch[1]!, scope);
   const keyBound = KEY_BOUND_MCP_PATH.exec(path);

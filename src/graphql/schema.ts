@@ -13,6 +13,7 @@ import '../api-keys/graphql.js';
 import '../connected-apps/graphql.js';
 import '../install/graphql.js';
 import '../moderation/graphql.js';
+import '../teams/graphql.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -160,6 +160,14 @@ async function signedIn(ctx: SignInContext, identity: VerifiedIdentity, returnTo
     throw error;
   }
   const secret = await ctx.store.sessions.open(viewer.userId);
+  await ctx.services.teams.record({
+    userId: viewer.userId,
+    action: 'session.signed_in',
+    actorUserId: viewer.userId,
+    targetType: 'sign_in_method',
+    targetId: identity.method ?? 'oidc',
+    details: { issuer: identity.issuer },
+  });
   return redirect(returnTo, [sessionCookieFor(ctx, secret), ...extraCookies]);
 }
 

@@ -24,13 +24,24 @@ export interface FakeStripe {
   url: string;
   requests: RecordedRequest[];
   customers: Map<string, Record<string, unknown>>;
-  /** Subscriptions the fake knows (and can cancel), by id. */
-  subscriptions: Map<string, { id: string; customer: string; status: string }>;
+  /** Subscriptions the fake knows (and can cancel, read, and change the seats of), by id. */
+  subscriptions: Map<string, FakeSubscription>;
+  /** Every change of a subscription item's quantity (seats), in order. */
+  quantityUpdates: { itemId: string; quantity: number; prorationBehavior: string | null }[];
   /** Answer every call with 500 (Stripe down). */
   failing: boolean;
   /** The environment variables that point the service at this fake. */
   env(): Record<string, string>;
   close(): Promise<void>;
+}
+
+interface FakeSubscription {
+  id: string;
+  customer: string;
+  status: string;
+  /** The one item of the subscription and its seats; made on first read when absent. */
+  itemId?: string;
+  quantity?: number;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(8).toString('hex')}`;
@@ -55,7 +66,8 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
 async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const customers = new Map<string, Record<string, unknown>>();
-  const subscriptions = new Map<string, { id: string; customer: string; status: string }>();
+  const subscriptions = new Map<string, FakeSubscription>();
+  const quantityUpdates: FakeStripe['quantityUpdates'] = [];
   const idempotent = new Map<string, unknown>();
   const state = { failing: false };
 
@@ -113,6 +125,28 @@ async function startFakeStripe(): Promise<FakeStripe> {
         url: `https://billing.stripe.test/p/session/${sessionId}`,
       });
     }
+    const read = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (method === 'GET' && read) {
+      const sub = subscriptions.get(read[1]!);
+      if (!sub) return stripeError(res, 404, 'resource_missing', `No such subscription: '${read[1]}'`);
+      sub.itemId ??= id('si');
+      sub.quantity ??= 1;
+      return answer({
+        id: sub.id,
+        object: 'subscription',
+        customer: sub.customer,
+        status: sub.status,
+        items: { object: 'list', data: [{ id: sub.itemId, object: 'subscription_item', quantity: sub.quantity }] },
+      });
+    }
+    const item = /^\/v1\/subscription_items\/([^/]+)$/.exec(url.pathname);
+    if (method === 'POST' && item) {
+      const sub = [...subscriptions.values()].find((s) => s.itemId === item[1]);
+      if (!sub) return stripeError(res, 404, 'resource_missing', `No such subscription item: '${item[1]}'`);
+      sub.quantity = Number(params.quantity);
+      quantityUpdates.push({ itemId: item[1]!, quantity: sub.quantity, prorationBehavior: params.proration_behavior ?? null });
+      return answer({ id: item[1], object: 'subscription_item', quantity: sub.quantity });
+    }
     const cancel = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (method === 'DELETE' && cancel) {
       const sub = subscriptions.get(cancel[1]!);
@@ -134,6 +168,7 @@ async function startFakeStripe(): Promise<FakeStripe> {
     requests,
     customers,
     subscriptions,
+    quantityUpdates,
     get failing() {
       return state.failing;
     },

@@ -17,7 +17,7 @@ import { initializeRequest } from '../helpers/mcp.js';
  * included — may contain any of them, and a refused call must leave the owner's data as it was.
  */
 
-type Caller = 'owner' | 'other' | 'anonymous';
+type Caller = 'owner' | 'other' | 'anonymous' | 'admin' | 'member';
 /** An HTTP status, or `"<status> <CODE>"` when the code is worth pinning (GraphQL and JSON-RPC errors ride on 200). */
 type Expected = number | `${number} ${string}`;
 /** Which of the owner's workflows a route's `:workflowId` names. */
@@ -34,6 +34,9 @@ interface Row {
   owner: Expected;
   other: Expected;
   anonymous: Expected;
+  /** Team routes: the answers to an admin and to a plain member of the owner's team (`other` is an outsider). */
+  admin?: Expected;
+  member?: Expected;
 }
 
 interface World {
@@ -52,18 +55,46 @@ interface World {
   connectedAppId: string;
   /** The owner's only way in. */
   signInMethodId: string;
+  ownerId: string;
+  /** The owner's team, with an admin and a member (tokens), and a pending invitation of a third address. */
+  teamId: string;
+  admin: string;
+  member: string;
+  memberId: string;
+  invitationId: string;
+  invitationToken: string;
   markers: string[];
 }
 
 const URLS = { successUrl: 'https://app.example.com/ok', cancelUrl: 'https://app.example.com/cancel' };
 const INITIALIZE = initializeRequest({ clientName: 'matrix' });
 const workflowBody = () => ({ name: 'Replacement', manifest: sampleManifest(), visibility: 'private' });
+const newInvitee = () => ({ email: `invitee-${randomBytes(4).toString('hex')}@example.com`, role: 'member' });
 
 // prettier-ignore
 const MATRIX: Row[] = [
   { route: 'GET /users/me', owner: 200, other: 200, anonymous: 401 },
-  { route: 'DELETE /users/me', owner: 200, other: 200, anonymous: 401 },
+  // The owner is the only owner of a team with other members: refused until ownership is passed on.
+  { route: 'DELETE /users/me', owner: '409 CONFLICT', other: 200, anonymous: 401 },
   { route: 'GET /users/me/sign-in-methods', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /users/me/audit-log', owner: 200, other: 200, anonymous: 401 },
+  { route: 'GET /users/me/audit-log.csv', owner: 200, other: 200, anonymous: 401 },
+  // Teams: \`other\` is an outsider, to whom the owner's team does not exist.
+  { route: 'GET /teams', owner: 200, admin: 200, member: 200, other: 200, anonymous: 401 },
+  { route: 'POST /teams', body: () => ({ name: 'Another team' }), owner: 201, admin: 201, member: 201, other: 201, anonymous: 401 },
+  { route: 'GET /teams/:teamId/members', owner: 200, admin: 200, member: 200, other: 404, anonymous: 401 },
+  // Callers in this order: anonymous, other, member, admin, owner.
+  { route: 'PATCH /teams/:teamId/members/:userId', body: () => ({ role: 'admin' }), owner: 200, admin: 200, member: 403, other: 404, anonymous: 401 },
+  // The member removing themselves would be leaving: an admin's removal is in test/teams/members.test.ts.
+  { route: 'DELETE /teams/:teamId/members/:userId', owner: 200, other: 404, anonymous: 401 },
+  { route: 'GET /teams/:teamId/invitations', owner: 200, admin: 200, member: 403, other: 404, anonymous: 401 },
+  { route: 'POST /teams/:teamId/invitations', body: newInvitee, owner: 201, admin: 201, member: 403, other: 404, anonymous: 401 },
+  { route: 'DELETE /teams/:teamId/invitations/:invitationId', owner: 200, member: 403, other: 404, anonymous: 401 },
+  // The invitation is a third address's: no caller here may accept it (test/teams/ accepts).
+  { route: 'POST /invitations/:token/accept', body: () => ({}), owner: '403 FORBIDDEN', member: '403 FORBIDDEN', other: '403 FORBIDDEN', anonymous: 401 },
+  { route: 'PUT /teams/:teamId/billing-owner', body: (w) => ({ userId: w.ownerId }), owner: 200, admin: 403, member: 403, other: 404, anonymous: 401 },
+  { route: 'GET /teams/:teamId/audit-log', owner: 200, admin: 200, member: 403, other: 404, anonymous: 401 },
+  { route: 'GET /teams/:teamId/audit-log.csv', owner: 200, admin: 200, member: 403, other: 404, anonymous: 401 },
   // The owner's only way in cannot be removed; another user's is not found.
   { route: 'DELETE /users/me/sign-in-methods/:id', owner: 409, other: 404, anonymous: 401 },
   { route: 'GET /billing/subscription', owner: 200, other: 200, anonymous: 401 },
@@ -216,6 +247,8 @@ describe('access matrix', () => {
     const methods = await t.call('GET', '/v1/users/me/sign-in-methods', { token: owner });
     expect(methods.status, methods.text).toBe(200);
     const signInMethodId = (methods.body.data as { id: string }[])[0]!.id;
+    const team = await seedTeam(r, owner);
+    markers.push(`PRIVATE-${r}-team`);
     allMarkers.push(...markers.map((m) => m.toLowerCase()));
     return {
       owner,
@@ -229,12 +262,52 @@ describe('access matrix', () => {
       keyId: key.body.data.keyId,
       connectedAppId,
       signInMethodId,
+      ownerId: (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId,
+      ...team,
       markers,
     };
   }
 
+  /**
+   * The owner's team (its name a marker) with an admin and a member, who joined by invitation, and
+   * a pending invitation of a third address. Development tokens vouch for no address: the addresses
+   * are marked verified as an e-mail link would.
+   */
+  async function seedTeam(r: string, owner: string) {
+    const created = await t.call('POST', '/v1/teams', { token: owner, body: { name: `PRIVATE-${r}-team` } });
+    expect(created.status, created.text).toBe(201);
+    const teamId = created.body.data.teamId as string;
+    const join = async (email: string, role: string) => {
+      const token = await t.token(email);
+      await t.database.db.prisma.signInIdentity.updateMany({ where: { email }, data: { emailVerified: true } });
+      const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: owner, body: { email, role } });
+      expect(invited.status, invited.text).toBe(201);
+      const link = invited.body.data.acceptUrl as string;
+      const accepted = await t.call('POST', `/v1/invitations/${link.slice(link.lastIndexOf('/') + 1)}/accept`, { token, body: {} });
+      expect(accepted.status, accepted.text).toBe(200);
+      return token;
+    };
+    const admin = await join(`admin-${r}@example.com`, 'admin');
+    const member = await join(`member-${r}@example.com`, 'member');
+    const memberId = (await t.call('GET', '/v1/users/me', { token: member })).body.data.userId as string;
+    const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
+      token: owner,
+      body: { email: `invitee-${r}@example.com`, role: 'member' },
+    });
+    expect(invited.status, invited.text).toBe(201);
+    const link = invited.body.data.acceptUrl as string;
+    return {
+      teamId,
+      admin,
+      member,
+      memberId,
+      invitationId: invited.body.data.invitationId as string,
+      invitationToken: link.slice(link.lastIndexOf('/') + 1),
+    };
+  }
+
   function call(row: Row, w: World, caller: Caller): Promise<CallResult> {
-    const token = caller === 'owner' ? w.owner : caller === 'other' ? w.other : null;
+    const token = caller === 'anonymous' ? null : w[caller];
     if (row.graphql) {
       const op = row.graphql(w);
       return t.graphql(op.query, op.variables, token);
@@ -248,6 +321,10 @@ describe('access matrix', () => {
       .replace(':reviewId', w.reviewId)
       .replace(':keyId', w.keyId)
       .replace(':connectedAppId', w.connectedAppId)
+      .replace(':teamId', w.teamId)
+      .replace(':userId', w.memberId)
+      .replace(':invitationId', w.invitationId)
+      .replace(':token', w.invitationToken)
       .replace(':id', w.signInMethodId)
       .replace(':version', version);
     const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
@@ -265,6 +342,8 @@ describe('access matrix', () => {
       '/v1/deployments',
       `/v1/workflows/${w.reviewedId}/reviews`,
       '/v1/api-keys',
+      `/v1/teams/${w.teamId}/members`,
+      `/v1/teams/${w.teamId}/invitations`,
     ];
     const views = await Promise.all(paths.map((p) => t.call('GET', p, { token: w.owner })));
     // Usage counters move with the owner's own calls only; connections are not part of this matrix.
@@ -288,7 +367,8 @@ describe('access matrix', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
     shared = await seedWorld();
-  });
+    // The world includes a team joined by invitation: on a loaded machine, more than the default hook time.
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
   });
@@ -328,6 +408,13 @@ describe('access matrix', () => {
       // A refused call leaves the owner's data as it was (a fork or subscription of a public
       // workflow, which succeed, legitimately move its counters).
       if (refusedOnly || row.route === 'DELETE /users/me') expect(await ownerView(w)).toBe(before);
+      // The team's own roles: refusals leak nothing either way, and the answers are as the row says.
+      for (const caller of ['member', 'admin'] as const) {
+        const expected = row[caller];
+        if (expected === undefined) continue;
+        const res = await call(row, w, caller);
+        expectAnswer(res, expected, `${caller} ${label(row)}`);
+      }
       const res = await call(row, w, 'owner');
       expectAnswer(res, row.owner, `owner ${label(row)}`);
     });

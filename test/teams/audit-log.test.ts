@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { csvCell } from '../../src/teams/audit.js';
+import { addMember, createTeam, userIdOf } from './helpers.js';
+
+/** The team's audit log and each person's own (docs/teams.md, "Audit log"). */
+describe('audit logs', () => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let carol: string;
+  let teamId: string;
+  let aliceId: string;
+  let bobId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });
+    alice = await t.token('alice@example.com');
+    bob = await t.token('bob@example.com');
+    carol = await t.token('carol@example.com');
+    aliceId = await userIdOf(t, alice);
+    teamId = await createTeam(t, alice, 'Audited');
+    bobId = await addMember(t, alice, teamId, { token: bob, email: 'bob@example.com' }, 'member');
+    await addMember(t, alice, teamId, { token: carol, email: 'carol@example.com' }, 'admin');
+    expect((await t.call('PATCH', `/v1/teams/${teamId}/members/${bobId}`, { token: alice, body: { role: 'admin' } })).status).toBe(200);
+    const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
+      token: alice,
+      body: { email: '=cmd@example.com', role: 'member' },
+    });
+    expect(invited.status, invited.text).toBe(201);
+    const revoked = await t.call('DELETE', `/v1/teams/${teamId}/invitations/${invited.body.data.invitationId}`, { token: alice });
+    expect(revoked.status).toBe(200);
+    expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${bobId}`, { token: alice })).status).toBe(200);
+  });
+  afterAll(() => t?.close());
+
+  it('records who did what to whom, newest first, for owners and admins', async () => {
+    const log = await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: alice });
+    expect(log.status, log.text).toBe(200);
+    const actions = log.body.data.map((e: { action: string }) => e.action);
+    expect(actions).toEqual([
+      'member.removed',
+      'invitation.revoked',
+      'member.invited',
+      'member.role_changed',
+      'member.joined',
+      'member.invited',
+      'member.joined',
+      'member.invited',
+      'team.created',
+    ]);
+    expect(log.body.data[0]).toMatchObject({ actorUserId: aliceId, targetType: 'user', targetId: bobId, details: { reason: 'removed' } });
+    expect(log.body.data[3]).toMatchObject({ action: 'member.role_changed', details: { from: 'member', to: 'admin' } });
+    expect(log.body.data[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // Carol is an admin: she reads it too. Bob, removed, does not.
+    expect((await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: carol })).status).toBe(200);
+    expect((await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: bob })).status).toBe(404);
+  });
+
+  it('pages with a cursor and refuses a cursor of another list', async () => {
+    const first = await t.call('GET', `/v1/teams/${teamId}/audit-log?limit=4`, { token: alice });
+    expect(first.body.data).toHaveLength(4);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const second = await t.call('GET', `/v1/teams/${teamId}/audit-log?limit=4&cursor=${first.body.pagination.nextCursor}`, {
+      token: alice,
+    });
+    const third = await t.call('GET', `/v1/teams/${teamId}/audit-log?limit=4&cursor=${second.body.pagination.nextCursor}`, {
+      token: alice,
+    });
+    const all = [...first.body.data, ...second.body.data, ...third.body.data].map((e: { entryId: string }) => e.entryId);
+    expect(new Set(all).size).toBe(9);
+    expect(third.body.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+    const mine = await t.call('GET', `/v1/users/me/audit-log?cursor=${first.body.pagination.nextCursor}`, { token: alice });
+    expect(mine.status).toBe(400);
+  });
+
+  it('refuses a plain member', async () => {
+    const dave = await t.token('dave@example.com');
+    const id = await addMember(t, alice, teamId, { token: dave, email: 'dave@example.com' }, 'member');
+    const refused = await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: dave });
+    expect(refused.status).toBe(403);
+    expect((await t.call('GET', `/v1/teams/${teamId}/audit-log.csv`, { token: dave })).status).toBe(403);
+    expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${id}`, { token: alice })).status).toBe(200);
+  });
+
+  it('exports CSV with cells that a spreadsheet shows rather than runs', async () => {
+    const csv = await t.call('GET', `/v1/teams/${teamId}/audit-log.csv`, { token: alice });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('at,action,actorUserId,targetType,targetId,details');
+    expect(lines.some((l) => l.includes('"member.invited"'))).toBe(true);
+    // The invited address began with "=": its JSON cell begins with "{", and no cell begins with = + - @.
+    for (const line of lines.slice(1)) for (const cell of line.match(/"(?:[^"]|"")*"/g) ?? []) expect(cell).not.toMatch(/^"[=+\-@\t\r]/);
+  });
+
+  it('guards a cell that starts with a formula character, a tab or a carriage return', () => {
+    for (const risky of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(risky)).toBe(`"'${risky}"`);
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('member.joined')).toBe('"member.joined"');
+  });
+
+  it("keeps each person's own security events: API keys made and revoked", async () => {
+    const made = await t.call('POST', '/v1/api-keys', { token: bob, body: { name: 'Laptop', scope: 'api' } });
+    expect(made.status).toBe(201);
+    const keyId = made.body.data.keyId as string;
+    expect((await t.call('DELETE', `/v1/api-keys/${keyId}`, { token: bob })).status).toBe(200);
+    const log = await t.call('GET', '/v1/users/me/audit-log', { token: bob });
+    expect(log.status, log.text).toBe(200);
+    expect(log.body.data.slice(0, 2)).toEqual([
+      expect.objectContaining({ action: 'api_key.revoked', targetType: 'api_key', targetId: keyId, actorUserId: bobId }),
+      expect.objectContaining({ action: 'api_key.created', targetType: 'api_key', targetId: keyId, actorUserId: bobId }),
+    ]);
+    // Nobody else's events are in it, and it holds no secret.
+    expect(log.text).not.toContain(made.body.data.secret);
+    const carolLog = await t.call('GET', '/v1/users/me/audit-log', { token: carol });
+    expect(carolLog.text).not.toContain(keyId);
+  });
+
+  it('serves the logs through GraphQL', async () => {
+    const res = await t.graphql(
+      'query($teamId: String!) { teamAuditLog(teamId: $teamId, limit: 2) { data { action actorUserId targetType targetId at } pagination { hasMore } } myAuditLog { data { action } } }',
+      { teamId },
+      alice,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.teamAuditLog.data).toHaveLength(2);
+    expect(res.body.data.teamAuditLog.pagination.hasMore).toBe(true);
+  });
+});
