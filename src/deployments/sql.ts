@@ -10,7 +10,7 @@ import type { Statement } from '../db/statement.js';
 /** The deployments columns under Prisma's field names, so rows have the shape of Prisma's `Deployment`. */
 const DEPLOYMENT_COLUMNS = `id, owner_id AS "ownerId", name, description, enabled_adapters AS "enabledAdapters",
   status::text AS status, allow_anonymous AS "allowAnonymous", last_connected_at AS "lastConnectedAt",
-  created_at AS "createdAt", updated_at AS "updatedAt", revision`;
+  created_at AS "createdAt", updated_at AS "updatedAt", revision, team_id AS "teamId"`;
 
 /**
  * A page of an owner's deployments, newest first: owner $1, then the optional status and the

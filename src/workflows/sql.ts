@@ -16,7 +16,8 @@ const SUMMARY_COLUMNS = `id, owner_id AS "ownerId", name, description, visibilit
   subscribers_count AS "subscribersCount", rating_sum AS "ratingSum", rating_count AS "ratingCount",
   published_at AS "publishedAt", created_at AS "createdAt", updated_at AS "updatedAt", revision, digest,
   check_findings AS "checkFindings",
-  moderation_state AS "moderationState", moderation_reason AS "moderationReason", moderated_at AS "moderatedAt"`;
+  moderation_state AS "moderationState", moderation_reason AS "moderationReason", moderated_at AS "moderatedAt",
+  team_id AS "teamId"`;
 const WORKFLOW_COLUMNS = `${SUMMARY_COLUMNS},
   CASE WHEN manifest_text IS NULL THEN manifest END AS manifest, manifest_text AS "manifestText",
   manifest_yaml AS "manifestYaml"`;
