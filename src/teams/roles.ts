@@ -29,6 +29,13 @@ export async function membershipOf(db: Prisma.TransactionClient, teamId: string,
   return member;
 }
 
+/** The member `userId` of a team whose row the transaction locked, or NOT_FOUND. */
+export async function targetMember(tx: Prisma.TransactionClient, teamId: string, userId: string) {
+  const target = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId, userId } } });
+  if (!target) throw notFound('member', userId);
+  return target;
+}
+
 /** FORBIDDEN for a member who may not do `what`: owners and admins manage a team. */
 export function assertManager(role: TeamRole, what: string): void {
   if (role === 'member') throw new AppError('FORBIDDEN', `only the team's owners and admins may ${what}`, { reason: 'team_role', role });
