@@ -76,7 +76,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graphql = createGraphQLHandler({ schema: getSchema(), services, prisma: db.prisma, log, production: config.production });
   const oauthStore = createOAuthStore({ db, clock });
   const browser = createBrowserSignIn({ config, store: oauthStore, clock, services, log });
-  const authorizationServer = await createAuthorizationServer({ config, store: oauthStore, browser, limiter, log });
+  const authorizationServer = await createAuthorizationServer({
+    config,
+    store: oauthStore,
+    browser,
+    limiter,
+    log,
+    record: (event) => services.teams.record(event),
+  });
   const edge: Edge = {
     faces: createFaces({ config, log, services, db, limiter, metrics, graphql, browser, authorizationServer }, options, () => draining),
     scopes: { services, log, config, limiter, authenticator, browser, accessTokens: authorizationServer },

@@ -43,6 +43,8 @@ export interface OwnerPageSpec {
   orderColumn: string;
   /** The one optional equality filter: its column, the parameter's SQL type, and the name's suffix. */
   filter: { column: string; type: string; suffix: string };
+  /** A further constant condition every page of the list holds (no parameter). */
+  where?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface OwnerPageSpec {
 export function ownerPageStatements(spec: OwnerPageSpec): (withFilter: boolean, withCursor: boolean) => Statement {
   const statements = [false, true].flatMap((filtered) =>
     [false, true].map((after): Statement => {
-      const conditions = ['owner_id = $1'];
+      const conditions = ['owner_id = $1', ...(spec.where ? [spec.where] : [])];
       let n = 1;
       if (filtered) conditions.push(`${spec.filter.column} = $${++n}::${spec.filter.type}`);
       if (after) {

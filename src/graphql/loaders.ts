@@ -4,7 +4,7 @@ import type { DeploymentUsageSummary, UsageSubject } from '../deployments/types.
 import type { Page } from '../pagination.js';
 import type { Services } from '../services.js';
 import type { Viewer } from '../auth/viewer.js';
-import type { Workflow, WorkflowVersion } from '../workflows/service.js';
+import type { TeamRole, Workflow, WorkflowVersion } from '../workflows/service.js';
 import type { LibraryUpdate, UpdateSubject } from '../library/service.js';
 
 /**
@@ -20,6 +20,7 @@ export class Loaders {
   private bundles: DataLoader<string, BundledWorkflow[]> | undefined;
   private usage: DataLoader<UsageSubject, DeploymentUsageSummary, string> | undefined;
   private updates: DataLoader<UpdateSubject, LibraryUpdate | null, string> | undefined;
+  private teamRoles: DataLoader<string, TeamRole | null> | undefined;
 
   constructor(
     private readonly services: Services,
@@ -41,6 +42,12 @@ export class Loaders {
   get readableWorkflow(): DataLoader<string, Workflow | null> {
     this.readable ??= new DataLoader<string, Workflow | null>((ids) => this.services.workflows.readableByIds(this.viewer, ids));
     return this.readable;
+  }
+
+  /** The viewer's role in a team, or null when they are not in it, batched over the teams of a page. */
+  get teamRole(): DataLoader<string, TeamRole | null> {
+    this.teamRoles ??= new DataLoader<string, TeamRole | null>((ids) => this.services.workflows.viewerTeamRoles(this.viewer!, ids));
+    return this.teamRoles;
   }
 
   /** The bundled workflows of one of the viewer's deployments, batched over the deployments of a page. */

@@ -1,10 +1,11 @@
+import type { GraphQLContext } from '../graphql/context.js';
 import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import { isAdapter } from '../manifest/adapters.js';
 import { AdapterRef } from '../manifest/graphql.js';
 import { UserRef } from '../users/graphql.js';
 import { pageItemQuery, WorkflowRef } from '../workflows/graphql.js';
-import { canRead, unavailableReason } from '../workflows/service.js';
+import { canRead, unavailableReason, type TeamRole } from '../workflows/service.js';
 import { ContentCheckRef } from '../marketplace/graphql.js';
 import type { LibraryQuery, LibraryUpdate } from './service.js';
 import type { VersionChange } from './version-diff.js';
@@ -38,6 +39,12 @@ const LibraryUpdateRef = builder.objectRef<LibraryUpdate>('LibraryUpdate').imple
   }),
 });
 
+/** The viewer's role in the team of an entry's workflow (none for a personal one), batched over a page. */
+async function teamRolesOf(ctx: GraphQLContext, workflow: { teamId: string | null }): Promise<ReadonlyMap<string, TeamRole>> {
+  const role = workflow.teamId && ctx.viewer ? await ctx.loaders.teamRole.load(workflow.teamId) : null;
+  return new Map(role && workflow.teamId ? [[workflow.teamId, role]] : []);
+}
+
 const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
   description: "A workflow in a user's library (spec 2.5).",
   fields: (t) => ({
@@ -56,14 +63,14 @@ const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
     available: t.boolean({
       description:
         'Whether the workflow can be used: false while its author keeps it private or the operators suspend it (the entry is kept and comes back when it is public, or reinstated, again).',
-      select: { workflow: { select: { ownerId: true, visibility: true, moderationState: true, moderationReason: true } } },
-      resolve: (e) => unavailableReason(e.userId, e.workflow) === null,
+      select: { workflow: { select: { ownerId: true, visibility: true, teamId: true, moderationState: true, moderationReason: true } } },
+      resolve: async (e, _args, ctx) => unavailableReason(e.userId, e.workflow, await teamRolesOf(ctx, e.workflow)) === null,
     }),
     unavailableReason: t.string({
       nullable: true,
       description: 'Why the workflow cannot be used now (null while it can).',
-      select: { workflow: { select: { ownerId: true, visibility: true, moderationState: true, moderationReason: true } } },
-      resolve: (e) => unavailableReason(e.userId, e.workflow),
+      select: { workflow: { select: { ownerId: true, visibility: true, teamId: true, moderationState: true, moderationReason: true } } },
+      resolve: async (e, _args, ctx) => unavailableReason(e.userId, e.workflow, await teamRolesOf(ctx, e.workflow)),
     }),
     update: t.field({
       type: LibraryUpdateRef,
@@ -79,7 +86,8 @@ const LibraryEntryRef = builder.prismaObject('LibraryEntry', {
       extensions: graphqlOnly,
       select: (_args, _ctx, nestedSelection) => ({ workflow: nestedSelection(true) }),
       // Checked at read time, not when the entry was made: visibility may have changed since.
-      resolve: (e, _args, ctx) => (ctx.viewer && canRead(ctx.viewer, e.workflow) ? e.workflow : null),
+      resolve: async (e, _args, ctx) =>
+        ctx.viewer && canRead(ctx.viewer, e.workflow, await teamRolesOf(ctx, e.workflow)) ? e.workflow : null,
     }),
   }),
 });

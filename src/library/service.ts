@@ -9,7 +9,7 @@ import { ADAPTERS } from '../manifest/types.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
-import { addLibraryEntry, canRead } from '../workflows/service.js';
+import { addLibraryEntry, canRead, mayRead, teamRolesFor } from '../workflows/service.js';
 import { lockWorkflowForSubscription, lockWorkflowForUpdate } from '../workflows/sql.js';
 import { storedCheck, type CheckResult } from '../marketplace/content-check.js';
 import { versionChanges, type VersionChange } from './version-diff.js';
@@ -99,7 +99,7 @@ async function addToLibrary(
       // serialised, so one that waited reads the visibility the owner committed.
       await tx.$queryRaw(lockWorkflowForSubscription(workflowId));
       const workflow = await tx.workflow.findUnique({ where: { id: workflowId } });
-      if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
+      if (!workflow || !(await mayRead(tx, viewer, workflow))) throw notFound('workflow', workflowId);
       const existing = await tx.libraryEntry.findUnique({
         where: { userId_workflowId: { userId: viewer.userId, workflowId } },
         select: { id: true },
@@ -184,9 +184,10 @@ async function pendingUpdates(ctx: LibraryContext, viewer: Viewer, entries: read
   if (subscribed.length === 0) return entries.map(() => null);
   const workflows = await ctx.db.prisma.workflow.findMany({
     where: { id: { in: [...new Set(subscribed.map((e) => e.workflowId))] } },
-    select: { id: true, ownerId: true, visibility: true, currentVersion: true },
+    select: { id: true, ownerId: true, visibility: true, teamId: true, currentVersion: true },
   });
-  const latest = new Map(workflows.filter((w) => canRead(viewer, w)).map((w) => [w.id, w.currentVersion]));
+  const roles = await teamRolesFor(ctx.db.prisma, viewer.userId, workflows);
+  const latest = new Map(workflows.filter((w) => canRead(viewer, w, roles)).map((w) => [w.id, w.currentVersion]));
   const behind = subscribed.filter((e) => latest.has(e.workflowId) && latest.get(e.workflowId) !== e.workflowVersion);
   const versions = behind.length
     ? await ctx.db.prisma.workflowVersion.findMany({
@@ -237,7 +238,7 @@ async function acceptUpdate(
       throw new AppError('CONFLICT', 'only a subscription has updates to accept: your own workflows are always at their latest version', {
         workflowId,
       });
-    if (!canRead(viewer, workflow))
+    if (!(await mayRead(tx, viewer, workflow)))
       throw new AppError('CONFLICT', 'the author has made this workflow private: there is no update to accept until it is public again', {
         workflowId,
       });

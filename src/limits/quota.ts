@@ -1,10 +1,10 @@
 import type { Prisma } from '@prisma/client';
 import type { ServiceDeps } from '../service-deps.js';
-import { AppError } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import { readPlan } from '../billing/service.js';
 import { isOrAre, plural } from '../text.js';
 import { effectivePlan, planLimits, usagePeriod, type PlanLimits, type PlanName } from './plans.js';
-import { countWithinLimit, lockUserWithPlan } from './sql.js';
+import { countWithinLimit, lockTeamBillingOwner, lockUserWithPlan } from './sql.js';
 
 /**
  * Plan quotas (spec section 8), enforced inside the caller's create transaction.
@@ -56,7 +56,8 @@ async function lockUserPlan(tx: Db, userId: string): Promise<PlanName> {
 function countQuota(db: Db, userId: string, quota: CountedQuota, now: Date): Promise<number> {
   switch (quota) {
     case 'workflows':
-      return db.workflow.count({ where: { ownerId: userId } });
+      // A team's workflows count toward the team's quota (enforceTeamQuota), not their author's.
+      return db.workflow.count({ where: { ownerId: userId, teamId: null } });
     case 'deployments':
       return db.deployment.count({ where: { ownerId: userId } });
     case 'subscriptions':
@@ -103,6 +104,27 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
   const limit = LIMIT_OF[quota](planLimits(plan));
   const used = await countQuota(tx, userId, quota, now);
   if (used + adding > limit) throw exceeded(quota, plan, limit, used);
+  return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
+}
+
+/**
+ * The same for a team's workflows: they count toward the team, on the plan of its billing owner
+ * (docs/plans.md, "Team workflows"). Locks the team's row, then the billing owner's (as
+ * enforceQuota does), so concurrent creates in one team run one after another. NOT_FOUND when
+ * the team is gone.
+ */
+export async function enforceTeamQuota(tx: Db, teamId: string, quota: 'workflows', adding = 1): Promise<QuotaUse> {
+  const [team] = await tx.$queryRaw<{ billingOwnerId: string }[]>(lockTeamBillingOwner(teamId));
+  if (!team) throw notFound('team', teamId);
+  const plan = await lockUserPlan(tx, team.billingOwnerId);
+  const limit = LIMIT_OF[quota](planLimits(plan));
+  const used = await tx.workflow.count({ where: { teamId } });
+  if (used + adding > limit)
+    throw new AppError(
+      'PLAN_LIMIT_EXCEEDED',
+      `team '${teamId}' is on its billing owner's ${plan} plan, which allows ${plural(limit, ...WHAT[quota])} per team, and ${used} ${isOrAre(used)} used; the billing owner upgrades the plan, or remove some of the team's first`,
+      { quota, limit, used, plan, teamId },
+    );
   return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
 }
 

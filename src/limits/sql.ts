@@ -22,3 +22,7 @@ export const countWithinLimit = (userId: string, metric: string, period: string,
   ON CONFLICT (user_id, metric, period)
   DO UPDATE SET count = usage_counters.count + 1 WHERE usage_counters.count < ${limit}::int
   RETURNING count`;
+
+/** Locks a team's row until the transaction ends and reads its billing owner; no row when the team is gone. */
+export const lockTeamBillingOwner = (teamId: string) => Prisma.sql`
+  SELECT billing_owner_id AS "billingOwnerId" FROM teams WHERE id = ${teamId} FOR UPDATE`;

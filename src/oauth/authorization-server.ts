@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../teams/audit.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider from 'oidc-provider';
 import type { Config } from '../config.js';
@@ -366,12 +367,14 @@ export async function createAuthorizationServer(deps: {
   browser: BrowserSignIn;
   limiter: RateLimiter;
   log: Logger;
+  /** Writes an entry in a person's audit log (an OAuth connection granted). */
+  record: (event: AuditEvent) => Promise<void>;
 }): Promise<AuthorizationServer> {
   const { config, store } = deps;
   const publicUrl = new URL(config.publicBaseUrl);
   const issuer = publicUrl.origin;
   const provider = await createProvider(deps, issuer);
-  const interactions = createInteractions({ provider, config, browser: deps.browser, store });
+  const interactions = createInteractions({ provider, config, browser: deps.browser, store, record: deps.record });
   deps.browser.describeReturnWith(interactions.describeReturn);
   const server: ServerContext = {
     config,

@@ -1,3 +1,4 @@
+import type { AuditEvent } from '../teams/audit.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
@@ -44,6 +45,8 @@ interface InteractionContext {
   config: Config;
   browser: BrowserSignIn;
   store: OAuthStore;
+  /** Writes an entry in a person's audit log (the team service's `record`). */
+  record: (event: AuditEvent) => Promise<void>;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -103,7 +106,20 @@ async function grantApi(ctx: InteractionContext, details: Details, userId: strin
   const missing = details.prompt.details as { missingOIDCScope?: string[] };
   if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   grant.addResourceScope(String(details.params.resource), API_SCOPE);
-  return grant.save();
+  return connectionGranted(ctx, userId, await grant.save(), details.params);
+}
+
+/** A consent given: an `oauth_connection.granted` entry in the person's own log; the grant's id. */
+async function connectionGranted(ctx: InteractionContext, userId: string, grantId: string, params: Details['params']): Promise<string> {
+  await ctx.record({
+    userId,
+    action: 'oauth_connection.granted',
+    actorUserId: userId,
+    targetType: 'connected_app',
+    targetId: grantId,
+    details: { clientId: String(params.client_id), resource: String(params.resource ?? '') },
+  });
+  return grantId;
 }
 
 /** The consent page of an authorization for a deployment's tool endpoint. */
@@ -184,6 +200,7 @@ async function answerConsent(ctx: InteractionContext, step: Step, action: string
   // whichever of the endpoint's loopback forms either connection was made through.
   const resources = baseUrlForms(config.publicBaseUrl).map((base) => endpointResource(base, deploymentId));
   await store.replaceEarlierGrants({ accountId: viewer.userId, clientId, resources: [resource, ...resources], keep: grantId });
+  await connectionGranted(ctx, viewer.userId, grantId, details.params);
   return finish(ctx, step, { consent: { grantId } });
 }
 

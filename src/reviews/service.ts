@@ -6,7 +6,7 @@ import { AppError, notFound, validationError, type FieldProblem } from '../error
 import type { Viewer } from '../auth/viewer.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
-import { canRead } from '../workflows/service.js';
+import { mayRead } from '../workflows/service.js';
 import { holdUser } from '../users/sql.js';
 import { lockReview, ratingChange } from './sql.js';
 import { TEXT_LIMITS } from '../text.js';
@@ -52,8 +52,11 @@ function cleanReviewInput(input: ReviewInput): ReviewInput {
 type ReviewContext = Pick<ServiceDeps, 'db' | 'clock'>;
 
 async function findReadableWorkflow(ctx: ReviewContext, viewer: Viewer, workflowId: string, client: Tx | PrismaClient = ctx.db.prisma) {
-  const workflow = await client.workflow.findUnique({ where: { id: workflowId }, select: { id: true, ownerId: true, visibility: true } });
-  if (!workflow || !canRead(viewer, workflow)) throw notFound('workflow', workflowId);
+  const workflow = await client.workflow.findUnique({
+    where: { id: workflowId },
+    select: { id: true, ownerId: true, visibility: true, teamId: true },
+  });
+  if (!workflow || !(await mayRead(client, viewer, workflow))) throw notFound('workflow', workflowId);
   return workflow;
 }
 

@@ -14,7 +14,7 @@ export const USER_SELECT = {
   email: true,
   createdAt: true,
   updatedAt: true,
-  _count: { select: { workflows: true, deployments: true, library: { where: { sourceType: 'subscribed' } } } },
+  _count: { select: { workflows: { where: { teamId: null } }, deployments: true, library: { where: { sourceType: 'subscribed' } } } },
 } as const satisfies Prisma.UserSelect;
 
 export type UserRow = Prisma.UserGetPayload<{ select: typeof USER_SELECT }>;

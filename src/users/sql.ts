@@ -34,12 +34,13 @@ export const USER_BY_VERIFIED_EMAIL: Statement = {
 
 /**
  * A user ($1) with the counts of spec 2.6, each a correlated count over an index on the owner, so
- * the cost follows the user's own rows rather than the size of the tables.
+ * the cost follows the user's own rows rather than the size of the tables. Workflows are their
+ * personal ones: those of their teams count toward the teams (docs/plans.md, "Quotas").
  */
 export const USER_WITH_COUNTS: Statement = {
   name: 'user_with_counts',
   text: `SELECT u.id, u.email, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
-      (SELECT count(*) FROM workflows w WHERE w.owner_id = u.id)::int AS "workflowCount",
+      (SELECT count(*) FROM workflows w WHERE w.owner_id = u.id AND w.team_id IS NULL)::int AS "workflowCount",
       (SELECT count(*) FROM deployments d WHERE d.owner_id = u.id)::int AS "deploymentCount",
       (SELECT count(*) FROM library_entries l WHERE l.user_id = u.id AND l.source_type = 'subscribed')::int AS "subscriptionCount"
     FROM users u WHERE u.id = $1`,

@@ -2,7 +2,7 @@ import type { Prisma } from '@prisma/client';
 import type { Viewer } from '../auth/viewer.js';
 import { newId } from '../clock.js';
 import { recordCreated } from '../idempotency/within-create.js';
-import { enforceQuota } from '../limits/quota.js';
+import { enforceQuota, enforceTeamQuota } from '../limits/quota.js';
 import { ADAPTERS, type WorkflowManifest } from '../manifest/types.js';
 import { manifestTextOf } from '../manifest/stored.js';
 import { checkContent, publishingRefused } from '../marketplace/content-check.js';
@@ -11,17 +11,31 @@ import { cleanWorkflowInput, type WorkflowInput } from './input.js';
 import { authoredColumns, findingsColumn, reload, versionFields } from './rows.js';
 import type { Tx, WorkflowContext, WorkflowQuery } from './types.js';
 import { INITIAL_VERSION } from './versioning.js';
+import { managerOf, recordWorkflowEvent } from './team-access.js';
 
 /** How a workflow comes to be: created by its author (forks are written the same way, forks.ts). */
 
-export async function createWorkflow(ctx: WorkflowContext, viewer: Viewer, input: WorkflowInput, query: WorkflowQuery = {}) {
+/**
+ * With `teamId`, the workflow is the team's (docs/teams.md, "Team workflows"): made by one of its
+ * owners or admins, who stays its author, and counted toward the team's quota.
+ */
+export async function createWorkflow(
+  ctx: WorkflowContext,
+  viewer: Viewer,
+  input: WorkflowInput & { teamId?: string | null },
+  query: WorkflowQuery = {},
+) {
   const clean = cleanWorkflowInput(input);
   const check = checkContent(clean);
   if (clean.visibility === 'public' && check.status === 'blocked') throw publishingRefused(check);
+  const teamId = input.teamId ?? null;
   const id = newId('wf');
   const now = ctx.clock.now();
   return ctx.db.prisma.$transaction(async (tx) => {
-    await enforceQuota(tx, viewer.userId, 'workflows');
+    if (teamId) {
+      await managerOf(tx, viewer, teamId);
+      await enforceTeamQuota(tx, teamId, 'workflows');
+    } else await enforceQuota(tx, viewer.userId, 'workflows');
     await insertNewWorkflow(
       tx,
       {
@@ -31,10 +45,12 @@ export async function createWorkflow(ctx: WorkflowContext, viewer: Viewer, input
         manifestText: manifestTextOf(clean.manifest),
         publishedAt: clean.visibility === 'public' ? now : null,
         checkFindings: findingsColumn(check),
+        teamId,
         createdAt: now,
       },
       viewer.userId,
     );
+    if (teamId) await recordWorkflowEvent(tx, now, viewer, { id, teamId }, 'workflow.created');
     await recordCreated(tx, `/workflows/${id}`);
     return reload(tx, id, query);
   });

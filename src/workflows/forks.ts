@@ -31,9 +31,10 @@ export async function forkWorkflow(
   try {
     return await ctx.db.prisma.$transaction(async (tx) => {
       const original = await findReadable(ctx, viewer, workflowId, tx);
-      if (original.ownerId === viewer.userId)
+      // A team's workflow is forked by its members into their own accounts, private or public.
+      if (original.teamId === null && original.ownerId === viewer.userId)
         throw new AppError('FORBIDDEN', 'you own this workflow: edit it or create a new one instead of forking it', { workflowId });
-      if (original.visibility !== 'public') throw notFound('workflow', workflowId);
+      if (original.visibility !== 'public' && original.teamId === null) throw notFound('workflow', workflowId);
       refuseIfTakenDown(original, 'forked');
       if (!original.allowForks) throw new AppError('FORBIDDEN', 'the owner of this workflow has disabled forking', { workflowId });
       // Once ever per user (spec 2.9): the record outlives the fork, so deleting the fork does not

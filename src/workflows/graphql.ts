@@ -112,6 +112,13 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
       resolve: (w) => digestOf(w),
     }),
     allowForks: t.exposeBoolean('allowForks', { description: 'Whether other users may fork this workflow.' }),
+    teamId: t.string({
+      nullable: true,
+      description:
+        'The team the workflow belongs to (docs/teams.md, "Team workflows"), shown to the team\'s members; null for a personal workflow, and for anyone outside the team.',
+      select: { teamId: true },
+      resolve: async (w, _args, ctx) => (w.teamId && ctx.viewer && (await ctx.loaders.teamRole.load(w.teamId)) ? w.teamId : null),
+    }),
     stats: t.field(workflowFields.stats),
     forkedFrom: t.field({
       type: ForkOriginRef,
@@ -240,12 +247,13 @@ function workflowPageQuery(ctx: GraphQLContext, info: GraphQLResolveInfo): Workf
 builder.queryFields((t) => ({
   workflows: t.field({
     type: WorkflowPageRef,
-    description: "The caller's own workflows, newest first. REST: GET /v1/workflows.",
+    description: "The caller's personal workflows, or with teamId a team's, newest first. REST: GET /v1/workflows.",
     authScopes: { authenticated: true },
     args: {
       limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
       cursor: t.arg.string(),
       visibility: t.arg({ type: VisibilityEnum }),
+      teamId: t.arg.string({ description: "A team's workflows (for its members) in place of your personal ones." }),
     },
     resolve: (_root, args, ctx, info) => ctx.services.workflows.listWorkflows(ctx.viewer!, args, workflowPageQuery(ctx, info)),
   }),
@@ -310,6 +318,7 @@ builder.mutationFields((t) => ({
       category: t.arg.string(),
       tags: t.arg.stringList(),
       allowForks: t.arg.boolean({ description: 'Whether others may fork it once public (default true).' }),
+      teamId: t.arg.string({ description: 'The team it belongs to (you are one of its owners or admins); left out: it is yours.' }),
     },
     resolve: (query, _root, args, ctx) => ctx.services.workflows.createWorkflow(ctx.viewer!, args, query),
   }),
@@ -331,6 +340,10 @@ builder.mutationFields((t) => ({
       category: t.arg.string({ description: 'Left out: unchanged. Null: empty.' }),
       tags: t.arg.stringList({ description: 'Left out: unchanged. Null: no tags.' }),
       allowForks: t.arg.boolean({ description: 'Left out: unchanged. Null is refused.' }),
+      teamId: t.arg.string({
+        description:
+          "Left out: unchanged. A team's id moves your personal workflow into that team (you are one of its owners or admins); null moves a team workflow into your own account (team owners only).",
+      }),
       expectedRevision: t.arg.int({ description: EXPECTED_REVISION }),
     },
     resolve: (query, _root, { workflowId, expectedRevision, ...input }, ctx) =>

@@ -1,11 +1,13 @@
 import type { Prisma, Workflow } from '@prisma/client';
 import type { Viewer } from '../auth/viewer.js';
-import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
+import { afterPosition, newestFirstOrderBy, type Position } from '../db/keyset.js';
+import { membershipOf } from '../teams/roles.js';
 import { notFound } from '../errors.js';
 import { exportManifest as renderManifest, type ExportFormat } from '../manifest/export.js';
 import { writtenManifest } from '../manifest/stored.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { canRead, findReadable } from './access.js';
+import { NO_TEAMS, teamRolesFor } from './team-access.js';
 import { versionDigest } from './digest.js';
 import { provenanceOf } from './provenance.js';
 import { WORKFLOW_BY_ID, workflowsOfOwner, workflowSummariesOfOwner } from './sql.js';
@@ -33,8 +35,16 @@ export async function listWorkflows(
   const limit = pageLimit(input.limit);
   const after = input.cursor ? timeCursorPosition(input.cursor, 'workflows') : null;
   let rows: Workflow[];
-  if (asksForRelations(query)) {
-    const where: Prisma.WorkflowWhereInput = { ownerId: viewer.userId, ...(input.visibility ? { visibility: input.visibility } : {}) };
+  if (input.teamId != null) {
+    // A team's workflows, for its members (an outsider learns nothing of the team).
+    await membershipOf(ctx.db.prisma, input.teamId, viewer.userId);
+    rows = await teamPage(ctx, input.teamId, input, after, limit, query);
+  } else if (asksForRelations(query)) {
+    const where: Prisma.WorkflowWhereInput = {
+      ownerId: viewer.userId,
+      teamId: null,
+      ...(input.visibility ? { visibility: input.visibility } : {}),
+    };
     if (after) where.OR = afterPosition('createdAt', after);
     rows = (await ctx.db.prisma.workflow.findMany({
       where,
@@ -61,10 +71,29 @@ export async function listWorkflows(
   );
 }
 
+/** A page of a team's workflows, whoever wrote them. */
+async function teamPage(
+  ctx: WorkflowContext,
+  teamId: string,
+  input: ListWorkflowsInput,
+  after: Position | null,
+  limit: number,
+  query: WorkflowQuery,
+): Promise<Workflow[]> {
+  const where: Prisma.WorkflowWhereInput = { teamId, ...(input.visibility ? { visibility: input.visibility } : {}) };
+  if (after) where.OR = afterPosition('createdAt', after);
+  return (await ctx.db.prisma.workflow.findMany({
+    where,
+    orderBy: newestFirstOrderBy('createdAt'),
+    take: limit + 1,
+    ...query,
+  })) as Workflow[];
+}
+
 /** One statement, sent without Prisma (the hottest read of the service), checked after reading. */
 export async function getWorkflow(ctx: WorkflowContext, viewer: Viewer, workflowId: string): Promise<Workflow> {
   const [row] = await ctx.db.read<Workflow>(WORKFLOW_BY_ID, [workflowId]);
-  if (!row || !canRead(viewer, row)) throw notFound('workflow', workflowId);
+  if (!row || !canRead(viewer, row, await teamRolesFor(ctx.db.prisma, viewer.userId, [row]))) throw notFound('workflow', workflowId);
   return row;
 }
 
@@ -76,9 +105,10 @@ export async function readableByIds(
 ): Promise<(Workflow | null)[]> {
   const rows = await ctx.db.prisma.workflow.findMany({ where: { id: { in: [...workflowIds] } } });
   const byId = new Map(rows.map((w) => [w.id, w]));
+  const roles = viewer ? await teamRolesFor(ctx.db.prisma, viewer.userId, rows) : NO_TEAMS;
   return workflowIds.map((id) => {
     const w = byId.get(id);
-    return w && viewer && canRead(viewer, w) ? w : null;
+    return w && viewer && canRead(viewer, w, roles) ? w : null;
   });
 }
 

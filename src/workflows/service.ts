@@ -4,6 +4,7 @@ import { createWorkflow } from './create.js';
 import { forkWorkflow, viewerFork } from './forks.js';
 import { exportSource, exportWorkflowManifest, getWorkflow, listWorkflows, readableByIds } from './read.js';
 import { checkWorkflow, deleteWorkflow, updateWorkflow } from './update.js';
+import { viewerTeamRoles } from './team-access.js';
 import { fillMissingDigests, firstVersionPages, getVersion, listVersions, listVersionsOf } from './versions.js';
 
 /**
@@ -14,7 +15,9 @@ import { fillMissingDigests, firstVersionPages, getVersion, listVersions, listVe
 /** The rows this service answers with, as faces name them (a face does not import Prisma). */
 export type { Workflow, WorkflowVersion } from '@prisma/client';
 export { WITHOUT_MANIFEST, type WorkflowQuery } from './types.js';
-export { canRead, unavailableReason } from './access.js';
+export { canRead, mayRead, unavailableReason } from './access.js';
+export { teamRolesFor } from './team-access.js';
+export type { TeamRole } from '@prisma/client';
 export { addLibraryEntry } from './create.js';
 
 export function createWorkflowService({ db, clock }: ServiceDeps) {
@@ -38,6 +41,7 @@ export function createWorkflowService({ db, clock }: ServiceDeps) {
       exportWorkflowManifest,
       exportSource,
       checkWorkflow,
+      viewerTeamRoles,
     },
   );
 }

@@ -29,10 +29,12 @@ const OWNER_PAGE = {
   table: 'workflows',
   orderColumn: 'created_at',
   filter: { column: 'visibility', type: '"Visibility"', suffix: '_visibility' },
+  // A person's own list: the workflows of their teams are listed by team (docs/teams.md).
+  where: 'team_id IS NULL',
 } as const;
 
 /**
- * A page of an owner's workflows, newest first: owner $1, then the optional visibility and the
+ * A page of an owner's personal workflows (not their teams'), newest first: owner $1, then the optional visibility and the
  * cursor position (created_at, id), and the row count last.
  */
 export const workflowsOfOwner = ownerPageStatements({ ...OWNER_PAGE, name: 'workflows_of_owner', columns: WORKFLOW_COLUMNS });

@@ -18,6 +18,8 @@ export interface ListWorkflowsInput {
   limit?: number | null;
   cursor?: string | null;
   visibility?: Visibility | null;
+  /** A team's workflows (for its members) in place of the caller's personal ones. */
+  teamId?: string | null;
 }
 
 export interface VersionPageInput {

@@ -13,6 +13,8 @@ import { lockWorkflowForUpdate } from './sql.js';
 import { authoredColumns, findingsColumn, reload, versionFields } from './rows.js';
 import type { Tx, WorkflowContext, WorkflowQuery } from './types.js';
 import { nextVersion } from './versioning.js';
+import { applyMove, plannedMove } from './move.js';
+import { recordWorkflowEvent } from './team-access.js';
 
 /** Changes by a workflow's owner: updates (with the versions they record), the dry-run check, deletion. */
 
@@ -24,7 +26,7 @@ export async function updateWorkflow(
   ctx: WorkflowContext,
   viewer: Viewer,
   workflowId: string,
-  input: WorkflowUpdateInput,
+  { teamId, ...input }: WorkflowUpdateInput & { teamId?: unknown },
   query: WorkflowQuery = {},
   precondition: { expectedRevision?: number | null } = {},
 ) {
@@ -33,6 +35,7 @@ export async function updateWorkflow(
     await tx.$queryRaw(lockWorkflowForUpdate(workflowId));
     const current = await findOwned(ctx, viewer, workflowId, tx);
     checkRevision('workflow', workflowId, current.revision, precondition.expectedRevision);
+    const move = await plannedMove(tx, viewer, current, teamId);
     const clean = cleanWorkflowInput(mergeWorkflowUpdate(input, current));
     // A public workflow never holds content the publishing check blocks: made public or changed.
     const check = checkContent(clean);
@@ -59,6 +62,12 @@ export async function updateWorkflow(
     const change: VersionChange = { current, clean, check, text, version, digest, now };
     await writeVersion(tx, change);
     if (version || becomesPublic) await moveFollowingEntries(tx, change);
+    if (current.teamId && Object.values(input).some((v) => v !== undefined))
+      await recordWorkflowEvent(tx, now, viewer, { id: workflowId, teamId: current.teamId }, 'workflow.updated', {
+        fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined),
+        ...(version ? { version } : {}),
+      });
+    if (move) await applyMove(tx, viewer, current, move, now);
     return reload(tx, workflowId, query);
   });
 }
@@ -118,9 +127,15 @@ async function writeVersion(tx: Tx, { current, clean, check, text, version, dige
 async function moveFollowingEntries(tx: Tx, { current, clean, check, version, now }: VersionChange) {
   const held = check.findings.length > 0;
   await tx.libraryEntry.updateMany({
-    where: { workflowId: current.id, autoUpdate: true, ...(clean.visibility === 'public' && !held ? {} : { userId: current.ownerId }) },
+    where: { workflowId: current.id, autoUpdate: true, ...(clean.visibility === 'public' && !held ? {} : ownEntries(current)) },
     data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
   });
+}
+
+/** The entries that follow a workflow's versions while it is private: its author's, or its team's members'. */
+function ownEntries(workflow: Workflow): Prisma.LibraryEntryWhereInput {
+  if (workflow.teamId) return { user: { teamMemberships: { some: { teamId: workflow.teamId } } } };
+  return { userId: workflow.ownerId };
 }
 
 /**
@@ -139,9 +154,13 @@ export async function checkWorkflow(
 
 export async function deleteWorkflow(ctx: WorkflowContext, viewer: Viewer, workflowId: string) {
   await ctx.db.prisma.$transaction(async (tx) => {
-    await findOwned(ctx, viewer, workflowId, tx);
+    const current = await findOwned(ctx, viewer, workflowId, tx);
     // Versions, library entries (everyone's), reviews and deployment bundles go with it.
     await tx.workflow.delete({ where: { id: workflowId } });
+    if (current.teamId)
+      await recordWorkflowEvent(tx, ctx.clock.now(), viewer, { id: workflowId, teamId: current.teamId }, 'workflow.deleted', {
+        name: current.name,
+      });
   });
   return { workflowId, deleted: true as const };
 }

@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.js';
 import type { WorkflowManifest } from '../manifest/types.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { canRead, findReadable } from './access.js';
+import { teamRolesFor } from './team-access.js';
 import { versionDigest } from './digest.js';
 import { completeVersionsWithoutDigest, copyCurrentDigests, newestVersionIds, versionsWithoutDigest } from './sql.js';
 import type { VersionPageInput, WorkflowContext } from './types.js';
@@ -20,10 +21,10 @@ export async function listVersions(ctx: WorkflowContext, viewer: Viewer, workflo
 export async function listVersionsOf(
   ctx: WorkflowContext,
   viewer: Viewer,
-  workflow: Pick<Workflow, 'id' | 'ownerId' | 'visibility'>,
+  workflow: Pick<Workflow, 'id' | 'ownerId' | 'visibility' | 'teamId'>,
   input: VersionPageInput,
 ) {
-  if (!canRead(viewer, workflow)) throw notFound('workflow', workflow.id);
+  if (!canRead(viewer, workflow, await teamRolesFor(ctx.db.prisma, viewer.userId, [workflow]))) throw notFound('workflow', workflow.id);
   return versionPage(ctx, workflow.id, input);
 }
 

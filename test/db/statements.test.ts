@@ -64,6 +64,13 @@ describe('named statements return what Prisma would', () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
     const moments = [at(1), at(2), at(3), at(3), at(3)];
     for (const [i, id] of own.entries()) await prisma.workflow.update({ where: { id }, data: { createdAt: moments[i] } });
+    // A workflow of Alice's team: hers as author, not in her personal pages.
+    const team = await t.call('POST', '/v1/teams', { token: aliceToken, body: { name: 'Statements' } });
+    const teamWorkflow = await t.call('POST', '/v1/workflows', {
+      token: aliceToken,
+      body: { name: 'Team', manifest: seedManifest(), teamId: team.body.data.teamId },
+    });
+    expect(teamWorkflow.status, teamWorkflow.text).toBe(201);
 
     bobPublic = await seedWorkflow(t, bob, {
       name: 'Shared',
@@ -125,7 +132,7 @@ describe('named statements return what Prisma would', () => {
   const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
   it('workflowsOfOwner and workflowSummariesOfOwner page an owner’s workflows newest first, with and without visibility and cursor', async () => {
-    const all = await prisma.workflow.findMany({ where: { ownerId: alice }, orderBy: newestFirst });
+    const all = await prisma.workflow.findMany({ where: { ownerId: alice, teamId: null }, orderBy: newestFirst });
     expect(all).toHaveLength(5);
     // Cursors at every row, so some fall inside the run of equal timestamps and one after the last row.
     const cursors = all;
@@ -138,7 +145,7 @@ describe('named statements return what Prisma would', () => {
       let compared = 0;
       for (const visibility of [null, 'public', 'private'] as const) {
         for (const limit of [2, 6]) {
-          const where = { ownerId: alice, ...(visibility ? { visibility } : {}) };
+          const where = { ownerId: alice, teamId: null, ...(visibility ? { visibility } : {}) };
           const first = await read<Workflow>(statements(visibility !== null, false), [alice, ...(visibility ? [visibility] : []), limit]);
           expect(first).toEqual(expected(await prisma.workflow.findMany({ where, orderBy: newestFirst, take: limit, omit })));
           expect(first.length).toBeGreaterThan(0);
@@ -194,9 +201,12 @@ describe('named statements return what Prisma would', () => {
     for (const visibility of [null, 'public', 'private'] as const) {
       const bySql = await walk(visibility, {});
       expect(bySql.flatMap((p) => p.ids)).toEqual(
-        (await prisma.workflow.findMany({ where: { ownerId: alice, ...(visibility ? { visibility } : {}) }, orderBy: newestFirst })).map(
-          (w) => w.id,
-        ),
+        (
+          await prisma.workflow.findMany({
+            where: { ownerId: alice, teamId: null, ...(visibility ? { visibility } : {}) },
+            orderBy: newestFirst,
+          })
+        ).map((w) => w.id),
       );
       expect(await walk(visibility, { include: { versions: true } })).toEqual(bySql);
       expect(await walk(visibility, { omit: WITHOUT_MANIFEST })).toEqual(bySql);

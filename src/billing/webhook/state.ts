@@ -2,7 +2,8 @@ import type { Prisma } from '@prisma/client';
 import type Stripe from 'stripe';
 import { newId } from '../../clock.js';
 import type { StripePrices } from '../../config.js';
-import type { PlanName } from '../../limits/plans.js';
+import { effectivePlan, type PlanName } from '../../limits/plans.js';
+import { recordAudit } from '../../teams/audit.js';
 import { lockUser } from '../../users/sql.js';
 import { isLiveStatus } from '../statuses.js';
 
@@ -98,7 +99,27 @@ export async function applySubscriptionState(ctx: WebhookContext, userId: string
     },
     update: { ...data, lastEventAt: eventAt, updatedAt: ctx.now },
   });
+  await recordPlanChange(ctx, userId, effectivePlan(row));
   return { userId, applied: true };
+}
+
+/**
+ * After a subscription state is written: when the plan in force changed, a `plan.changed` entry
+ * in the log of every team `userId` pays for (docs/teams.md, "Audit log"), in the event's transaction.
+ */
+async function recordPlanChange(ctx: WebhookContext, userId: string, before: PlanName): Promise<void> {
+  const after = effectivePlan(await ctx.tx.billingSubscription.findUnique({ where: { userId }, select: { plan: true, status: true } }));
+  if (after === before) return;
+  const teams = await ctx.tx.team.findMany({ where: { billingOwnerId: userId }, select: { id: true } });
+  for (const team of teams)
+    await recordAudit(ctx.tx, ctx.now, {
+      teamId: team.id,
+      action: 'plan.changed',
+      actorUserId: null,
+      targetType: 'user',
+      targetId: userId,
+      details: { from: before, to: after, eventId: ctx.event.id },
+    });
 }
 
 export async function writeRecord(

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { authorize, createBrowser, exchangeCode } from '../helpers/oauth.js';
+import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+
+/**
+ * An OAuth connection granted (the consent page answered "allow") is written in the person's own
+ * audit log as `oauth_connection.granted` (docs/teams.md, "Audit log"); a denied one writes nothing.
+ */
+const ORIGIN = 'http://127.0.0.1';
+const OWNER = 'granting@example.com';
+
+describe('OAuth connections in the personal audit log', () => {
+  let t: TestApp;
+  let token: string;
+  let dep: string;
+
+  beforeAll(async () => {
+    [t, token] = await startTestAppWithUsers([OWNER], {
+      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
+    });
+    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Granted pipeline' });
+    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Granted', workflowIds: [wf] } })).body.data.deploymentId;
+  });
+  afterAll(() => t?.close());
+
+  const grants = async () => {
+    const log = await t.call('GET', '/v1/users/me/audit-log', { token });
+    expect(log.status, log.text).toBe(200);
+    return (log.body.data as { action: string; targetType: string; targetId: string; actorUserId: string; details: any }[]).filter(
+      (e) => e.action === 'oauth_connection.granted',
+    );
+  };
+
+  it('writes oauth_connection.granted with the connected app, the client and the endpoint; a denial writes nothing', async () => {
+    const resource = `${ORIGIN}/v1/mcp/${dep}`;
+    const denied = await authorize(t.app, createBrowser(t.app, ORIGIN), ORIGIN, { resource, email: OWNER, choice: 'deny' });
+    expect(denied.code).toBeNull();
+    expect(await grants()).toEqual([]);
+
+    const allowed = await authorize(t.app, createBrowser(t.app, ORIGIN), ORIGIN, { resource, email: OWNER });
+    expect(allowed.code).toBeTruthy();
+    const entries = await grants();
+    expect(entries).toHaveLength(1);
+    expect((await exchangeCode(t.app, ORIGIN, allowed, { resource })).status).toBe(200);
+    const apps = await t.call('GET', '/v1/connected-apps', { token });
+    const app = apps.body.data.find((a: { clientId: string }) => a.clientId === allowed.clientId);
+    expect(entries[0]).toMatchObject({
+      actorUserId: await userIdOf(t, token),
+      targetType: 'connected_app',
+      targetId: app.connectedAppId,
+      details: { clientId: allowed.clientId, resource },
+    });
+  });
+});
