@@ -3,7 +3,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { AppError } from '../errors.js';
 import type { UserContext } from './context.js';
 import { identityHash } from './identity-hash.js';
-import { dropReviewsOfUser, dropSubscriptionsOfUser, lockUser } from './sql.js';
+import { dropReviewsOfUser, dropSubscriptionsOfUser, handTeamWorkflowsOn, lockUser } from './sql.js';
 import { forgetIdentity } from './viewers.js';
 
 /** The counts of spec 4.6: what DELETE /users/me removed. */
@@ -30,7 +30,7 @@ export interface AccountDeletion {
  * so no create of this user (quota checks take the same lock) interleaves with it. Each count
  * in `stats` is the row count of the delete that removed those rows. Counters that other
  * users' workflows keep about this user (subscribers, ratings) are corrected; forks made by
- * others stay, still naming their origin.
+ * others stay, still naming their origin; the team workflows they wrote stay with their teams.
  */
 export async function deleteAccount(ctx: UserContext, viewer: Viewer): Promise<AccountDeletion> {
   const userId = viewer.userId;
@@ -55,6 +55,7 @@ async function deleteUserRows(
 ): Promise<{ stats: DeletionStats; identities: { issuer: string; subject: string }[] }> {
   const locked = await tx.$queryRaw<{ id: string }[]>(lockUser(userId));
   if (locked.length === 0) throw new AppError('UNAUTHORIZED', 'the account of this token no longer exists');
+  await tx.$executeRaw(handTeamWorkflowsOn(userId));
   const ownDeployment = { deployment: { ownerId: userId } };
   const deploymentLookups = (await tx.deploymentUsage.deleteMany({ where: ownDeployment })).count;
   // Bundles of this user's deployments, and bundles in others' deployments of this user's workflows.

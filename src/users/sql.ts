@@ -59,6 +59,14 @@ export const lockUser = (userId: string) => Prisma.sql`SELECT id FROM users WHER
  */
 export const holdUser = (userId: string) => Prisma.sql`SELECT id FROM users WHERE id = ${userId} FOR KEY SHARE`;
 
+/**
+ * The team workflows a deleted user wrote stay with their teams: their author becomes the team's
+ * billing owner (docs/teams.md, "Seats and account deletion").
+ */
+export const handTeamWorkflowsOn = (userId: string) => Prisma.sql`
+  UPDATE workflows w SET owner_id = t.billing_owner_id
+  FROM teams t WHERE w.team_id = t.id AND w.owner_id = ${userId} AND t.billing_owner_id <> ${userId}`;
+
 /** Takes the deleted user's subscriptions off the subscriber counts of other users' workflows. */
 export const dropSubscriptionsOfUser = (userId: string) => Prisma.sql`
   UPDATE workflows w SET subscribers_count = GREATEST(w.subscribers_count - 1, 0)

@@ -31,6 +31,8 @@ export interface WorkflowBody {
   category?: string;
   tags?: string[];
   allowForks?: boolean;
+  /** The team it is made in (the caller is an owner or admin of it). */
+  teamId?: string;
 }
 
 /** Creates a workflow through the REST face and returns its data (asserting 201). */

@@ -17,16 +17,17 @@ import { initializeRequest } from '../helpers/mcp.js';
  * included — may contain any of them, and a refused call must leave the owner's data as it was.
  */
 
-type Caller = 'owner' | 'other' | 'anonymous' | 'admin' | 'member';
+type Caller = 'owner' | 'other' | 'anonymous' | 'admin' | 'member' | 'removed';
 /** An HTTP status, or `"<status> <CODE>"` when the code is worth pinning (GraphQL and JSON-RPC errors ride on 200). */
 type Expected = number | `${number} ${string}`;
-/** Which of the owner's workflows a route's `:workflowId` names. */
-type On = 'private' | 'public' | 'reviewed';
+/** Which of the owner's workflows a route's `:workflowId` names (`team`: the private workflow of the owner's team). */
+type On = 'private' | 'public' | 'reviewed' | 'team';
 
 interface Row {
   /** `METHOD /path` as in the route table (below /v1), or the tool endpoint, or /graphql. */
   route: string;
   on?: On;
+  /** Added to the path; `:teamId` in it is the owner's team. */
   query?: string;
   body?: (w: World) => unknown;
   /** GraphQL rows: the operation. */
@@ -37,6 +38,8 @@ interface Row {
   /** Team routes: the answers to an admin and to a plain member of the owner's team (`other` is an outsider). */
   admin?: Expected;
   member?: Expected;
+  /** Team workflow rows: the answer to a former admin of the team, who wrote its private workflow before being removed. */
+  removed?: Expected;
 }
 
 interface World {
@@ -61,6 +64,9 @@ interface World {
   admin: string;
   member: string;
   memberId: string;
+  /** The team's private workflow, written by `removed` while an admin, and the former admin's token. */
+  teamWorkflowId: string;
+  removed: string;
   invitationId: string;
   invitationToken: string;
   markers: string[];
@@ -128,6 +134,19 @@ const MATRIX: Row[] = [
   { route: 'POST /workflows/:workflowId/check', on: 'public', body: () => ({}), owner: 200, other: 403, anonymous: 401 },
   { route: 'POST /workflows/:workflowId/reports', on: 'private', body: () => ({ reason: 'Asks the agent to read secrets.' }), owner: 403, other: 404, anonymous: 401 },
   { route: 'POST /workflows/:workflowId/reports', on: 'public', body: () => ({ reason: 'Asks the agent to read secrets.' }), owner: 403, other: 201, anonymous: 401 },
+  // The team's private workflow: its members read and fork it, owners and admins change it, only
+  // owners move it out; to a former admin who wrote it, as to an outsider, it does not exist.
+  { route: 'GET /workflows', query: '?teamId=:teamId', owner: 200, admin: 200, member: 200, removed: 404, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId', on: 'team', owner: 200, admin: 200, member: 200, removed: 404, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/manifest', on: 'team', query: '?format=yaml', owner: 200, admin: 200, member: 200, removed: 404, other: 404, anonymous: 401 },
+  { route: 'GET /workflows/:workflowId/versions', on: 'team', owner: 200, admin: 200, member: 200, removed: 404, other: 404, anonymous: 401 },
+  { route: 'PUT /workflows/:workflowId', on: 'team', body: workflowBody, owner: 200, admin: 200, member: 403, removed: 404, other: 404, anonymous: 401 },
+  // The admin's deletion would leave the owner nothing to delete: test/teams/workflows.test.ts has it.
+  { route: 'DELETE /workflows/:workflowId', on: 'team', owner: 200, member: 403, removed: 404, other: 404, anonymous: 401 },
+  { route: 'POST /workflows/:workflowId/fork', on: 'team', body: () => ({}), owner: 201, admin: 201, member: 201, removed: 404, other: 404, anonymous: 401 },
+  { route: 'PUT /workflows/:workflowId', on: 'team', body: () => ({ teamId: null }), owner: 200, admin: 403, member: 403, removed: 404, other: 404, anonymous: 401 },
+  // Moving the owner's personal workflow into the team: only its author may.
+  { route: 'PUT /workflows/:workflowId', on: 'private', body: (w) => ({ teamId: w.teamId }), owner: 200, admin: 404, member: 404, removed: 404, other: 404, anonymous: 401 },
   // The operators' routes: no operator is configured here, so to everyone they are routes that do not exist.
   { route: 'GET /admin/reports', owner: 404, other: 404, anonymous: 404 },
   { route: 'POST /admin/workflows/:workflowId/moderation', on: 'public', body: () => ({ action: 'suspend', reason: 'Takedown test.' }), owner: 404, other: 404, anonymous: 404 },
@@ -164,20 +183,27 @@ const MATRIX: Row[] = [
   { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { workflowVersions(workflowId: $id) { data { version manifest } } }', variables: { id: w.privateId } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
   { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { deployment(deploymentId: $id) { name description mcpEndpoint } }', variables: { id: w.deploymentId } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
   { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!, $m: JSON!) { updateWorkflow(workflowId: $id, name: "Taken", manifest: $m) { name } }', variables: { id: w.privateId, m: sampleManifest() } }), owner: 200, other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'query($id: String!) { workflow(workflowId: $id) { name manifest teamId } }', variables: { id: w.teamWorkflowId } }), owner: 200, admin: 200, member: 200, removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'query($teamId: String) { workflows(teamId: $teamId) { data { name description } } }', variables: { teamId: w.teamId } }), owner: 200, admin: 200, member: 200, removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!) { updateWorkflow(workflowId: $id, description: "Changed") { name } }', variables: { id: w.teamWorkflowId } }), owner: 200, admin: 200, member: '200 FORBIDDEN', removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!) { forkWorkflow(workflowId: $id) { name } }', variables: { id: w.teamWorkflowId } }), owner: 200, admin: 200, member: 200, removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!) { updateWorkflow(workflowId: $id, teamId: null) { name } }', variables: { id: w.teamWorkflowId } }), owner: 200, admin: '200 FORBIDDEN', member: '200 FORBIDDEN', removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
+  { route: 'POST /graphql', graphql: (w) => ({ query: 'mutation($id: String!) { deleteWorkflow(workflowId: $id) { deleted } }', variables: { id: w.teamWorkflowId } }), owner: 200, member: '200 FORBIDDEN', removed: '200 NOT_FOUND', other: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' },
   { route: 'POST /graphql', graphql: () => ({ query: '{ me { email } library { data { workflowId workflowName } } deployments { data { name description } } workflows { data { name description tags } } }', variables: {} }), owner: 200, other: 200, anonymous: '401 UNAUTHORIZED' },
 ];
 
 const ROUTE_KEYS = new Set(routes.map((r) => `${r.method} ${r.path}`));
 const SPECIAL = new Set(['POST /mcp/:deploymentId', 'POST /graphql']);
 
+/** A world of placeholders, for the text of a GraphQL row's operation. */
+const NAMES = { privateId: 'x', deploymentId: 'x', teamWorkflowId: 'x', teamId: 'x' } as World;
+
 function label(row: Row): string {
-  return `${row.route}${row.on ? ` [${row.on}]` : ''}${row.query ?? ''}${row.graphql ? ` ${row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.slice(0, 40)}` : ''}`;
+  return `${row.route}${row.on ? ` [${row.on}]` : ''}${row.query ?? ''}${row.graphql ? ` ${row.graphql(NAMES).query.slice(0, 64)}` : ''}`;
 }
 
 /** Mutating rows get a world of their own, so each row's expectation holds whatever ran before. */
-const mutates = (row: Row) =>
-  !row.route.startsWith('GET ') &&
-  !(row.graphql && !row.graphql({ privateId: 'x', deploymentId: 'x' } as World).query.startsWith('mutation'));
+const mutates = (row: Row) => !row.route.startsWith('GET ') && !(row.graphql && !row.graphql(NAMES).query.startsWith('mutation'));
 
 describe('access matrix', () => {
   let t: TestApp;
@@ -248,7 +274,7 @@ describe('access matrix', () => {
     expect(methods.status, methods.text).toBe(200);
     const signInMethodId = (methods.body.data as { id: string }[])[0]!.id;
     const team = await seedTeam(r, owner);
-    markers.push(`PRIVATE-${r}-team`);
+    markers.push(`PRIVATE-${r}-team`, `PRIVATE-${r}-teamintent`);
     allMarkers.push(...markers.map((m) => m.toLowerCase()));
     return {
       owner,
@@ -290,6 +316,15 @@ describe('access matrix', () => {
     const admin = await join(`admin-${r}@example.com`, 'admin');
     const member = await join(`member-${r}@example.com`, 'member');
     const memberId = (await t.call('GET', '/v1/users/me', { token: member })).body.data.userId as string;
+    const removed = await join(`removed-${r}@example.com`, 'admin');
+    const teamWorkflow = await createWorkflow(t, removed, {
+      name: `PRIVATE-${r}-teamwf`,
+      manifest: sampleManifest({ intent: `PRIVATE-${r}-teamintent` }),
+      teamId,
+    });
+    const removedId = (await t.call('GET', '/v1/users/me', { token: removed })).body.data.userId as string;
+    const removal = await t.call('DELETE', `/v1/teams/${teamId}/members/${removedId}`, { token: owner });
+    expect(removal.status, removal.text).toBe(200);
     const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
       token: owner,
       body: { email: `invitee-${r}@example.com`, role: 'member' },
@@ -301,6 +336,8 @@ describe('access matrix', () => {
       admin,
       member,
       memberId,
+      teamWorkflowId: teamWorkflow.workflowId as string,
+      removed,
       invitationId: invited.body.data.invitationId as string,
       invitationToken: link.slice(link.lastIndexOf('/') + 1),
     };
@@ -313,7 +350,7 @@ describe('access matrix', () => {
       return t.graphql(op.query, op.variables, token);
     }
     const [method, template] = row.route.split(' ') as [string, string];
-    const workflowId = row.on === 'public' ? w.publicId : row.on === 'reviewed' ? w.reviewedId : w.privateId;
+    const workflowId = { public: w.publicId, reviewed: w.reviewedId, team: w.teamWorkflowId, private: w.privateId }[row.on ?? 'private'];
     const version = row.on === 'public' ? '1.0.0' : '1.0.1';
     const path = template
       .replace(':workflowId', workflowId)
@@ -328,7 +365,8 @@ describe('access matrix', () => {
       .replace(':id', w.signInMethodId)
       .replace(':version', version);
     const headers = row.route.startsWith('POST /mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
-    return t.call(method, `/v1${path}${row.query ?? ''}`, { token, body: row.body?.(w), headers });
+    const query = (row.query ?? '').replace(':teamId', w.teamId);
+    return t.call(method, `/v1${path}${query}`, { token, body: row.body?.(w), headers });
   }
 
   /** What a refused call must not have changed: the owner's view of everything they own. */
@@ -344,6 +382,8 @@ describe('access matrix', () => {
       '/v1/api-keys',
       `/v1/teams/${w.teamId}/members`,
       `/v1/teams/${w.teamId}/invitations`,
+      `/v1/workflows/${w.teamWorkflowId}`,
+      `/v1/workflows?teamId=${w.teamId}`,
     ];
     const views = await Promise.all(paths.map((p) => t.call('GET', p, { token: w.owner })));
     // Usage counters move with the owner's own calls only; connections are not part of this matrix.
@@ -399,9 +439,11 @@ describe('access matrix', () => {
       const w = mutates(row) ? await seedWorld() : shared;
       const before = await ownerView(w);
       let refusedOnly = true;
-      for (const caller of ['anonymous', 'other'] as const) {
+      for (const caller of ['anonymous', 'other', 'removed'] as const) {
+        const expected = row[caller];
+        if (expected === undefined) continue;
         const res = await call(row, w, caller);
-        expectAnswer(res, row[caller], `${caller} ${label(row)}`);
+        expectAnswer(res, expected, `${caller} ${label(row)}`);
         expectNoMarker(res, `${caller} ${label(row)}`);
         refusedOnly &&= res.status >= 400 || res.text.includes('"errors"');
       }

@@ -231,6 +231,20 @@ describe('team workflows', () => {
     expect(moves[0]!.details.previousOwnerId).toBe(adminId);
   });
 
+  it('keeps the team workflows of a deleted account with the team, its billing owner their author', async () => {
+    const writer = await t.token('writer@example.com');
+    await addMember(t, owner, teamId, { token: writer, email: 'writer@example.com' }, 'admin');
+    const id = await teamWorkflow(writer, 'Outlives its writer');
+    const personal = await t.call('POST', '/v1/workflows', { token: writer, body: body('Goes with its writer') });
+    expect((await t.call('DELETE', '/v1/users/me', { token: writer })).status).toBe(200);
+    const kept = await t.call('GET', `/v1/workflows/${id}`, { token: member });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.data.teamId).toBe(teamId);
+    const row = await t.database.db.prisma.workflow.findUniqueOrThrow({ where: { id } });
+    expect(row.ownerId).toBe(ownerId);
+    expect(await t.database.db.prisma.workflow.count({ where: { id: personal.body.data.workflowId } })).toBe(0);
+  });
+
   it('counts team workflows toward the team’s quota on its billing owner’s plan, not the author’s', async () => {
     const free = await t.token('free-owner@example.com', { plan: 'free' });
     const freeTeam = await createTeam(t, free, 'Small');
