@@ -182,7 +182,7 @@ export const routes: RouteSpec[] = [
     field: 'Query.workflows',
     list: true,
     omit: ['Workflow.manifest'],
-    summary: "List the caller's workflows",
+    summary: "List the caller's personal workflows, or with teamId a team's",
     tag: 'Workflows',
   },
   {

@@ -11,7 +11,7 @@ import { cleanWorkflowInput, type WorkflowInput } from './input.js';
 import { authoredColumns, findingsColumn, reload, versionFields } from './rows.js';
 import type { Tx, WorkflowContext, WorkflowQuery } from './types.js';
 import { INITIAL_VERSION } from './versioning.js';
-import { managerOf, recordWorkflowEvent } from './team-access.js';
+import { managerOf, recordWorkflowEvent, teamIdOf } from './team-access.js';
 
 /** How a workflow comes to be: created by its author (forks are written the same way, forks.ts). */
 
@@ -28,7 +28,7 @@ export async function createWorkflow(
   const clean = cleanWorkflowInput(input);
   const check = checkContent(clean);
   if (clean.visibility === 'public' && check.status === 'blocked') throw publishingRefused(check);
-  const teamId = input.teamId ?? null;
+  const teamId = teamIdOf(input.teamId);
   const id = newId('wf');
   const now = ctx.clock.now();
   return ctx.db.prisma.$transaction(async (tx) => {

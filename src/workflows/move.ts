@@ -1,9 +1,9 @@
 import type { TeamRole, Workflow } from '@prisma/client';
 import type { Viewer } from '../auth/viewer.js';
-import { AppError, validationError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { enforceQuota, enforceTeamQuota } from '../limits/quota.js';
 import { addLibraryEntry } from './create.js';
-import { assertTeamRole, managerOf, recordWorkflowEvent } from './team-access.js';
+import { assertTeamRole, managerOf, recordWorkflowEvent, teamIdOf } from './team-access.js';
 import type { Tx } from './types.js';
 
 /**
@@ -27,16 +27,16 @@ export async function plannedMove(
   tx: Tx,
   viewer: Viewer,
   current: Workflow & { role: TeamRole | null },
-  teamId: unknown,
+  sent: unknown,
 ): Promise<Move | null> {
-  if (teamId === undefined || teamId === current.teamId) return null;
-  if (teamId !== null && (typeof teamId !== 'string' || teamId.trim() === ''))
-    throw validationError([{ field: 'teamId', message: 'teamId must be the id of a team, or null to move the workflow out of its team' }]);
+  if (sent === undefined) return null;
+  const teamId = teamIdOf(sent);
+  if (teamId === current.teamId) return null;
   if (current.teamId === null) {
     // Into a team: by its author (findOwned checked), an owner or admin of the team.
-    await managerOf(tx, viewer, teamId as string);
-    await enforceTeamQuota(tx, teamId as string, 'workflows');
-    return { from: null, to: teamId as string };
+    await managerOf(tx, viewer, teamId!);
+    await enforceTeamQuota(tx, teamId!, 'workflows');
+    return { from: null, to: teamId };
   }
   assertTeamRole(current, current.role, 'owner');
   if (teamId !== null)

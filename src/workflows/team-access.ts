@@ -1,6 +1,6 @@
 import type { TeamRole, Workflow } from '@prisma/client';
 import type { Viewer } from '../auth/viewer.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound, validationError } from '../errors.js';
 import { recordAudit, type AuditEvent } from '../teams/audit.js';
 import type { Tx, WorkflowContext } from './types.js';
 
@@ -41,6 +41,13 @@ export function assertTeamRole(workflow: Pick<Workflow, 'id' | 'visibility'>, ro
   if (role === null && workflow.visibility !== 'public') throw notFound('workflow', workflow.id);
   const allowed = needed === 'owner' ? role === 'owner' : role === 'owner' || role === 'admin';
   if (!allowed) throw teamRoleRefusal(workflow.id, role, needed === 'owner' ? 'move it out of the team' : 'change or delete it');
+}
+
+/** A `teamId` as sent: a team's id, null (none), or a VALIDATION_ERROR naming the field. */
+export function teamIdOf(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  throw validationError([{ field: 'teamId', message: 'teamId must be the id of a team, or null' }]);
 }
 
 /** The caller's role in a team they mean to put a workflow in: NOT_FOUND for an outsider, FORBIDDEN for a member. */

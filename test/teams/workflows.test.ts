@@ -67,10 +67,12 @@ describe('team workflows', () => {
       expect(refused.body.error.code).toBe('NOT_FOUND');
       expect(refused.body.error.message).toContain(id);
     }
-    const wrongType = await t.call('POST', '/v1/workflows', { token: owner, body: body('Nope', { teamId: 42 }) });
-    expect(wrongType.status).toBe(400);
-    expect(wrongType.body.error.code).toBe('VALIDATION_ERROR');
-    expect(wrongType.text).toContain('teamId');
+    for (const teamId of [42, '', '  ', { id: 'x' }]) {
+      const wrong = await t.call('POST', '/v1/workflows', { token: owner, body: body('Nope', { teamId }) });
+      expect(wrong.status, JSON.stringify(teamId)).toBe(400);
+      expect(wrong.body.error.code).toBe('VALIDATION_ERROR');
+      expect(wrong.text).toContain('teamId');
+    }
     // Nothing was made by the refused calls.
     expect(await t.database.db.prisma.workflow.count({ where: { name: 'Nope' } })).toBe(0);
   });
@@ -180,7 +182,11 @@ describe('team workflows', () => {
     const made = await t.call('POST', '/v1/workflows', { token: admin, body: body('Moving') });
     const id = made.body.data.workflowId as string;
     // Not a string, an unknown team, a team the author does not manage: refused, nothing moves.
-    expect((await t.call('PUT', `/v1/workflows/${id}`, { token: admin, body: { teamId: ['x'] } })).status).toBe(400);
+    for (const teamId of [['x'], '', 7]) {
+      const wrong = await t.call('PUT', `/v1/workflows/${id}`, { token: admin, body: { teamId } });
+      expect(wrong.status, JSON.stringify(teamId)).toBe(400);
+      expect(wrong.text).toContain('teamId');
+    }
     const unknown = await t.call('PUT', `/v1/workflows/${id}`, { token: admin, body: { teamId: 'team_unknown' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toContain('team_unknown');
