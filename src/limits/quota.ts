@@ -135,7 +135,8 @@ async function countWithin(tx: Db, userId: string, metric: string, period: strin
 }
 
 /**
- * Refuses an update that would record one more version of a workflow than its owner's plan keeps
+ * Refuses an update that would record one more version of a workflow than the plan of `ownerId`
+ * (its author, or a team workflow's billing owner) keeps
  * (PLAN_LIMIT_EXCEEDED, 402). Call inside the update's transaction after locking the workflow's
  * row, so concurrent updates of one workflow count each other's versions.
  */

@@ -43,7 +43,7 @@ export async function updateWorkflow(
     // Versions compare content, not key order (jsonb's or the user's).
     const version = nextVersion(current.currentVersion, { ...current, manifest: current.manifest as unknown as WorkflowManifest }, clean);
     const digest = version ? versionDigest(workflowId, current.ownerId, version, clean) : undefined;
-    if (version) await enforceVersionQuota(tx, current.ownerId, workflowId);
+    if (version) await enforceVersionQuota(tx, await planHolderOf(tx, current), workflowId);
     const text = manifestTextOf(clean.manifest);
     const becomesPublic = clean.visibility === 'public' && current.visibility !== 'public';
     await tx.workflow.update({
@@ -130,6 +130,13 @@ async function moveFollowingEntries(tx: Tx, { current, clean, check, version, no
     where: { workflowId: current.id, autoUpdate: true, ...(clean.visibility === 'public' && !held ? {} : ownEntries(current)) },
     data: { workflowVersion: version ?? current.currentVersion, updatedAt: now },
   });
+}
+
+/** Whose plan a workflow's limits are those of: its author's, or for a team's its billing owner's. */
+async function planHolderOf(tx: Tx, workflow: Workflow): Promise<string> {
+  if (!workflow.teamId) return workflow.ownerId;
+  const team = await tx.team.findUnique({ where: { id: workflow.teamId }, select: { billingOwnerId: true } });
+  return team?.billingOwnerId ?? workflow.ownerId;
 }
 
 /** The entries that follow a workflow's versions while it is private: its author's, or its team's members'. */

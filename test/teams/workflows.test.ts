@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seedManifest, seedWorkflow } from '../helpers/seed.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { addMember, createTeam, userIdOf } from './helpers.js';
 
@@ -73,6 +74,14 @@ describe('team workflows', () => {
       expect(wrong.body.error.code).toBe('VALIDATION_ERROR');
       expect(wrong.text).toContain('teamId');
     }
+    const create = `mutation($teamId: String, $m: JSON!) { createWorkflow(name: "By GraphQL", manifest: $m, teamId: $teamId) { workflowId teamId } }`;
+    const gqlMade = await t.graphql(create, { teamId, m: sampleManifest() }, owner);
+    expect(gqlMade.body.errors).toBeUndefined();
+    expect(gqlMade.body.data.createWorkflow.teamId).toBe(teamId);
+    const gqlMember = await t.graphql(create, { teamId, m: sampleManifest() }, member);
+    expect(gqlMember.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'team_role' } });
+    const gqlOutsider = await t.graphql(create, { teamId, m: sampleManifest() }, outsider);
+    expect(gqlOutsider.body.errors[0].extensions.code).toBe('NOT_FOUND');
     // Nothing was made by the refused calls.
     expect(await t.database.db.prisma.workflow.count({ where: { name: 'Nope' } })).toBe(0);
   });
@@ -156,6 +165,14 @@ describe('team workflows', () => {
   it('a person who leaves loses the team’s workflows at once, the ones they wrote included', async () => {
     const id = await teamWorkflow(leaver, 'Written by the leaver');
     expect((await t.call('GET', `/v1/workflows/${id}`, { token: leaver })).status).toBe(200);
+    const library = `{ library { data { workflowId available unavailableReason workflow { workflowId } } } }`;
+    const before = await t.graphql(library, {}, leaver);
+    expect(before.body.data.library.data).toContainEqual({
+      workflowId: id,
+      available: true,
+      unavailableReason: null,
+      workflow: { workflowId: id },
+    });
     expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${leaverId}`, { token: leaver })).status).toBe(200);
     const row = await t.database.db.prisma.workflow.findUniqueOrThrow({ where: { id } });
     expect(row.ownerId).toBe(leaverId);
@@ -173,6 +190,10 @@ describe('team workflows', () => {
     }
     const gql = await t.graphql(`query($id: String!) { workflow(workflowId: $id) { workflowId } }`, { id }, leaver);
     expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    // Their library keeps the entry, unavailable, the workflow hidden.
+    const after = (await t.graphql(library, {}, leaver)).body.data.library.data.find((e: { workflowId: string }) => e.workflowId === id);
+    expect(after).toMatchObject({ available: false, workflow: null });
+    expect(after.unavailableReason).toContain('team');
     // Nor is it in their personal list.
     const personal = await t.call('GET', '/v1/workflows', { token: leaver });
     expect(personal.body.data.map((w: { workflowId: string }) => w.workflowId)).not.toContain(id);
@@ -272,5 +293,33 @@ describe('team workflows', () => {
     const move = await t.call('PUT', `/v1/workflows/${personal.body.data.workflowId}`, { token: free, body: { teamId: freeTeam } });
     expect(move.status).toBe(402);
     expect(move.body.error.details.teamId).toBe(freeTeam);
+  });
+
+  it('counts concurrent creates in one team one after another', async () => {
+    const free = await t.token('racing-owner@example.com', { plan: 'free' });
+    const racing = await createTeam(t, free, 'Racing');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => t.call('POST', '/v1/workflows', { token: free, body: body(`Race ${i}`, { teamId: racing }) })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(3);
+    expect(await t.database.db.prisma.workflow.count({ where: { teamId: racing } })).toBe(5);
+  });
+
+  it('keeps the versions of a team workflow by its billing owner’s plan, not its author’s', async () => {
+    const writer = await t.token('free-writer@example.com', { plan: 'free' });
+    const writerId = await addMember(t, owner, teamId, { token: writer, email: 'free-writer@example.com' }, 'admin');
+    const id = await seedWorkflow(t, writerId, {
+      versions: Array.from({ length: 100 }, (_, i) => ({ version: `1.0.${i}`, manifest: seedManifest(`v${i}`) })),
+    });
+    // As a personal workflow of a free author, a 101st version is refused.
+    const personal = await t.call('PUT', `/v1/workflows/${id}`, { token: writer, body: { manifest: seedManifest('v100') } });
+    expect(personal.status).toBe(402);
+    const moved = await t.call('PUT', `/v1/workflows/${id}`, { token: writer, body: { teamId } });
+    expect(moved.status, moved.text).toBe(200);
+    // In the team, the billing owner's enterprise plan keeps it.
+    const kept = await t.call('PUT', `/v1/workflows/${id}`, { token: writer, body: { manifest: seedManifest('v100') } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.data.currentVersion).toBe('1.0.100');
   });
 });
