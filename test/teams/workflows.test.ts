@@ -129,11 +129,22 @@ describe('team workflows', () => {
     expect((await t.call('POST', `/v1/library/${id}`, { token: outsider, body: {} })).status).toBe(404);
     const entry = await t.graphql(`{ library { data { workflowId available workflow { workflowId } } } }`, {}, member);
     expect(entry.body.data.library.data).toContainEqual({ workflowId: id, available: true, workflow: { workflowId: id } });
+    // While it is private, members' entries follow its new versions as the author's does.
+    const changed = await t.call('PUT', `/v1/workflows/${id}`, { token: admin, body: { manifest: sampleManifest({ intent: 'Changed' }) } });
+    expect(changed.body.data.currentVersion).toBe('1.0.1');
+    const followed = await t.call('GET', '/v1/library?limit=100', { token: member });
+    expect(followed.body.data.find((e: { workflowId: string }) => e.workflowId === id)).toMatchObject({ workflowVersion: '1.0.1' });
     // The team's id is shown to members only, also of a public team workflow.
     expect((await t.call('PUT', `/v1/workflows/${id}`, { token: owner, body: { visibility: 'public' } })).status).toBe(200);
     const seen = await t.call('GET', `/v1/workflows/${id}`, { token: outsider });
     expect(seen.status).toBe(200);
     expect(seen.body.data.teamId).toBeNull();
+    // Public, it is still changed by no one outside the team.
+    const refused = await t.call('PUT', `/v1/workflows/${id}`, { token: outsider, body: { description: 'no' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details.reason).toBe('team_role');
+    expect(refused.text).not.toContain(teamId);
+    expect((await t.call('DELETE', `/v1/workflows/${id}`, { token: outsider })).status).toBe(403);
   });
 
   it('owners and admins change and delete; a member gets 403 team_role; an outsider 404', async () => {
