@@ -5,9 +5,11 @@ import { ErrorNotice } from './components/ErrorNotice';
 import { lazyPage, PageBoundary } from './components/lazyPage';
 import { NotFound } from './components/NotFound';
 import { graphql } from './gql';
+import Deployments from './pages/Deployments';
 import { ViewerContext } from './viewer';
 
-const Deployments = lazyPage(() => import('./pages/Deployments'));
+// The first page (`/` and `/deployments`) comes with the main script, so its data is asked for
+// as soon as the script runs; the other pages load when they are opened.
 const DeploymentPage = lazyPage(() => import('./pages/DeploymentPage'));
 const DeploymentInstall = lazyPage(() => import('./pages/DeploymentInstall'));
 const Workflows = lazyPage(() => import('./pages/Workflows'));
