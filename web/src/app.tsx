@@ -18,6 +18,8 @@ const Library = lazyPage(() => import('./pages/Library'));
 const Marketplace = lazyPage(() => import('./pages/Marketplace'));
 const MarketplaceWorkflow = lazyPage(() => import('./pages/MarketplaceWorkflow'));
 const Account = lazyPage(() => import('./pages/Account'));
+const Teams = lazyPage(() => import('./pages/Teams'));
+const Team = lazyPage(() => import('./pages/Team'));
 const AdminReports = lazyPage(() => import('./pages/AdminReports'));
 
 const ViewerQuery = graphql(`
@@ -36,6 +38,7 @@ const NAV = [
   ['/workflows', 'Workflows'],
   ['/library', 'Library'],
   ['/marketplace', 'Marketplace'],
+  ['/teams', 'Teams'],
   ['/account', 'Account'],
 ] as const;
 
@@ -106,6 +109,8 @@ export function App() {
               <Route path="/library" component={Library} />
               <Route path="/marketplace" component={Marketplace} />
               <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
+              <Route path="/teams" component={Teams} />
+              <Route path="/teams/:id" component={Team} />
               <Route path="/account" component={Account} />
               <Route path="/admin/reports" component={AdminReports} />
               <Route>
