@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICES, signature, startFakeStripe, stripeEvent, subscriptionObject, type FakeStripe } from '../helpers/fake-stripe.js';
@@ -122,11 +123,24 @@ describe('teams in the dashboard', { timeout: 120_000 }, () => {
     await log.getByRole('rowheader', { name: 'member.role_changed' }).waitFor();
     expect(await log.getByRole('row').count()).toBe(2);
     await expect.poll(() => owner.getByLabel('Role of ben@example.com').inputValue()).toBe('admin');
-    expect(await owner.getByRole('link', { name: 'Download CSV' }).count()).toBe(1);
+    // The CSV holds what the filter shows.
+    const [download] = await Promise.all([owner.waitForEvent('download'), owner.getByRole('link', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain('"member.role_changed"');
     await checkPage(owner, 'team-owner', 'team page of an owner with a filtered audit log');
 
     await owner.goto(`${origin}/teams`);
     await owner.getByRole('link', { name: 'Platform <b>ops</b>' }).waitFor();
     await checkPage(owner, 'teams', 'teams page');
+
+    // The personal log on the Account page: this browser's sign-in.
+    await owner.goto(`${origin}/account`);
+    await owner.getByLabel('Action', { exact: true }).selectOption('session.signed_in');
+    await owner.getByRole('button', { name: 'Apply filters' }).click();
+    await owner.getByRole('table', { name: 'Your security log' }).getByRole('rowheader', { name: 'session.signed_in' }).waitFor();
+    await checkPage(owner, 'account-security-log', 'account page with the security log');
   });
 });

@@ -3,6 +3,7 @@ import { Button, Form } from 'react-aria-components';
 import { request, useQuery, type ApiError } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
+import { ReasonButton } from './ReasonButton';
 
 const TeamLogQuery = graphql(`
   query TeamAuditLog(
@@ -176,7 +177,9 @@ function FilterForm(props: { team: boolean; people: Map<string, string>; onApply
         <label htmlFor={`${prefix}-to`}>To (inclusive)</label>
         <input id={`${prefix}-to`} type="date" value={f.to} onChange={(e) => set('to')(e.target.value)} />
       </div>
-      <Button type="submit">Apply filters</Button>
+      <ReasonButton type="submit" reason={f.from && f.to && f.to < f.from ? '“To” is before “From”.' : null}>
+        Apply filters
+      </ReasonButton>
     </Form>
   );
 }
