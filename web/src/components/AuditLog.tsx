@@ -4,6 +4,7 @@ import { request, useQuery, type ApiError } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
 import { ReasonButton } from './ReasonButton';
+import { useViewer } from '../viewer';
 
 const TeamLogQuery = graphql(`
   query TeamAuditLog(
@@ -249,7 +250,10 @@ function EntryTable({ entries, people, label }: { entries: Entry[]; people: Map<
  * An audit log with its filters, page by page, newest first: the team's (`teamId`, for its owners
  * and admins) or the signed-in person's own. `people` names user ids (the team's members).
  */
-export function AuditLog({ teamId, people = new Map() }: { teamId?: string; people?: Map<string, string> }) {
+export function AuditLog({ teamId, people: given }: { teamId?: string; people?: Map<string, string> }) {
+  const viewer = useViewer();
+  // In your own log, what you did is yours.
+  const people = given ?? new Map(viewer ? [[viewer.userId, 'you']] : []);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [cursors, setCursors] = useState<string[]>([]);
   const [csvError, setCsvError] = useState<ApiError | null>(null);
