@@ -150,6 +150,16 @@ describe('audit logs', () => {
     expect(mine.body.data.every((e: { action: string }) => e.action === 'api_key.created')).toBe(true);
   });
 
+  it('pages through a filtered log with its cursor', async () => {
+    const base = `/v1/teams/${teamId}/audit-log?action=member.invited&limit=3`;
+    const first = await t.call('GET', base, { token: alice });
+    expect(first.body.data).toHaveLength(3);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const second = await t.call('GET', `${base}&cursor=${first.body.pagination.nextCursor}`, { token: alice });
+    expect(second.body.data.map((e: { action: string }) => e.action)).toEqual(['member.invited']);
+    expect(second.body.pagination.hasMore).toBe(false);
+  });
+
   it('refuses a filter that is not valid, naming it', async () => {
     const bad: Array<[string, string]> = [
       ['action=member.joind', 'action'],
