@@ -54,7 +54,9 @@ describe('wfctl teams and audit-log', { timeout: 120_000 }, () => {
 
     const log = await wfctl('audit-log', '--team', teamId, '--action', 'member.role_changed', '--json');
     expect(log.code, log.stdout).toBe(0);
-    expect(log.json.entries).toEqual([expect.objectContaining({ action: 'member.role_changed', details: { from: 'admin', to: 'member' } })]);
+    expect(log.json.entries).toEqual([
+      expect.objectContaining({ action: 'member.role_changed', details: { from: 'admin', to: 'member' } }),
+    ]);
     const csv = await wfctl('audit-log', '--team', teamId, '--csv', '--action', 'member.joined');
     expect(csv.code).toBe(0);
     expect(csv.stdout.trimEnd().split('\r\n')).toHaveLength(2);
