@@ -1,7 +1,15 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The files that replace a module with `vi.mock`: they get a module graph of their own. Every other
+ * file shares its worker's modules with the files before it (`isolate: false`), so the service's
+ * modules are loaded once per worker rather than once per file. `test/project/test-isolation.test.ts`
+ * keeps this list true.
+ */
+export const OWN_MODULE_GRAPH = ['test/auth/cache.test.ts', 'test/graphql/plain-post.test.ts', 'test/cli/safe-write.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -10,7 +18,6 @@ export default defineConfig({
     alias: { graphql: require.resolve('graphql') },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/zod-mode.ts'],
     // A file's first test starts its service (the serviceTest fixture), so a test has the time a
@@ -21,5 +28,12 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_MODULE_GRAPH], isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: OWN_MODULE_GRAPH } },
+    ],
   },
 });

@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['bench/budgets/*.budget.ts'],
+    projects: undefined,
     fileParallelism: false,
     poolOptions: { forks: { maxForks: 1, minForks: 1 } },
   },

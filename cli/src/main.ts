@@ -1,7 +1,8 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { Api } from './api.js';
 import { AGENT_CLIENTS } from './agents.js';
 import type { CommandContext } from './commands/context.js';
+import { auditLogCommand, type AuditLogOptions } from './commands/audit-log.js';
 import { deployCommand } from './commands/deploy.js';
 import { listDeployments } from './commands/deployments-list.js';
 import { diffCommand } from './commands/diff.js';
@@ -14,6 +15,12 @@ import { searchMarketplace } from './commands/marketplace-search.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
 import { subscribe } from './commands/subscribe.js';
+import { createTeam } from './commands/teams-create.js';
+import { inviteToTeam } from './commands/teams-invite.js';
+import { listTeams } from './commands/teams-list.js';
+import { listTeamMembers } from './commands/teams-members.js';
+import { removeTeamMember } from './commands/teams-remove.js';
+import { setTeamRole } from './commands/teams-role.js';
 import { usageCommand } from './commands/usage.js';
 import { validateCommand } from './commands/validate.js';
 import { whoami } from './commands/whoami.js';
@@ -165,6 +172,70 @@ program
       usageCommand(contextOf(command), deploymentId, options),
     ),
   );
+
+const teams = program
+  .command('teams')
+  .description('the teams you are in, with your role (docs/teams.md); the subcommands manage one')
+  .action(action((_options: unknown, command: Command) => listTeams(contextOf(command))));
+teams
+  .command('create')
+  .description('create a team; you are its owner and billing owner')
+  .argument('<name>', 'the team name (1 to 100 characters)')
+  .option('--dry-run', 'show what would be created; send nothing')
+  .action(action((name: string, options: { dryRun?: boolean }, command: Command) => createTeam(contextOf(command), name, options)));
+teams
+  .command('members')
+  .description("a team's members with their roles")
+  .argument('<teamId>', 'the team (wfctl teams)')
+  .action(action((teamId: string, _options: unknown, command: Command) => listTeamMembers(contextOf(command), teamId)));
+teams
+  .command('invite')
+  .description('invite an e-mail address (owners and admins); it gets a link to join, valid 7 days')
+  .argument('<teamId>', 'the team (wfctl teams)')
+  .argument('<email>', 'the address to invite')
+  .addOption(new Option('--role <role>', 'the role on joining').choices(['admin', 'member']).default('member'))
+  .option('--dry-run', 'check the team is yours; send no invitation')
+  .action(
+    action((teamId: string, email: string, options: { role: string; dryRun?: boolean }, command: Command) =>
+      inviteToTeam(contextOf(command), teamId, email, options),
+    ),
+  );
+teams
+  .command('remove')
+  .description('remove a member (owners and admins), or yourself to leave')
+  .argument('<teamId>', 'the team (wfctl teams)')
+  .argument('<userId>', 'the member (wfctl teams members)')
+  .option('--dry-run', 'check the member exists; remove nobody')
+  .action(
+    action((teamId: string, userId: string, options: { dryRun?: boolean }, command: Command) =>
+      removeTeamMember(contextOf(command), teamId, userId, options),
+    ),
+  );
+teams
+  .command('role')
+  .description("change a member's role (owners and admins; making or changing an owner: owners only)")
+  .argument('<teamId>', 'the team (wfctl teams)')
+  .argument('<userId>', 'the member (wfctl teams members)')
+  .addArgument(new Argument('<role>', 'the new role').choices(['owner', 'admin', 'member']))
+  .option('--dry-run', 'check the member exists; change nothing')
+  .action(
+    action((teamId: string, userId: string, role: string, options: { dryRun?: boolean }, command: Command) =>
+      setTeamRole(contextOf(command), teamId, userId, role, options),
+    ),
+  );
+
+program
+  .command('audit-log')
+  .description("a team's audit log (owners and admins), or without --team your own security events, newest first")
+  .option('--team <teamId>', "the team's log rather than your own")
+  .option('--action <action>', 'only this action, e.g. member.joined')
+  .option('--actor <userId>', 'only what this user did')
+  .option('--target-type <type>', 'only entries about this kind of target, e.g. user, invitation, api_key')
+  .option('--since <time>', 'only entries at or after this ISO 8601 date or time (2026-01-31, 2026-01-31T12:00:00Z)')
+  .option('--until <time>', 'only entries before this ISO 8601 date or time')
+  .option('--limit <n>', 'at most this many entries (1 to 100)', '50')
+  .option('--csv', 'print the CSV export (the newest 10,000 entries that pass the filters)')
+  .action(action((options: AuditLogOptions, command: Command) => auditLogCommand(contextOf(command), options)));
 
 const marketplace = program.command('marketplace').description('public workflows of the marketplace');
 marketplace

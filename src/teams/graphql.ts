@@ -1,3 +1,4 @@
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import type { AuditEntryView } from './audit.js';
@@ -92,6 +93,15 @@ const CsvDocumentRef = builder.objectRef<{ contentType: string; body: string }>(
   fields: (t) => ({ contentType: t.exposeString('contentType'), body: t.exposeString('body') }),
 });
 
+/** The optional filters of an audit log (docs/teams.md, "Audit log"). */
+const auditFilterArgs = (arg: ArgBuilder<Types>) => ({
+  action: arg.string({ description: 'Only this action, e.g. member.joined.' }),
+  actorUserId: arg.string({ description: 'Only entries of what this user did.' }),
+  targetType: arg.string({ description: 'Only entries about this kind of target, e.g. user, invitation, api_key.' }),
+  since: arg.string({ description: 'Only entries at or after this ISO 8601 time (a date is its midnight UTC).' }),
+  until: arg.string({ description: 'Only entries before this ISO 8601 time.' }),
+});
+
 builder.queryFields((t) => ({
   teams: t.field({
     type: pageRef('TeamPage', TeamRef),
@@ -130,6 +140,7 @@ builder.queryFields((t) => ({
       teamId: t.arg.string({ required: true }),
       limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }),
       cursor: t.arg.string(),
+      ...auditFilterArgs(t.arg),
     },
     resolve: (_root, args, ctx) => ctx.services.teams.teamAuditLog(ctx.viewer!, args),
   }),
@@ -137,21 +148,22 @@ builder.queryFields((t) => ({
     type: CsvDocumentRef,
     description: "A team's audit log as CSV, newest first. REST: GET /v1/teams/:teamId/audit-log.csv.",
     authScopes: { authenticated: true },
-    args: { teamId: t.arg.string({ required: true }) },
+    args: { teamId: t.arg.string({ required: true }), ...auditFilterArgs(t.arg) },
     resolve: (_root, args, ctx) => ctx.services.teams.teamAuditCsv(ctx.viewer!, args),
   }),
   myAuditLog: t.field({
     type: pageRef('UserAuditEntryPage', AuditEntryRef),
     description: "Your account's security events (keys, OAuth connections, sign-ins), newest first. REST: GET /v1/users/me/audit-log.",
     authScopes: { authenticated: true },
-    args: { limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }), cursor: t.arg.string() },
+    args: { limit: t.arg.int({ description: 'Page size, 1 to 100 (default 20).' }), cursor: t.arg.string(), ...auditFilterArgs(t.arg) },
     resolve: (_root, args, ctx) => ctx.services.teams.myAuditLog(ctx.viewer!, args),
   }),
   myAuditLogCsv: t.field({
     type: CsvDocumentRef,
     description: "Your account's security events as CSV. REST: GET /v1/users/me/audit-log.csv.",
     authScopes: { authenticated: true },
-    resolve: (_root, _args, ctx) => ctx.services.teams.myAuditCsv(ctx.viewer!),
+    args: auditFilterArgs(t.arg),
+    resolve: (_root, args, ctx) => ctx.services.teams.myAuditCsv(ctx.viewer!, args),
   }),
 }));
 

@@ -6,7 +6,15 @@ import { recordCreated } from '../idempotency/within-create.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
 import { cleanName } from '../text.js';
-import { auditCsv, auditNotAllowed, readAuditPage, recordAudit, type AuditEntryView, type AuditEvent } from './audit.js';
+import {
+  auditCsv,
+  auditNotAllowed,
+  readAuditPage,
+  recordAudit,
+  type AuditEntryView,
+  type AuditEvent,
+  type AuditFilterInput,
+} from './audit.js';
 import { setBillingOwner, syncSeats } from './billing-owner.js';
 import { createInvitations } from './invitations.js';
 import { listMembers, prepareAccountDeletion, removeMember, updateMember } from './members.js';
@@ -79,22 +87,26 @@ async function readTeamAudit(ctx: TeamContext, viewer: Viewer, teamId: string): 
   if (me.role === 'member') throw auditNotAllowed();
 }
 
-async function teamAuditLog(ctx: TeamContext, viewer: Viewer, input: ListInput): Promise<Page<AuditEntryView>> {
+async function teamAuditLog(ctx: TeamContext, viewer: Viewer, input: ListInput & AuditFilterInput): Promise<Page<AuditEntryView>> {
   await readTeamAudit(ctx, viewer, input.teamId);
   return readAuditPage(ctx.db.prisma, { teamId: input.teamId }, input);
 }
 
-async function teamAuditCsv(ctx: TeamContext, viewer: Viewer, input: { teamId: string }): Promise<{ contentType: string; body: string }> {
+async function teamAuditCsv(
+  ctx: TeamContext,
+  viewer: Viewer,
+  input: { teamId: string } & AuditFilterInput,
+): Promise<{ contentType: string; body: string }> {
   await readTeamAudit(ctx, viewer, input.teamId);
-  return { contentType: 'text/csv; charset=utf-8', body: await auditCsv(ctx.db.prisma, { teamId: input.teamId }) };
+  return { contentType: 'text/csv; charset=utf-8', body: await auditCsv(ctx.db.prisma, { teamId: input.teamId }, input) };
 }
 
-function myAuditLog(ctx: TeamContext, viewer: Viewer, input: { limit?: number | null; cursor?: string | null }) {
+function myAuditLog(ctx: TeamContext, viewer: Viewer, input: AuditFilterInput & { limit?: number | null; cursor?: string | null }) {
   return readAuditPage(ctx.db.prisma, { userId: viewer.userId }, input);
 }
 
-async function myAuditCsv(ctx: TeamContext, viewer: Viewer) {
-  return { contentType: 'text/csv; charset=utf-8', body: await auditCsv(ctx.db.prisma, { userId: viewer.userId }) };
+async function myAuditCsv(ctx: TeamContext, viewer: Viewer, input: AuditFilterInput = {}) {
+  return { contentType: 'text/csv; charset=utf-8', body: await auditCsv(ctx.db.prisma, { userId: viewer.userId }, input) };
 }
 
 export function createTeamService(deps: ServiceDeps, teamDeps: TeamDeps) {

@@ -63,7 +63,7 @@ async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
   return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
 }
 
-async function startFakeStripe(): Promise<FakeStripe> {
+export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const customers = new Map<string, Record<string, unknown>>();
   const subscriptions = new Map<string, FakeSubscription>();

@@ -117,6 +117,75 @@ describe('audit logs', () => {
     expect(carolLog.text).not.toContain(keyId);
   });
 
+  it('filters by action, actor, target type and time, in the list and the CSV', async () => {
+    const base = `/v1/teams/${teamId}/audit-log`;
+    const invited = await t.call('GET', `${base}?action=member.invited`, { token: alice });
+    expect(invited.status, invited.text).toBe(200);
+    // Alice invited Bob, Carol, Dave and the revoked address.
+    expect(invited.body.data.map((e: { action: string }) => e.action)).toEqual(Array(4).fill('member.invited'));
+    const byBob = await t.call('GET', `${base}?actorUserId=${bobId}`, { token: alice });
+    expect(byBob.body.data.map((e: { action: string }) => e.action)).toEqual(['member.joined']);
+    const aboutInvitations = await t.call('GET', `${base}?targetType=invitation&actorUserId=${aliceId}`, { token: alice });
+    expect(aboutInvitations.body.data.map((e: { action: string }) => e.action)).toEqual([
+      'member.invited',
+      'invitation.revoked',
+      'member.invited',
+      'member.invited',
+      'member.invited',
+    ]);
+    const all = (await t.call('GET', base, { token: alice })).body.data as Array<{ at: string; action: string }>;
+    const oldest = all[all.length - 1]!.at;
+    const later = new Date(new Date(oldest).getTime() + 1).toISOString();
+    const until = await t.call('GET', `${base}?until=${encodeURIComponent(later)}`, { token: alice });
+    expect(until.body.data.map((e: { action: string }) => e.action)).toContain('team.created');
+    const since = await t.call('GET', `${base}?since=${encodeURIComponent(later)}&action=team.created`, { token: alice });
+    expect(since.body.data).toEqual([]);
+    const csv = await t.call('GET', `${base}.csv?action=member.role_changed`, { token: alice });
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"member.role_changed"');
+    const mine = await t.call('GET', '/v1/users/me/audit-log?action=api_key.created', { token: bob });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.every((e: { action: string }) => e.action === 'api_key.created')).toBe(true);
+  });
+
+  it('pages through a filtered log with its cursor', async () => {
+    const base = `/v1/teams/${teamId}/audit-log?action=member.invited&limit=3`;
+    const first = await t.call('GET', base, { token: alice });
+    expect(first.body.data).toHaveLength(3);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const second = await t.call('GET', `${base}&cursor=${first.body.pagination.nextCursor}`, { token: alice });
+    expect(second.body.data.map((e: { action: string }) => e.action)).toEqual(['member.invited']);
+    expect(second.body.pagination.hasMore).toBe(false);
+  });
+
+  it('refuses a filter that is not valid, naming it', async () => {
+    const bad: Array<[string, string]> = [
+      ['action=member.joind', 'action'],
+      ['actorUserId=%3Cscript%3E', 'actorUserId'],
+      ['targetType=User%20Type', 'targetType'],
+      ['since=yesterday', 'since'],
+      ['since=2026-02-30', 'since'],
+      ['until=2026-01-31T12:00:00', 'until'],
+      ['since=2026-02-01&until=2026-01-01', 'until'],
+    ];
+    for (const [query, field] of bad) {
+      for (const path of [
+        `/v1/teams/${teamId}/audit-log?${query}`,
+        `/v1/teams/${teamId}/audit-log.csv?${query}`,
+        `/v1/users/me/audit-log?${query}`,
+      ]) {
+        const res = await t.call('GET', path, { token: alice });
+        expect(res.status, `${path}: ${res.text}`).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_ERROR');
+        expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+      }
+    }
+    const gql = await t.graphql('query { myAuditLogCsv(since: "soon") { body } }', {}, alice);
+    expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+  });
+
   it('serves the logs through GraphQL', async () => {
     const res = await t.graphql(
       'query($teamId: String!) { teamAuditLog(teamId: $teamId, limit: 2) { data { action actorUserId targetType targetId at } pagination { hasMore } } myAuditLog { data { action } } }',

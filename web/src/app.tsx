@@ -5,9 +5,11 @@ import { ErrorNotice } from './components/ErrorNotice';
 import { lazyPage, PageBoundary } from './components/lazyPage';
 import { NotFound } from './components/NotFound';
 import { graphql } from './gql';
+import Deployments from './pages/Deployments';
 import { ViewerContext } from './viewer';
 
-const Deployments = lazyPage(() => import('./pages/Deployments'));
+// The first page (`/` and `/deployments`) comes with the main script, so its data is asked for
+// as soon as the script runs; the other pages load when they are opened.
 const DeploymentPage = lazyPage(() => import('./pages/DeploymentPage'));
 const DeploymentInstall = lazyPage(() => import('./pages/DeploymentInstall'));
 const Workflows = lazyPage(() => import('./pages/Workflows'));
@@ -16,6 +18,8 @@ const Library = lazyPage(() => import('./pages/Library'));
 const Marketplace = lazyPage(() => import('./pages/Marketplace'));
 const MarketplaceWorkflow = lazyPage(() => import('./pages/MarketplaceWorkflow'));
 const Account = lazyPage(() => import('./pages/Account'));
+const Teams = lazyPage(() => import('./pages/Teams'));
+const Team = lazyPage(() => import('./pages/Team'));
 const AdminReports = lazyPage(() => import('./pages/AdminReports'));
 
 const ViewerQuery = graphql(`
@@ -34,6 +38,7 @@ const NAV = [
   ['/workflows', 'Workflows'],
   ['/library', 'Library'],
   ['/marketplace', 'Marketplace'],
+  ['/teams', 'Teams'],
   ['/account', 'Account'],
 ] as const;
 
@@ -104,6 +109,8 @@ export function App() {
               <Route path="/library" component={Library} />
               <Route path="/marketplace" component={Marketplace} />
               <Route path="/marketplace/:id" component={MarketplaceWorkflow} />
+              <Route path="/teams" component={Teams} />
+              <Route path="/teams/:id" component={Team} />
               <Route path="/account" component={Account} />
               <Route path="/admin/reports" component={AdminReports} />
               <Route>

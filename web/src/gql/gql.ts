@@ -19,6 +19,10 @@ type Documents = {
     "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query TeamAuditLog(\n    $teamId: String!\n    $cursor: String\n    $action: String\n    $actorUserId: String\n    $targetType: String\n    $since: String\n    $until: String\n  ) {\n    teamAuditLog(\n      teamId: $teamId\n      limit: 50\n      cursor: $cursor\n      action: $action\n      actorUserId: $actorUserId\n      targetType: $targetType\n      since: $since\n      until: $until\n    ) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n": typeof types.TeamAuditLogDocument,
+    "\n  query MyAuditLog($cursor: String, $action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLog(limit: 50, cursor: $cursor, action: $action, targetType: $targetType, since: $since, until: $until) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n": typeof types.MyAuditLogDocument,
+    "\n  query TeamAuditLogCsv($teamId: String!, $action: String, $actorUserId: String, $targetType: String, $since: String, $until: String) {\n    teamAuditLogCsv(teamId: $teamId, action: $action, actorUserId: $actorUserId, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n": typeof types.TeamAuditLogCsvDocument,
+    "\n  query MyAuditLogCsv($action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLogCsv(action: $action, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n": typeof types.MyAuditLogCsvDocument,
     "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": typeof types.ConnectedAppsDocument,
     "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": typeof types.DisconnectAppDocument,
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": typeof types.SetDisplayNameDocument,
@@ -58,6 +62,15 @@ type Documents = {
     "\n  mutation EditReview($workflowId: String!, $reviewId: String!, $rating: Int!, $text: String!) {\n    updateReview(workflowId: $workflowId, reviewId: $reviewId, rating: $rating, text: $text) {\n      reviewId\n    }\n  }\n": typeof types.EditReviewDocument,
     "\n  mutation DeleteReview($workflowId: String!, $reviewId: String!) {\n    deleteReview(workflowId: $workflowId, reviewId: $reviewId) {\n      deleted\n    }\n  }\n": typeof types.DeleteReviewDocument,
     "\n  mutation Unsubscribe($workflowId: String!) {\n    removeFromLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": typeof types.UnsubscribeDocument,
+    "\n  query TeamPage($teamId: String!) {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        billingOwnerId\n        createdAt\n      }\n    }\n    teamMembers(teamId: $teamId, limit: 100) {\n      data {\n        userId\n        email\n        displayName\n        role\n        joinedAt\n      }\n    }\n  }\n": typeof types.TeamPageDocument,
+    "\n  query TeamInvitations($teamId: String!) {\n    teamInvitations(teamId: $teamId, limit: 100) {\n      data {\n        invitationId\n        email\n        role\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.TeamInvitationsDocument,
+    "\n  mutation InviteTeamMember($teamId: String!, $email: String!, $role: String!) {\n    inviteTeamMember(teamId: $teamId, email: $email, role: $role) {\n      email\n      emailSent\n      acceptUrl\n    }\n  }\n": typeof types.InviteTeamMemberDocument,
+    "\n  mutation RevokeTeamInvitation($teamId: String!, $invitationId: String!) {\n    revokeTeamInvitation(teamId: $teamId, invitationId: $invitationId) {\n      deleted\n    }\n  }\n": typeof types.RevokeTeamInvitationDocument,
+    "\n  mutation UpdateTeamMember($teamId: String!, $userId: String!, $role: String!) {\n    updateTeamMember(teamId: $teamId, userId: $userId, role: $role) {\n      role\n    }\n  }\n": typeof types.UpdateTeamMemberDocument,
+    "\n  mutation RemoveTeamMember($teamId: String!, $userId: String!) {\n    removeTeamMember(teamId: $teamId, userId: $userId) {\n      deleted\n    }\n  }\n": typeof types.RemoveTeamMemberDocument,
+    "\n  mutation SetTeamBillingOwner($teamId: String!, $userId: String!) {\n    setTeamBillingOwner(teamId: $teamId, userId: $userId) {\n      billingOwnerId\n    }\n  }\n": typeof types.SetTeamBillingOwnerDocument,
+    "\n  query Teams {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        createdAt\n      }\n    }\n  }\n": typeof types.TeamsDocument,
+    "\n  mutation CreateTeam($name: String!) {\n    createTeam(name: $name) {\n      teamId\n    }\n  }\n": typeof types.CreateTeamDocument,
     "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      revision\n      digest\n      moderation {\n        state\n        reason\n      }\n      forkedFrom {\n        workflowId\n      }\n      manifestSource {\n        format\n        text\n      }\n    }\n  }\n": typeof types.EditWorkflowDocument,
     "\n  mutation CreateWorkflow(\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": typeof types.CreateWorkflowDocument,
     "\n  mutation UpdateWorkflow(\n    $workflowId: String!\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n    $expectedRevision: Int\n  ) {\n    updateWorkflow(\n      workflowId: $workflowId\n      name: $name\n      description: $description\n      category: $category\n      tags: $tags\n      visibility: $visibility\n      manifest: $manifest\n      expectedRevision: $expectedRevision\n    ) {\n      workflowId\n      currentVersion\n      revision\n    }\n  }\n": typeof types.UpdateWorkflowDocument,
@@ -72,6 +85,10 @@ const documents: Documents = {
     "\n  query ApiKeys {\n    apiKeys(limit: 100) {\n      data {\n        keyId\n        name\n        scope\n        deploymentIds\n        prefix\n        createdAt\n        lastUsedAt\n        expiresAt\n      }\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($name: String!, $scope: String, $expiresAt: String) {\n    createApiKey(name: $name, scope: $scope, expiresAt: $expiresAt) {\n      keyId\n      name\n      secret\n    }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  query TeamAuditLog(\n    $teamId: String!\n    $cursor: String\n    $action: String\n    $actorUserId: String\n    $targetType: String\n    $since: String\n    $until: String\n  ) {\n    teamAuditLog(\n      teamId: $teamId\n      limit: 50\n      cursor: $cursor\n      action: $action\n      actorUserId: $actorUserId\n      targetType: $targetType\n      since: $since\n      until: $until\n    ) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n": types.TeamAuditLogDocument,
+    "\n  query MyAuditLog($cursor: String, $action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLog(limit: 50, cursor: $cursor, action: $action, targetType: $targetType, since: $since, until: $until) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n": types.MyAuditLogDocument,
+    "\n  query TeamAuditLogCsv($teamId: String!, $action: String, $actorUserId: String, $targetType: String, $since: String, $until: String) {\n    teamAuditLogCsv(teamId: $teamId, action: $action, actorUserId: $actorUserId, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n": types.TeamAuditLogCsvDocument,
+    "\n  query MyAuditLogCsv($action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLogCsv(action: $action, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n": types.MyAuditLogCsvDocument,
     "\n  query ConnectedApps {\n    connectedApps {\n      connectedAppId\n      clientId\n      clientName\n      deploymentIds\n      connectedAt\n      expiresAt\n    }\n    deployments(limit: 100) {\n      data {\n        deploymentId\n        name\n      }\n    }\n  }\n": types.ConnectedAppsDocument,
     "\n  mutation DisconnectApp($connectedAppId: String!) {\n    disconnectApp(connectedAppId: $connectedAppId) {\n      connectedAppId\n      deleted\n    }\n  }\n": types.DisconnectAppDocument,
     "\n  mutation SetDisplayName($displayName: String!) {\n    setDisplayName(displayName: $displayName) {\n      displayName\n    }\n  }\n": types.SetDisplayNameDocument,
@@ -111,6 +128,15 @@ const documents: Documents = {
     "\n  mutation EditReview($workflowId: String!, $reviewId: String!, $rating: Int!, $text: String!) {\n    updateReview(workflowId: $workflowId, reviewId: $reviewId, rating: $rating, text: $text) {\n      reviewId\n    }\n  }\n": types.EditReviewDocument,
     "\n  mutation DeleteReview($workflowId: String!, $reviewId: String!) {\n    deleteReview(workflowId: $workflowId, reviewId: $reviewId) {\n      deleted\n    }\n  }\n": types.DeleteReviewDocument,
     "\n  mutation Unsubscribe($workflowId: String!) {\n    removeFromLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n": types.UnsubscribeDocument,
+    "\n  query TeamPage($teamId: String!) {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        billingOwnerId\n        createdAt\n      }\n    }\n    teamMembers(teamId: $teamId, limit: 100) {\n      data {\n        userId\n        email\n        displayName\n        role\n        joinedAt\n      }\n    }\n  }\n": types.TeamPageDocument,
+    "\n  query TeamInvitations($teamId: String!) {\n    teamInvitations(teamId: $teamId, limit: 100) {\n      data {\n        invitationId\n        email\n        role\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.TeamInvitationsDocument,
+    "\n  mutation InviteTeamMember($teamId: String!, $email: String!, $role: String!) {\n    inviteTeamMember(teamId: $teamId, email: $email, role: $role) {\n      email\n      emailSent\n      acceptUrl\n    }\n  }\n": types.InviteTeamMemberDocument,
+    "\n  mutation RevokeTeamInvitation($teamId: String!, $invitationId: String!) {\n    revokeTeamInvitation(teamId: $teamId, invitationId: $invitationId) {\n      deleted\n    }\n  }\n": types.RevokeTeamInvitationDocument,
+    "\n  mutation UpdateTeamMember($teamId: String!, $userId: String!, $role: String!) {\n    updateTeamMember(teamId: $teamId, userId: $userId, role: $role) {\n      role\n    }\n  }\n": types.UpdateTeamMemberDocument,
+    "\n  mutation RemoveTeamMember($teamId: String!, $userId: String!) {\n    removeTeamMember(teamId: $teamId, userId: $userId) {\n      deleted\n    }\n  }\n": types.RemoveTeamMemberDocument,
+    "\n  mutation SetTeamBillingOwner($teamId: String!, $userId: String!) {\n    setTeamBillingOwner(teamId: $teamId, userId: $userId) {\n      billingOwnerId\n    }\n  }\n": types.SetTeamBillingOwnerDocument,
+    "\n  query Teams {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        createdAt\n      }\n    }\n  }\n": types.TeamsDocument,
+    "\n  mutation CreateTeam($name: String!) {\n    createTeam(name: $name) {\n      teamId\n    }\n  }\n": types.CreateTeamDocument,
     "\n  query EditWorkflow($workflowId: String!) {\n    workflow(workflowId: $workflowId) {\n      workflowId\n      name\n      description\n      category\n      tags\n      visibility\n      allowForks\n      currentVersion\n      revision\n      digest\n      moderation {\n        state\n        reason\n      }\n      forkedFrom {\n        workflowId\n      }\n      manifestSource {\n        format\n        text\n      }\n    }\n  }\n": types.EditWorkflowDocument,
     "\n  mutation CreateWorkflow(\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n  ) {\n    createWorkflow(name: $name, description: $description, category: $category, tags: $tags, visibility: $visibility, manifest: $manifest) {\n      workflowId\n    }\n  }\n": types.CreateWorkflowDocument,
     "\n  mutation UpdateWorkflow(\n    $workflowId: String!\n    $name: String!\n    $description: String\n    $category: String\n    $tags: [String!]\n    $visibility: Visibility\n    $manifest: JSON!\n    $expectedRevision: Int\n  ) {\n    updateWorkflow(\n      workflowId: $workflowId\n      name: $name\n      description: $description\n      category: $category\n      tags: $tags\n      visibility: $visibility\n      manifest: $manifest\n      expectedRevision: $expectedRevision\n    ) {\n      workflowId\n      currentVersion\n      revision\n    }\n  }\n": types.UpdateWorkflowDocument,
@@ -137,6 +163,22 @@ export function graphql(source: "\n  mutation CreateApiKey($name: String!, $scop
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeApiKey($keyId: String!) {\n    revokeApiKey(keyId: $keyId) {\n      keyId\n      deleted\n    }\n  }\n"): typeof import('./graphql').RevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeamAuditLog(\n    $teamId: String!\n    $cursor: String\n    $action: String\n    $actorUserId: String\n    $targetType: String\n    $since: String\n    $until: String\n  ) {\n    teamAuditLog(\n      teamId: $teamId\n      limit: 50\n      cursor: $cursor\n      action: $action\n      actorUserId: $actorUserId\n      targetType: $targetType\n      since: $since\n      until: $until\n    ) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n"): typeof import('./graphql').TeamAuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MyAuditLog($cursor: String, $action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLog(limit: 50, cursor: $cursor, action: $action, targetType: $targetType, since: $since, until: $until) {\n      data {\n        entryId\n        action\n        actorUserId\n        targetType\n        targetId\n        details\n        at\n      }\n      pagination {\n        hasMore\n        nextCursor\n      }\n    }\n  }\n"): typeof import('./graphql').MyAuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeamAuditLogCsv($teamId: String!, $action: String, $actorUserId: String, $targetType: String, $since: String, $until: String) {\n    teamAuditLogCsv(teamId: $teamId, action: $action, actorUserId: $actorUserId, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n"): typeof import('./graphql').TeamAuditLogCsvDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MyAuditLogCsv($action: String, $targetType: String, $since: String, $until: String) {\n    myAuditLogCsv(action: $action, targetType: $targetType, since: $since, until: $until) {\n      contentType\n      body\n    }\n  }\n"): typeof import('./graphql').MyAuditLogCsvDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -293,6 +335,42 @@ export function graphql(source: "\n  mutation DeleteReview($workflowId: String!,
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation Unsubscribe($workflowId: String!) {\n    removeFromLibrary(workflowId: $workflowId) {\n      workflowId\n    }\n  }\n"): typeof import('./graphql').UnsubscribeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeamPage($teamId: String!) {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        billingOwnerId\n        createdAt\n      }\n    }\n    teamMembers(teamId: $teamId, limit: 100) {\n      data {\n        userId\n        email\n        displayName\n        role\n        joinedAt\n      }\n    }\n  }\n"): typeof import('./graphql').TeamPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeamInvitations($teamId: String!) {\n    teamInvitations(teamId: $teamId, limit: 100) {\n      data {\n        invitationId\n        email\n        role\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"): typeof import('./graphql').TeamInvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation InviteTeamMember($teamId: String!, $email: String!, $role: String!) {\n    inviteTeamMember(teamId: $teamId, email: $email, role: $role) {\n      email\n      emailSent\n      acceptUrl\n    }\n  }\n"): typeof import('./graphql').InviteTeamMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeTeamInvitation($teamId: String!, $invitationId: String!) {\n    revokeTeamInvitation(teamId: $teamId, invitationId: $invitationId) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').RevokeTeamInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateTeamMember($teamId: String!, $userId: String!, $role: String!) {\n    updateTeamMember(teamId: $teamId, userId: $userId, role: $role) {\n      role\n    }\n  }\n"): typeof import('./graphql').UpdateTeamMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveTeamMember($teamId: String!, $userId: String!) {\n    removeTeamMember(teamId: $teamId, userId: $userId) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').RemoveTeamMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetTeamBillingOwner($teamId: String!, $userId: String!) {\n    setTeamBillingOwner(teamId: $teamId, userId: $userId) {\n      billingOwnerId\n    }\n  }\n"): typeof import('./graphql').SetTeamBillingOwnerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teams {\n    teams(limit: 100) {\n      data {\n        teamId\n        name\n        role\n        createdAt\n      }\n    }\n  }\n"): typeof import('./graphql').TeamsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateTeam($name: String!) {\n    createTeam(name: $name) {\n      teamId\n    }\n  }\n"): typeof import('./graphql').CreateTeamDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

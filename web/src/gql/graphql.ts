@@ -80,6 +80,12 @@ export type SignInMethodKind =
   | 'github'
   | 'oidc';
 
+/** A role in a team: `owner` (everything, billing included), `admin` (manages members), `member` (uses the team). */
+export type TeamRole =
+  | 'admin'
+  | 'member'
+  | 'owner';
+
 /** Who may see a workflow: everyone (listed in the marketplace) or only its owner. */
 export type Visibility =
   | 'private'
@@ -110,6 +116,52 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 
 export type RevokeApiKeyMutation = { revokeApiKey: { keyId: string, deleted: boolean } };
+
+export type TeamAuditLogQueryVariables = Exact<{
+  teamId: string;
+  cursor?: string | null | undefined;
+  action?: string | null | undefined;
+  actorUserId?: string | null | undefined;
+  targetType?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+}>;
+
+
+export type TeamAuditLogQuery = { teamAuditLog: { data: Array<{ entryId: string, action: string, actorUserId: string | null, targetType: string, targetId: string, details: unknown, at: string }>, pagination: { hasMore: boolean, nextCursor: string | null } } };
+
+export type MyAuditLogQueryVariables = Exact<{
+  cursor?: string | null | undefined;
+  action?: string | null | undefined;
+  targetType?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+}>;
+
+
+export type MyAuditLogQuery = { myAuditLog: { data: Array<{ entryId: string, action: string, actorUserId: string | null, targetType: string, targetId: string, details: unknown, at: string }>, pagination: { hasMore: boolean, nextCursor: string | null } } };
+
+export type TeamAuditLogCsvQueryVariables = Exact<{
+  teamId: string;
+  action?: string | null | undefined;
+  actorUserId?: string | null | undefined;
+  targetType?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+}>;
+
+
+export type TeamAuditLogCsvQuery = { teamAuditLogCsv: { contentType: string, body: string } };
+
+export type MyAuditLogCsvQueryVariables = Exact<{
+  action?: string | null | undefined;
+  targetType?: string | null | undefined;
+  since?: string | null | undefined;
+  until?: string | null | undefined;
+}>;
+
+
+export type MyAuditLogCsvQuery = { myAuditLogCsv: { contentType: string, body: string } };
 
 export type ConnectedAppsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -381,6 +433,74 @@ export type UnsubscribeMutationVariables = Exact<{
 
 export type UnsubscribeMutation = { removeFromLibrary: { workflowId: string } };
 
+export type TeamPageQueryVariables = Exact<{
+  teamId: string;
+}>;
+
+
+export type TeamPageQuery = { teams: { data: Array<{ teamId: string, name: string, role: TeamRole, billingOwnerId: string, createdAt: string }> }, teamMembers: { data: Array<{ userId: string, email: string | null, displayName: string | null, role: TeamRole, joinedAt: string }> } };
+
+export type TeamInvitationsQueryVariables = Exact<{
+  teamId: string;
+}>;
+
+
+export type TeamInvitationsQuery = { teamInvitations: { data: Array<{ invitationId: string, email: string, role: TeamRole, createdAt: string, expiresAt: string }> } };
+
+export type InviteTeamMemberMutationVariables = Exact<{
+  teamId: string;
+  email: string;
+  role: string;
+}>;
+
+
+export type InviteTeamMemberMutation = { inviteTeamMember: { email: string, emailSent: boolean, acceptUrl: string | null } };
+
+export type RevokeTeamInvitationMutationVariables = Exact<{
+  teamId: string;
+  invitationId: string;
+}>;
+
+
+export type RevokeTeamInvitationMutation = { revokeTeamInvitation: { deleted: boolean } };
+
+export type UpdateTeamMemberMutationVariables = Exact<{
+  teamId: string;
+  userId: string;
+  role: string;
+}>;
+
+
+export type UpdateTeamMemberMutation = { updateTeamMember: { role: TeamRole } };
+
+export type RemoveTeamMemberMutationVariables = Exact<{
+  teamId: string;
+  userId: string;
+}>;
+
+
+export type RemoveTeamMemberMutation = { removeTeamMember: { deleted: boolean } };
+
+export type SetTeamBillingOwnerMutationVariables = Exact<{
+  teamId: string;
+  userId: string;
+}>;
+
+
+export type SetTeamBillingOwnerMutation = { setTeamBillingOwner: { billingOwnerId: string } };
+
+export type TeamsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeamsQuery = { teams: { data: Array<{ teamId: string, name: string, role: TeamRole, createdAt: string }> } };
+
+export type CreateTeamMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateTeamMutation = { createTeam: { teamId: string } };
+
 export type EditWorkflowQueryVariables = Exact<{
   workflowId: string;
 }>;
@@ -561,6 +681,88 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const TeamAuditLogDocument = new TypedDocumentString(`
+    query TeamAuditLog($teamId: String!, $cursor: String, $action: String, $actorUserId: String, $targetType: String, $since: String, $until: String) {
+  teamAuditLog(
+    teamId: $teamId
+    limit: 50
+    cursor: $cursor
+    action: $action
+    actorUserId: $actorUserId
+    targetType: $targetType
+    since: $since
+    until: $until
+  ) {
+    data {
+      entryId
+      action
+      actorUserId
+      targetType
+      targetId
+      details
+      at
+    }
+    pagination {
+      hasMore
+      nextCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TeamAuditLogQuery, TeamAuditLogQueryVariables>;
+export const MyAuditLogDocument = new TypedDocumentString(`
+    query MyAuditLog($cursor: String, $action: String, $targetType: String, $since: String, $until: String) {
+  myAuditLog(
+    limit: 50
+    cursor: $cursor
+    action: $action
+    targetType: $targetType
+    since: $since
+    until: $until
+  ) {
+    data {
+      entryId
+      action
+      actorUserId
+      targetType
+      targetId
+      details
+      at
+    }
+    pagination {
+      hasMore
+      nextCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MyAuditLogQuery, MyAuditLogQueryVariables>;
+export const TeamAuditLogCsvDocument = new TypedDocumentString(`
+    query TeamAuditLogCsv($teamId: String!, $action: String, $actorUserId: String, $targetType: String, $since: String, $until: String) {
+  teamAuditLogCsv(
+    teamId: $teamId
+    action: $action
+    actorUserId: $actorUserId
+    targetType: $targetType
+    since: $since
+    until: $until
+  ) {
+    contentType
+    body
+  }
+}
+    `) as unknown as TypedDocumentString<TeamAuditLogCsvQuery, TeamAuditLogCsvQueryVariables>;
+export const MyAuditLogCsvDocument = new TypedDocumentString(`
+    query MyAuditLogCsv($action: String, $targetType: String, $since: String, $until: String) {
+  myAuditLogCsv(
+    action: $action
+    targetType: $targetType
+    since: $since
+    until: $until
+  ) {
+    contentType
+    body
+  }
+}
+    `) as unknown as TypedDocumentString<MyAuditLogCsvQuery, MyAuditLogCsvQueryVariables>;
 export const ConnectedAppsDocument = new TypedDocumentString(`
     query ConnectedApps {
   connectedApps {
@@ -1204,6 +1406,97 @@ export const UnsubscribeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UnsubscribeMutation, UnsubscribeMutationVariables>;
+export const TeamPageDocument = new TypedDocumentString(`
+    query TeamPage($teamId: String!) {
+  teams(limit: 100) {
+    data {
+      teamId
+      name
+      role
+      billingOwnerId
+      createdAt
+    }
+  }
+  teamMembers(teamId: $teamId, limit: 100) {
+    data {
+      userId
+      email
+      displayName
+      role
+      joinedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TeamPageQuery, TeamPageQueryVariables>;
+export const TeamInvitationsDocument = new TypedDocumentString(`
+    query TeamInvitations($teamId: String!) {
+  teamInvitations(teamId: $teamId, limit: 100) {
+    data {
+      invitationId
+      email
+      role
+      createdAt
+      expiresAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TeamInvitationsQuery, TeamInvitationsQueryVariables>;
+export const InviteTeamMemberDocument = new TypedDocumentString(`
+    mutation InviteTeamMember($teamId: String!, $email: String!, $role: String!) {
+  inviteTeamMember(teamId: $teamId, email: $email, role: $role) {
+    email
+    emailSent
+    acceptUrl
+  }
+}
+    `) as unknown as TypedDocumentString<InviteTeamMemberMutation, InviteTeamMemberMutationVariables>;
+export const RevokeTeamInvitationDocument = new TypedDocumentString(`
+    mutation RevokeTeamInvitation($teamId: String!, $invitationId: String!) {
+  revokeTeamInvitation(teamId: $teamId, invitationId: $invitationId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeTeamInvitationMutation, RevokeTeamInvitationMutationVariables>;
+export const UpdateTeamMemberDocument = new TypedDocumentString(`
+    mutation UpdateTeamMember($teamId: String!, $userId: String!, $role: String!) {
+  updateTeamMember(teamId: $teamId, userId: $userId, role: $role) {
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateTeamMemberMutation, UpdateTeamMemberMutationVariables>;
+export const RemoveTeamMemberDocument = new TypedDocumentString(`
+    mutation RemoveTeamMember($teamId: String!, $userId: String!) {
+  removeTeamMember(teamId: $teamId, userId: $userId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveTeamMemberMutation, RemoveTeamMemberMutationVariables>;
+export const SetTeamBillingOwnerDocument = new TypedDocumentString(`
+    mutation SetTeamBillingOwner($teamId: String!, $userId: String!) {
+  setTeamBillingOwner(teamId: $teamId, userId: $userId) {
+    billingOwnerId
+  }
+}
+    `) as unknown as TypedDocumentString<SetTeamBillingOwnerMutation, SetTeamBillingOwnerMutationVariables>;
+export const TeamsDocument = new TypedDocumentString(`
+    query Teams {
+  teams(limit: 100) {
+    data {
+      teamId
+      name
+      role
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TeamsQuery, TeamsQueryVariables>;
+export const CreateTeamDocument = new TypedDocumentString(`
+    mutation CreateTeam($name: String!) {
+  createTeam(name: $name) {
+    teamId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTeamMutation, CreateTeamMutationVariables>;
 export const EditWorkflowDocument = new TypedDocumentString(`
     query EditWorkflow($workflowId: String!) {
   workflow(workflowId: $workflowId) {

@@ -1,6 +1,7 @@
 import { Button } from 'react-aria-components';
 import { useMutation, useQuery } from '../api';
 import { ApiKeys } from '../components/ApiKeys';
+import { AuditLog } from '../components/AuditLog';
 import { ConnectedApps } from '../components/ConnectedApps';
 import { DisplayName } from '../components/DisplayName';
 import { SignInMethods } from '../components/SignInMethods';
@@ -189,6 +190,11 @@ export default function Account() {
       </section>
       <ApiKeys onChange={reload} />
       <ConnectedApps />
+      <section aria-labelledby="security-log">
+        <h2 id="security-log">Security log</h2>
+        <p className="hint">What happened to your account: API keys made and revoked, applications disconnected, sign-ins.</p>
+        <AuditLog />
+      </section>
       <section aria-labelledby="delete-account">
         <h2 id="delete-account">Delete account</h2>
         {remove.error && <ErrorNotice error={remove.error} />}
