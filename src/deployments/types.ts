@@ -34,7 +34,8 @@ export const DEPLOYMENT_WORKFLOW_SELECT = {
   ratingCount: true,
   moderationState: true,
   moderationReason: true,
-  deployments: { select: { deployment: { select: { ownerId: true } } } },
+  teamId: true,
+  deployments: { select: { deployment: { select: { ownerId: true, teamId: true } } } },
   libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
 } as const satisfies Prisma.WorkflowSelect;
 
@@ -57,6 +58,8 @@ export interface CreateDeploymentInput {
   workflowIds: string[];
   enabledAdapters?: string[] | null;
   allowAnonymous?: boolean | null;
+  /** A team of the viewer's (they must be its owner or admin): the deployment is the team's. */
+  teamId?: string | null;
 }
 
 /** Every field optional; `description: null` removes the description. */
@@ -67,9 +70,13 @@ export interface UpdateDeploymentInput {
   workflowIds?: string[] | null;
   enabledAdapters?: string[] | null;
   allowAnonymous?: boolean | null;
+  /** A string moves the deployment into that team, null moves it out (docs/teams.md, "Team deployments"). */
+  teamId?: string | null;
 }
 
 export interface ListDeploymentsInput {
+  /** The team whose deployments to list; without it, the viewer's personal ones. */
+  teamId?: string | null;
   status?: DeploymentStatus | null;
   limit?: number | null;
   cursor?: string | null;

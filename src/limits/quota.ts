@@ -58,7 +58,8 @@ function countQuota(db: Db, userId: string, quota: CountedQuota, now: Date): Pro
     case 'workflows':
       return db.workflow.count({ where: { ownerId: userId } });
     case 'deployments':
-      return db.deployment.count({ where: { ownerId: userId } });
+      // A team's deployments count toward the team (enforceTeamDeploymentQuota), not their creator.
+      return db.deployment.count({ where: { ownerId: userId, teamId: null } });
     case 'subscriptions':
       return db.libraryEntry.count({ where: { userId, sourceType: 'subscribed' } });
     case 'apiKeys':
@@ -104,6 +105,24 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
   const used = await countQuota(tx, userId, quota, now);
   if (used + adding > limit) throw exceeded(quota, plan, limit, used);
   return { quota, plan, used: used + adding, limit, remaining: Math.max(limit - used - adding, 0) };
+}
+
+/**
+ * The deployment quota of a team: its deployments against the plan of its billing owner, whose row
+ * is locked as `enforceQuota` locks a user's (docs/plans.md, "Teams and seats").
+ */
+export async function enforceTeamDeploymentQuota(tx: Db, team: { teamId: string; billingOwnerId: string }): Promise<QuotaUse> {
+  const plan = await lockUserPlan(tx, team.billingOwnerId);
+  const limit = LIMIT_OF.deployments(planLimits(plan));
+  const used = await tx.deployment.count({ where: { teamId: team.teamId } });
+  if (used + 1 > limit) {
+    throw new AppError(
+      'PLAN_LIMIT_EXCEEDED',
+      `the team's billing owner is on the ${plan} plan, which allows a team ${plural(limit, ...WHAT.deployments)}, and the team has ${used}; upgrade the plan or remove some first`,
+      { quota: 'deployments', limit, used, plan, teamId: team.teamId },
+    );
+  }
+  return { quota: 'deployments', plan, used: used + 1, limit, remaining: Math.max(limit - used - 1, 0) };
 }
 
 /** One conditional upsert: adds one to the counter when it stays within `limit`; the new count, or null. */

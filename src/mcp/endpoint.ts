@@ -89,16 +89,16 @@ async function loadTarget(ctx: EndpointContext, deploymentId: string, scope: Req
     throw error;
   }
   // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
-  if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
-  return { target, caller: callerOf(viewer, scope, target.ownerId) };
+  if (!viewer) await scope.limitAnonymous(target.deploymentId, target.accountId);
+  return { target, caller: callerOf(viewer, scope, target.callerIsHolder) };
 }
 
 /**
  * Who is connecting, for counting connections: the signed-in user, else the client's address
  * (hashed: the key is stored). Nothing the client writes in the request names it.
  */
-function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
-  if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
+function callerOf(viewer: Viewer | null, scope: RequestScope, isHolder: boolean): ConnectionCaller {
+  if (viewer) return { key: `user:${viewer.userId}`, anonymous: !isHolder };
   return { key: `address:${hash('sha256', scope.clientIp, 'base64url').slice(0, 22)}`, anonymous: true };
 }
 
