@@ -206,6 +206,32 @@ describe('team deployments', () => {
     expect(moves.map((e: { details: { to: string | null } }) => e.details.to)).toEqual(expect.arrayContaining([w.teamId, null]));
   });
 
+  it('lets members make keys for the team’s deployment; the keys are in the team’s log, made and revoked', async () => {
+    const made = await t.call('POST', '/v1/api-keys', {
+      token: w.tokens.member,
+      body: { name: 'Team key', scope: 'mcp', deploymentIds: [w.deploymentId] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const keyId = made.body.data.keyId as string;
+    const install = await t.call('POST', `/v1/deployments/${w.deploymentId}/install/key`, { token: w.tokens.member, body: {} });
+    expect(install.status, install.text).toBe(201);
+    expect((await t.call('DELETE', `/v1/api-keys/${keyId}`, { token: w.tokens.member })).status).toBe(200);
+    const refused = await t.call('POST', '/v1/api-keys', {
+      token: w.tokens.outsider,
+      body: { name: 'Not theirs', deploymentIds: [w.deploymentId] },
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error.details.fields[0].field).toBe('deploymentIds[0]');
+    const log = await t.call('GET', `/v1/teams/${w.teamId}/audit-log?limit=100`, { token: w.tokens.admin });
+    const ofKey = log.body.data.filter((e: { targetId: string }) => e.targetId === keyId);
+    expect(ofKey.map((e: { action: string }) => e.action)).toEqual(['api_key.revoked', 'api_key.created']);
+    expect(ofKey[1]).toMatchObject({ actorUserId: w.ids.member, targetType: 'api_key', details: { deploymentIds: [w.deploymentId] } });
+    const keys = log.body.data.filter(
+      (e: { action: string; actorUserId: string }) => e.action === 'api_key.created' && e.actorUserId === w.ids.member,
+    );
+    expect(keys).toHaveLength(2);
+  });
+
   it('counts the team’s deployments under its billing owner’s plan, apart from its members’ personal quotas', async () => {
     const owner = await t.token('quota-owner@example.com');
     const ownerId = (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId as string;
