@@ -126,6 +126,22 @@ const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentD
   fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
 });
 
+const MemberCountRef = builder.objectRef<UsageReport['byMember'][number]>('DeploymentMemberCount').implement({
+  description: "Connections in the period by one member of the deployment's team.",
+  fields: (t) => ({ userId: t.exposeString('userId'), count: t.exposeInt('count') }),
+});
+
+const ClientCountRef = builder.objectRef<UsageReport['byClient'][number]>('DeploymentClientCount').implement({
+  description: 'Connections in the period by one MCP client.',
+  fields: (t) => ({
+    client: t.exposeString('client', {
+      nullable: true,
+      description: "The client's clientInfo.name (at most 100 characters); null when the request that counted the connection named none.",
+    }),
+    count: t.exposeInt('count'),
+  }),
+});
+
 const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').implement({
   fields: (t) => ({
     deploymentId: t.exposeString('deploymentId'),
@@ -142,6 +158,17 @@ const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').i
       extensions: graphqlOnly,
     }),
     byDay: t.field({ type: [DayCountRef], resolve: (r) => r.byDay }),
+    byMember: t.field({
+      type: [MemberCountRef],
+      description:
+        "A team's deployment: the period's connections per current member of the team, most first; empty for a personal deployment.",
+      resolve: (r) => r.byMember,
+    }),
+    byClient: t.field({
+      type: [ClientCountRef],
+      description: "The period's connections per MCP client (its clientInfo.name), most first.",
+      resolve: (r) => r.byClient,
+    }),
   }),
 });
 

@@ -71,5 +71,6 @@ export async function getUsage(
 ): Promise<UsageReport> {
   const { row } = await findVisible(ctx, viewer, input.deploymentId);
   const accountId = row.teamId === null ? row.ownerId : await billingOwnerOf(ctx, row.teamId);
-  return ctx.usage.report({ deploymentId: row.id, ownerId: accountId, period: input.period ?? 'month', now: ctx.clock.now() });
+  const period = input.period ?? 'month';
+  return ctx.usage.report({ deploymentId: row.id, teamId: row.teamId, ownerId: accountId, period, now: ctx.clock.now() });
 }

@@ -129,9 +129,10 @@ export interface ConnectionKey {
   day: string;
 }
 
-/** Records a connection's key; a key already there inserts nothing (0 rows). */
-export const insertConnectionKey = (k: ConnectionKey) => Prisma.sql`
-  INSERT INTO mcp_connections (deployment_id, adapter, caller, day) VALUES (${k.deploymentId}, ${k.adapter}, ${k.caller}, ${k.day}::date)
+/** Records a connection's key with the client that made it; a key already there inserts nothing (0 rows). */
+export const insertConnectionKey = (k: ConnectionKey, clientName: string | null) => Prisma.sql`
+  INSERT INTO mcp_connections (deployment_id, adapter, caller, day, client_name)
+  VALUES (${k.deploymentId}, ${k.adapter}, ${k.caller}, ${k.day}::date, ${clientName})
   ON CONFLICT DO NOTHING`;
 
 /** Moves a deployment's last connection forward to `at` (never back); 0 rows when the deployment is gone. */

@@ -91,6 +91,10 @@ export interface UsageReport {
   connections: { total: number; limit: number; remaining: number };
   byAdapter: Record<Adapter, number>;
   byDay: { date: string; count: number }[];
+  /** A team's deployment: the period's connections per current member of the team (empty for a personal one). */
+  byMember: { userId: string; count: number }[];
+  /** The period's connections per MCP client (`clientInfo.name`; null when the counting request named none). */
+  byClient: { client: string | null; count: number }[];
 }
 
 /** A workflow the tool endpoint offers, with its manifest at the version in use (what the renderers take). */

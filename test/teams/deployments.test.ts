@@ -1,6 +1,8 @@
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { connectClient } from '../helpers/mcp.js';
+import { connectClient, initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedPlan, seedWorkflow } from '../helpers/seed.js';
 import { createTeamDeployment, seedTeamDeploymentWorld, seedTeamWorkflow, type TeamDeploymentWorld } from './deployment-world.js';
 import { createTeam } from './helpers.js';
@@ -230,6 +232,66 @@ describe('team deployments', () => {
       (e: { action: string; actorUserId: string }) => e.action === 'api_key.created' && e.actorUserId === w.ids.member,
     );
     expect(keys).toHaveLength(2);
+  });
+
+  it('counts members’ calls to the team’s endpoint in the team’s rate-limit bucket, not their own', async () => {
+    const call = (token: string) =>
+      t.call('POST', `/v1/mcp/${w.deploymentId}`, { token, headers: MCP_ACCEPT, body: initializeRequest({ clientName: 'claude-code' }) });
+    const remaining = (res: { status: number; headers: Headers }) => {
+      expect(res.status).toBe(200);
+      return Number(res.headers.get('x-ratelimit-remaining'));
+    };
+    const first = remaining(await call(w.tokens.member));
+    expect(remaining(await call(w.tokens.admin))).toBe(first - 1);
+    // The member's own bucket is apart: their REST calls leave the team's alone.
+    const own = remaining(await t.call('GET', '/v1/users/me', { token: w.tokens.member }));
+    expect(remaining(await t.call('GET', '/v1/users/me', { token: w.tokens.member }))).toBe(own - 1);
+    expect(remaining(await call(w.tokens.member))).toBe(first - 2);
+  });
+
+  it('breaks a team deployment’s usage down by member and by client, through REST and GraphQL', async () => {
+    const id = await createTeamDeployment(t, w.tokens.owner, { teamId: w.teamId, workflowIds: [w.teamWorkflow] });
+    const modern = await connectClient(t.app, id, 'claude-code', { token: w.tokens.member });
+    await modern.listTools();
+    const legacy = new V1Client({ name: 'Cursor', version: '1.0.0' });
+    await legacy.connect(
+      new V1Transport(new URL(`http://127.0.0.1/v1/mcp/${id}`), {
+        fetch: (url, init) => t.app.fetch(new Request(url, init)),
+        requestInit: { headers: { authorization: `Bearer ${w.tokens.admin}` } },
+      }),
+    );
+    await legacy.listTools();
+    const usage = await t.call('GET', `/v1/deployments/${id}/usage?period=day`, { token: w.tokens.member });
+    expect(usage.status, usage.text).toBe(200);
+    expect(usage.body.data.connections.total).toBe(2);
+    expect(usage.body.data.byMember).toHaveLength(2);
+    expect(usage.body.data.byMember).toEqual(
+      expect.arrayContaining([
+        { userId: w.ids.member, count: 1 },
+        { userId: w.ids.admin, count: 1 },
+      ]),
+    );
+    expect(usage.body.data.byClient).toHaveLength(2);
+    expect(usage.body.data.byClient).toEqual(
+      expect.arrayContaining([
+        { client: 'claude-code', count: 1 },
+        { client: 'Cursor', count: 1 },
+      ]),
+    );
+    const gql = await t.graphql(
+      'query($id: String!) { deploymentUsage(deploymentId: $id, period: day) { byMember { userId count } byClient { client count } } }',
+      { id },
+      w.tokens.admin,
+    );
+    expect(gql.body.data.deploymentUsage).toEqual({ byMember: usage.body.data.byMember, byClient: usage.body.data.byClient });
+    // The connections count against the month of the team's billing owner, on the plan of theirs.
+    await seedPlan(t, w.ids.owner, 'pro');
+    const onPro = await t.call('GET', `/v1/deployments/${id}/usage`, { token: w.tokens.member });
+    expect(onPro.body.data.connections).toMatchObject({ total: 2, limit: 50_000 });
+    expect(onPro.body.data.connections.remaining).toBeLessThanOrEqual(50_000 - 2);
+    await seedPlan(t, w.ids.owner, 'enterprise');
+    await modern.close();
+    await legacy.close();
   });
 
   it('counts the team’s deployments under its billing owner’s plan, apart from its members’ personal quotas', async () => {
