@@ -71,6 +71,43 @@ interface ConnectionRequest {
   at: Date;
 }
 
+/**
+ * The period's connections per client name (null: the request that counted it named none) and,
+ * for a team's deployment, per current member of the team; most first.
+ */
+async function breakdown(
+  prisma: Database['prisma'],
+  deploymentId: string,
+  teamId: string | null,
+  from: Date,
+): Promise<Pick<UsageReport, 'byMember' | 'byClient'>> {
+  const where = { deploymentId, day: { gte: from } };
+  const [clients, callers] = await Promise.all([
+    prisma.mcpConnection.groupBy({ by: ['clientName'], where, _count: { _all: true } }),
+    teamId === null
+      ? []
+      : prisma.mcpConnection.groupBy({ by: ['caller'], where: { ...where, caller: { startsWith: 'user:' } }, _count: { _all: true } }),
+  ]);
+  const members = teamId === null ? new Set<string>() : await membersOf(prisma, teamId);
+  const mostFirst = <T extends { count: number }>(rows: T[], key: (r: T) => string) =>
+    rows.sort((a, b) => b.count - a.count || key(a).localeCompare(key(b)));
+  return {
+    byMember: mostFirst(
+      callers.map((c) => ({ userId: c.caller.slice('user:'.length), count: c._count._all })).filter((m) => members.has(m.userId)),
+      (m) => m.userId,
+    ),
+    byClient: mostFirst(
+      clients.map((c) => ({ client: c.clientName, count: c._count._all })),
+      (c) => c.client ?? '',
+    ),
+  };
+}
+
+async function membersOf(prisma: Database['prisma'], teamId: string): Promise<Set<string>> {
+  const rows = await prisma.teamMember.findMany({ where: { teamId }, select: { userId: true } });
+  return new Set(rows.map((r) => r.userId));
+}
+
 export function createUsageStore(db: Database) {
   const prisma = db.prisma;
   const admitted = new Set<string>();
@@ -131,38 +168,6 @@ export function createUsageStore(db: Database) {
     );
   }
 
-  /**
-   * The period's connections per client name (null: the request that counted it named none) and,
-   * for a team's deployment, per current member of the team; most first.
-   */
-  async function breakdown(deploymentId: string, teamId: string | null, from: Date): Promise<Pick<UsageReport, 'byMember' | 'byClient'>> {
-    const where = { deploymentId, day: { gte: from } };
-    const [clients, callers] = await Promise.all([
-      prisma.mcpConnection.groupBy({ by: ['clientName'], where, _count: { _all: true } }),
-      teamId === null
-        ? []
-        : prisma.mcpConnection.groupBy({ by: ['caller'], where: { ...where, caller: { startsWith: 'user:' } }, _count: { _all: true } }),
-    ]);
-    const members = teamId === null ? new Set<string>() : await membersOf(teamId);
-    const mostFirst = <T extends { count: number }>(rows: T[], key: (r: T) => string) =>
-      rows.sort((a, b) => b.count - a.count || key(a).localeCompare(key(b)));
-    return {
-      byMember: mostFirst(
-        callers.map((c) => ({ userId: c.caller.slice('user:'.length), count: c._count._all })).filter((m) => members.has(m.userId)),
-        (m) => m.userId,
-      ),
-      byClient: mostFirst(
-        clients.map((c) => ({ client: c.clientName, count: c._count._all })),
-        (c) => c.client ?? '',
-      ),
-    };
-  }
-
-  async function membersOf(teamId: string): Promise<Set<string>> {
-    const rows = await prisma.teamMember.findMany({ where: { teamId }, select: { userId: true } });
-    return new Set(rows.map((r) => r.userId));
-  }
-
   async function report(input: {
     deploymentId: string;
     teamId: string | null;
@@ -175,7 +180,7 @@ export function createUsageStore(db: Database) {
     const [rows, month, split] = await Promise.all([
       prisma.deploymentUsage.findMany({ where: { deploymentId, day: { gte: from } }, select: { adapter: true, day: true, count: true } }),
       connectionUsage(prisma, ownerId, now),
-      breakdown(deploymentId, input.teamId, from),
+      breakdown(prisma, deploymentId, input.teamId, from),
     ]);
     const byAdapter = Object.fromEntries(ADAPTERS.map((a) => [a, 0])) as Record<Adapter, number>;
     const perDay = new Map<string, number>();

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { connectClient, initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedPlan, seedWorkflow } from '../helpers/seed.js';
 import { createTeamDeployment, seedTeamDeploymentWorld, seedTeamWorkflow, type TeamDeploymentWorld } from './deployment-world.js';
-import { createTeam } from './helpers.js';
+import { addMember, createTeam } from './helpers.js';
 
 /** Team deployments through REST, GraphQL and the tool endpoint (docs/teams.md, "Team deployments"). */
 describe('team deployments', () => {
@@ -292,6 +292,18 @@ describe('team deployments', () => {
     await seedPlan(t, w.ids.owner, 'enterprise');
     await modern.close();
     await legacy.close();
+  });
+
+  it('keeps a team deployment when its creator deletes their account', async () => {
+    const email = 'leaving-admin@example.com';
+    const leaving = await t.token(email);
+    await addMember(t, w.tokens.owner, w.teamId, { token: leaving, email }, 'admin');
+    const id = await createTeamDeployment(t, leaving, { teamId: w.teamId, workflowIds: [w.teamWorkflow] });
+    const deleted = await t.call('DELETE', '/v1/users/me', { token: leaving });
+    expect(deleted.status, deleted.text).toBe(200);
+    const read = await t.call('GET', `/v1/deployments/${id}`, { token: w.tokens.member });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data.teamId).toBe(w.teamId);
   });
 
   it('counts the team’s deployments under its billing owner’s plan, apart from its members’ personal quotas', async () => {
