@@ -24,6 +24,7 @@ import {
   resolveBundle,
   type BundledWorkflow,
   type BundleRow,
+  type DeploymentHolder,
   type EndpointRow,
 } from '../src/deployments/bundle.js';
 import type { ReadRows } from '../src/db/statement.js';
@@ -319,15 +320,16 @@ async function search(url: URL): Promise<string> {
 }
 
 /** The bundles of the owner's deployments: the service's own statement (src/deployments/bundle.ts). */
-async function loadBundles(deploymentIds: string[], ownerId: string): Promise<Map<string, BundledWorkflow[]>> {
-  const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
-  const { rows } = await pool.query<BundleRow>({
+async function loadBundles(deploymentIds: string[]): Promise<Map<string, BundledWorkflow[]>> {
+  type HeldRow = BundleRow & DeploymentHolder;
+  const rowsOf = new Map<string, HeldRow[]>(deploymentIds.map((id) => [id, []]));
+  const { rows } = await pool.query<HeldRow>({
     name: BUNDLES_OF_DEPLOYMENTS.name,
     text: BUNDLES_OF_DEPLOYMENTS.text,
-    values: [deploymentIds, ownerId],
+    values: [deploymentIds],
   });
   for (const row of rows) rowsOf.get(row.deploymentId)?.push(row);
-  return new Map([...rowsOf].map(([id, list]) => [id, resolveBundle(list, ownerId)]));
+  return new Map([...rowsOf].map(([id, list]) => [id, list.length ? resolveBundle(list, list[0]!) : []]));
 }
 
 const knownAdapters = (adapters: string[]): Adapter[] => ADAPTERS.filter((a) => adapters.includes(a));
@@ -391,10 +393,7 @@ async function dashboard(viewer: Viewer, body: string): Promise<string> {
       });
       if (list.length === 0) return [];
       const { kept } = page(list, 20, 'deployments', (d) => [d.createdAt.getTime(), d.id]);
-      const bundles = await loadBundles(
-        kept.map((d) => d.id),
-        viewer.userId,
-      );
+      const bundles = await loadBundles(kept.map((d) => d.id));
       const now = new Date();
       const monthStart = `${now.toISOString().slice(0, 7)}-01`;
       const { rows: sums } = await pool.query<{ deploymentId: string; total: string }>({
@@ -445,7 +444,7 @@ async function mcp(req: IncomingMessage, viewer: Viewer, deploymentId: string, b
     throw new HttpError(404, 'NOT_FOUND', `deployment '${deploymentId}' was not found`);
   if (deployment.status !== 'active') throw new HttpError(403, 'FORBIDDEN', 'the deployment is inactive');
   const bundled = rows.filter((r): r is EndpointRow & { workflowId: string } => r.workflowId !== null);
-  const bundle = resolveBundle(bundled, deployment.ownerId);
+  const bundle = resolveBundle(bundled, deployment);
 
   let message: {
     jsonrpc?: unknown;

@@ -121,14 +121,13 @@ async function cleanInput(ctx: ApiKeyContext, viewer: Viewer, input: CreateApiKe
   const deploymentIds = [...new Set(input.deploymentIds ?? [])];
   if (deploymentIds.length > API_KEY_LIMITS.deployments)
     problems.push({ field: 'deploymentIds', message: `at most ${API_KEY_LIMITS.deployments} deployments may be named` });
-  else if (deploymentIds.length) {
-    const owned = await ctx.db.prisma.deployment.findMany({
-      where: { id: { in: deploymentIds }, ownerId: viewer.userId },
-      select: { id: true },
-    });
-    const ownedIds = new Set(owned.map((d) => d.id));
+  const teamIds = new Set<string>();
+  if (deploymentIds.length && deploymentIds.length <= API_KEY_LIMITS.deployments) {
+    const usable = await usableDeployments(ctx.db.prisma, viewer.userId, deploymentIds);
+    const usableIds = new Set(usable.map((d) => d.id));
+    for (const d of usable) if (d.teamId) teamIds.add(d.teamId);
     deploymentIds.forEach((id, i) => {
-      if (!ownedIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
+      if (!usableIds.has(id)) problems.push({ field: `deploymentIds[${i}]`, message: `deployment '${id}' is not one of yours` });
     });
   }
   let expiresAt: Date | null = null;
@@ -142,7 +141,35 @@ async function cleanInput(ctx: ApiKeyContext, viewer: Viewer, input: CreateApiKe
     else expiresAt = parsed;
   }
   if (problems.length) throw validationError(problems);
-  return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt };
+  return { name, scope: scope as ApiKeyScope, deploymentIds, expiresAt, teamIds: [...teamIds] };
+}
+
+/**
+ * Of `deploymentIds`, those a key of `userId` may be limited to: their personal deployments and the
+ * deployments of the teams they are in (docs/teams.md, "Team deployments"), with their teams.
+ */
+function usableDeployments(db: Prisma.TransactionClient, userId: string, deploymentIds: string[]) {
+  return db.deployment.findMany({
+    where: { id: { in: deploymentIds }, OR: [{ ownerId: userId, teamId: null }, { team: { members: { some: { userId } } } }] },
+    select: { id: true, teamId: true },
+  });
+}
+
+/**
+ * The entries of a key made for (or revoked from) team deployments, one in the log of each of
+ * their teams, beside the one in the person's own log.
+ */
+async function recordKeyEvent(
+  tx: Prisma.TransactionClient,
+  at: Date,
+  event: { action: 'api_key.created' | 'api_key.revoked'; userId: string; keyId: string; teamIds: string[]; deploymentIds: string[] },
+): Promise<void> {
+  const { action, userId, keyId } = event;
+  await recordAudit(tx, at, { userId, action, actorUserId: userId, targetType: 'api_key', targetId: keyId });
+  for (const teamId of event.teamIds) {
+    const details = { deploymentIds: event.deploymentIds };
+    await recordAudit(tx, at, { teamId, action, actorUserId: userId, targetType: 'api_key', targetId: keyId, details });
+  }
 }
 
 /**
@@ -163,12 +190,12 @@ async function createApiKey(
     await enforceQuota(tx, viewer.userId, 'apiKeys', 1, ctx.clock.now());
     const id = newId('key');
     await recordCreated(tx, `/api-keys/${id}`);
-    await recordAudit(tx, ctx.clock.now(), {
-      userId: viewer.userId,
+    await recordKeyEvent(tx, ctx.clock.now(), {
       action: 'api_key.created',
-      actorUserId: viewer.userId,
-      targetType: 'api_key',
-      targetId: id,
+      userId: viewer.userId,
+      keyId: id,
+      teamIds: clean.teamIds,
+      deploymentIds: clean.deploymentIds,
     });
     const name = options.uniqueName
       ? unusedName(
@@ -210,14 +237,22 @@ async function listApiKeys(
 
 /** Revokes (deletes) a key of the caller's; the next request with it is refused on every instance. */
 async function revokeApiKey(ctx: ApiKeyContext, viewer: Viewer, keyId: string): Promise<{ keyId: string; deleted: true }> {
-  const { count } = await ctx.db.prisma.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
-  if (count === 0) throw notFound('API key', keyId);
-  await recordAudit(ctx.db.prisma, ctx.clock.now(), {
-    userId: viewer.userId,
-    action: 'api_key.revoked',
-    actorUserId: viewer.userId,
-    targetType: 'api_key',
-    targetId: keyId,
+  await ctx.db.prisma.$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where: { id: keyId, userId: viewer.userId }, select: { deploymentIds: true } });
+    const { count } = await tx.apiKey.deleteMany({ where: { id: keyId, userId: viewer.userId } });
+    if (!key || count === 0) throw notFound('API key', keyId);
+    // The teams whose deployments the key was made for, as far as they still exist.
+    const teams = key.deploymentIds.length
+      ? await tx.deployment.findMany({ where: { id: { in: key.deploymentIds }, teamId: { not: null } }, select: { teamId: true } })
+      : [];
+    const teamIds = [...new Set(teams.map((d) => d.teamId!))];
+    await recordKeyEvent(tx, ctx.clock.now(), {
+      action: 'api_key.revoked',
+      userId: viewer.userId,
+      keyId,
+      teamIds,
+      deploymentIds: key.deploymentIds,
+    });
   });
   return { keyId, deleted: true };
 }

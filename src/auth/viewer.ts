@@ -56,4 +56,8 @@ export interface Viewer {
  * What a request uses its credential for: the API (REST, GraphQL), one deployment's tool endpoint,
  * or the user's install catalog (an API key of either scope: it lists what the key opens).
  */
-export type CredentialUse = { face: 'api' } | { face: 'mcp'; deploymentId: string } | { face: 'catalog' };
+export type CredentialUse =
+  | { face: 'api' }
+  /** `chargeLater`: the tool endpoint counts the request itself once it knows whose bucket pays (RequestScope.chargeCaller). */
+  | { face: 'mcp'; deploymentId: string; chargeLater?: boolean }
+  | { face: 'catalog' };

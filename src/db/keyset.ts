@@ -43,8 +43,10 @@ export interface OwnerPageSpec {
   orderColumn: string;
   /** The one optional equality filter: its column, the parameter's SQL type, and the name's suffix. */
   filter: { column: string; type: string; suffix: string };
-  /** A further constant condition every page of the list holds (no parameter). */
-  where?: string;
+  /** The column $1 is compared with (the owner's); `owner_id` unless named. */
+  ownerColumn?: string;
+  /** A fixed condition every row also meets (SQL written here, never from a request). */
+  alwaysWhere?: string;
 }
 
 /**
@@ -56,7 +58,7 @@ export interface OwnerPageSpec {
 export function ownerPageStatements(spec: OwnerPageSpec): (withFilter: boolean, withCursor: boolean) => Statement {
   const statements = [false, true].flatMap((filtered) =>
     [false, true].map((after): Statement => {
-      const conditions = ['owner_id = $1', ...(spec.where ? [spec.where] : [])];
+      const conditions = [`${spec.ownerColumn ?? 'owner_id'} = $1`, ...(spec.alwaysWhere ? [spec.alwaysWhere] : [])];
       let n = 1;
       if (filtered) conditions.push(`${spec.filter.column} = $${++n}::${spec.filter.type}`);
       if (after) {

@@ -28,6 +28,8 @@ export interface BundleRow {
   deploymentId: string;
   workflowId: string;
   workflowOwnerId: string;
+  /** The team the workflow belongs to; null for a personal workflow. */
+  workflowTeamId: string | null;
   /** The name and description of the version in use (see sql.ts). */
   workflowName: string;
   workflowDescription: string;
@@ -56,11 +58,21 @@ export interface BundleRow {
   moderationReason: string | null;
 }
 
+/** Whose a deployment is: its owner (the creator, for a team's) and its team, if any. */
+export interface DeploymentHolder {
+  ownerId: string;
+  teamId: string | null;
+}
+
+/** One row of BUNDLES_OF_DEPLOYMENTS: a bundled workflow with its deployment's holder. */
+type HeldBundleRow = BundleRow & DeploymentHolder;
+
 /** One row of ENDPOINT_TARGET: a deployment with one bundled workflow, or with nulls when it bundles none. */
 export interface EndpointRow extends Omit<BundleRow, 'deploymentId' | 'workflowId'> {
   deploymentId: string;
   workflowId: string | null;
   ownerId: string;
+  teamId: string | null;
   name: string;
   description: string | null;
   enabledAdapters: string[];
@@ -89,14 +101,20 @@ export interface BundleState {
  * a subscription the deployment's owner ended. The GraphQL fields and the tool endpoint both ask here.
  */
 export function bundleStateOf(w: DeploymentWorkflowRow): BundleState | null {
-  const deploymentOwnerId = w.deployments[0]?.deployment.ownerId;
+  const deployment = w.deployments[0]?.deployment;
+  const teamId = deployment?.teamId ?? null;
   const entry = w.libraryEntries[0];
-  const isOwned = w.ownerId === deploymentOwnerId;
-  if (!isOwned && entry?.sourceType !== 'subscribed') return null;
-  const reason = unavailableReason(deploymentOwnerId ?? '', w);
+  // A team's workflow is the team's own in the team's deployments, whoever of the team wrote it.
+  const isTeams = teamId !== null && w.teamId === teamId;
+  const isOwned = w.ownerId === deployment?.ownerId || isTeams;
+  const subscribed = entry?.sourceType === 'subscribed';
+  // A team's deployment may bundle any public workflow: without its owner's subscription, at the current version.
+  const publicInTeam = teamId !== null && !subscribed && w.visibility === 'public';
+  if (!isOwned && !subscribed && !publicInTeam) return null;
+  const reason = unavailableReason(isTeams ? w.ownerId : (deployment?.ownerId ?? ''), w);
   return {
     isOwned,
-    version: isOwned ? w.currentVersion : entry!.workflowVersion,
+    version: isOwned || !subscribed ? w.currentVersion : entry.workflowVersion,
     available: reason === null,
     unavailableReason: reason,
     // An owned workflow without a library entry (seeded or legacy rows) is offered everywhere.
@@ -120,10 +138,11 @@ export interface BundledWorkflow extends DeploymentWorkflowRow, BundleState {
 }
 
 /** A row of the bundle statements in Prisma's shape, as the deployment `ownerId` sees it. */
-function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, ownerId: string): DeploymentWorkflowRow {
+function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, holder: DeploymentHolder): DeploymentWorkflowRow {
   return {
     id: w.workflowId,
     ownerId: w.workflowOwnerId,
+    teamId: w.workflowTeamId,
     name: w.workflowName,
     description: w.workflowDescription,
     visibility: w.visibility as Visibility,
@@ -135,7 +154,7 @@ function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, ownerId: st
     ratingCount: w.ratingCount,
     moderationState: w.moderationState as ModerationState,
     moderationReason: w.moderationReason,
-    deployments: [{ deployment: { ownerId } }],
+    deployments: [{ deployment: { ownerId: holder.ownerId, teamId: holder.teamId } }],
     libraryEntries:
       w.sourceType === null
         ? []
@@ -150,11 +169,11 @@ function toDeploymentWorkflowRow(w: Omit<BundleRow, 'deploymentId'>, ownerId: st
   };
 }
 
-/** The workflows of one deployment's rows its owner may use, in deployment order. */
-export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], ownerId: string): BundledWorkflow[] {
+/** The workflows of one deployment's rows its holder may use, in deployment order. */
+export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], holder: DeploymentHolder): BundledWorkflow[] {
   const out: BundledWorkflow[] = [];
   for (const r of rows) {
-    const row = toDeploymentWorkflowRow(r, ownerId);
+    const row = toDeploymentWorkflowRow(r, holder);
     const state = bundleStateOf(row);
     if (!state) continue;
     const manifestKey = state.version === row.currentVersion ? `${state.version}@${row.updatedAt.getTime()}` : state.version;
@@ -164,16 +183,12 @@ export function resolveBundle(rows: readonly Omit<BundleRow, 'deploymentId'>[], 
   return out;
 }
 
-/** The usable bundle of each of the owner's deployments, in one statement. */
-export async function loadBundles(
-  db: Database,
-  deploymentIds: readonly string[],
-  ownerId: string,
-): Promise<Map<string, BundledWorkflow[]>> {
+/** The usable bundle of each deployment (as its holder uses it), in one statement. */
+export async function loadBundles(db: Database, deploymentIds: readonly string[]): Promise<Map<string, BundledWorkflow[]>> {
   if (deploymentIds.length === 0) return new Map();
-  const rowsOf = new Map<string, BundleRow[]>(deploymentIds.map((id) => [id, []]));
-  for (const row of await db.read<BundleRow>(BUNDLES_OF_DEPLOYMENTS, [deploymentIds, ownerId])) rowsOf.get(row.deploymentId)?.push(row);
-  return new Map([...rowsOf].map(([id, rows]) => [id, resolveBundle(rows, ownerId)]));
+  const rowsOf = new Map<string, HeldBundleRow[]>(deploymentIds.map((id) => [id, []]));
+  for (const row of await db.read<HeldBundleRow>(BUNDLES_OF_DEPLOYMENTS, [deploymentIds])) rowsOf.get(row.deploymentId)?.push(row);
+  return new Map([...rowsOf].map(([id, rows]) => [id, rows.length ? resolveBundle(rows, rows[0]!) : []]));
 }
 
 /**

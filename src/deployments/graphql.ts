@@ -77,6 +77,10 @@ export const DeploymentRef = builder.prismaObject('Deployment', {
   description: 'A bundle of workflows behind one MCP tool endpoint (spec 2.4).',
   fields: (t) => ({
     deploymentId: t.string({ resolve: (d) => d.id }),
+    teamId: t.exposeString('teamId', {
+      nullable: true,
+      description: 'The team whose deployment this is (every member may use it; owners and admins change it); null for a personal one.',
+    }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     workflows: t.field({ type: [DeploymentWorkflowRef], resolve: (d, _args, ctx) => ctx.loaders.deploymentBundle.load(d.id) }),
@@ -122,6 +126,22 @@ const DayCountRef = builder.objectRef<UsageReport['byDay'][number]>('DeploymentD
   fields: (t) => ({ date: t.exposeString('date'), count: t.exposeInt('count') }),
 });
 
+const MemberCountRef = builder.objectRef<UsageReport['byMember'][number]>('DeploymentMemberCount').implement({
+  description: "Connections in the period by one member of the deployment's team.",
+  fields: (t) => ({ userId: t.exposeString('userId'), count: t.exposeInt('count') }),
+});
+
+const ClientCountRef = builder.objectRef<UsageReport['byClient'][number]>('DeploymentClientCount').implement({
+  description: 'Connections in the period by one MCP client.',
+  fields: (t) => ({
+    client: t.exposeString('client', {
+      nullable: true,
+      description: "The client's clientInfo.name (at most 100 characters); null when the request that counted the connection named none.",
+    }),
+    count: t.exposeInt('count'),
+  }),
+});
+
 const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').implement({
   fields: (t) => ({
     deploymentId: t.exposeString('deploymentId'),
@@ -138,6 +158,17 @@ const UsageReportRef = builder.objectRef<UsageReport>('DeploymentUsageReport').i
       extensions: graphqlOnly,
     }),
     byDay: t.field({ type: [DayCountRef], resolve: (r) => r.byDay }),
+    byMember: t.field({
+      type: [MemberCountRef],
+      description:
+        "A team's deployment: the period's connections per current member of the team, most first; empty for a personal deployment.",
+      resolve: (r) => r.byMember,
+    }),
+    byClient: t.field({
+      type: [ClientCountRef],
+      description: "The period's connections per MCP client (its clientInfo.name), most first.",
+      resolve: (r) => r.byClient,
+    }),
   }),
 });
 
@@ -157,9 +188,10 @@ const auth = { authenticated: true } as const;
 builder.queryFields((t) => ({
   deployments: t.field({
     type: DeploymentPageRef,
-    description: "The signed-in user's deployments, newest first, each with usage. REST: GET /v1/deployments.",
+    description:
+      "The signed-in user's personal deployments, or with teamId a team's (for its members), newest first, each with usage. REST: GET /v1/deployments.",
     authScopes: auth,
-    args: { status: t.arg({ type: StatusRef }), limit: t.arg.int(), cursor: t.arg.string() },
+    args: { teamId: t.arg.string(), status: t.arg({ type: StatusRef }), limit: t.arg.int(), cursor: t.arg.string() },
     resolve: (_root, args, ctx) => ctx.services.deployments.listDeployments(ctx.viewer!, args),
   }),
   deployment: t.field({
@@ -189,6 +221,7 @@ builder.mutationFields((t) => ({
       workflowIds: t.arg.stringList({ required: true }),
       enabledAdapters: t.arg({ type: [AdapterRef] }),
       allowAnonymous: t.arg.boolean(),
+      teamId: t.arg.string({ description: "Makes the deployment a team's: a team the caller owns or administers." }),
     },
     resolve: (_root, args, ctx) => ctx.services.deployments.createDeployment(ctx.viewer!, args),
   }),
@@ -203,6 +236,10 @@ builder.mutationFields((t) => ({
       workflowIds: t.arg.stringList(),
       enabledAdapters: t.arg({ type: [AdapterRef] }),
       allowAnonymous: t.arg.boolean(),
+      teamId: t.arg.string({
+        description:
+          "Moves the deployment: a team id moves the caller's personal deployment into a team they own or administer; null moves a team's deployment out, by an owner of the team, to the owner's personal deployments.",
+      }),
       expectedRevision: t.arg.int({ description: EXPECTED_REVISION }),
     },
     resolve: (_root, { expectedRevision, ...args }, ctx) =>

@@ -25,3 +25,12 @@ export function notNull(field: string): AppError {
     fields: [{ field, message: `${field} cannot be null` }],
   });
 }
+
+/** A team id as sent: a non-empty string of sane length, or null/undefined (no team). */
+export function checkTeamId(teamId: unknown): string | null | undefined {
+  if (teamId === null || teamId === undefined) return teamId;
+  if (typeof teamId !== 'string' || teamId.length === 0 || teamId.length > 100) {
+    throw validationError([{ field: 'teamId', message: 'teamId must be the id of a team you are in, or null' }]);
+  }
+  return teamId;
+}

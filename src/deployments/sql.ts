@@ -13,8 +13,8 @@ const DEPLOYMENT_COLUMNS = `id, owner_id AS "ownerId", name, description, enable
   created_at AS "createdAt", updated_at AS "updatedAt", revision, team_id AS "teamId"`;
 
 /**
- * A page of an owner's deployments, newest first: owner $1, then the optional status and the
- * cursor position (created_at, id), and the row count last.
+ * A page of an owner's personal deployments (a team's are the team's), newest first: owner $1,
+ * then the optional status and the cursor position (created_at, id), and the row count last.
  */
 export const deploymentsOfOwner = ownerPageStatements({
   name: 'deployments_of_owner',
@@ -22,6 +22,17 @@ export const deploymentsOfOwner = ownerPageStatements({
   columns: DEPLOYMENT_COLUMNS,
   orderColumn: 'created_at',
   filter: { column: 'status', type: '"DeploymentStatus"', suffix: '_status' },
+  alwaysWhere: 'team_id IS NULL',
+});
+
+/** The same page of a team's deployments: team $1, then as deploymentsOfOwner. */
+export const deploymentsOfTeam = ownerPageStatements({
+  name: 'deployments_of_team',
+  table: 'deployments',
+  columns: DEPLOYMENT_COLUMNS,
+  orderColumn: 'created_at',
+  filter: { column: 'status', type: '"DeploymentStatus"', suffix: '_status' },
+  ownerColumn: 'team_id',
 });
 
 /**
@@ -30,7 +41,7 @@ export const deploymentsOfOwner = ownerPageStatements({
  * in use, VERSION_IN_USE) and `u` (the workflow's author). Name and description are the version's:
  * a subscriber pinned to a version sees that version's, not the workflow's latest.
  */
-const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowOwnerId",
+const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowOwnerId", w.team_id AS "workflowTeamId",
   coalesce(v.name, w.name) AS "workflowName", coalesce(v.description, w.description) AS "workflowDescription",
   coalesce(v.category, w.category) AS "versionCategory", coalesce(v.tags, w.tags) AS "versionTags",
   v.digest AS "versionDigest", u.display_name AS "authorDisplayName", w.visibility::text AS visibility,
@@ -40,21 +51,24 @@ const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowO
   w.moderation_state::text AS "moderationState", w.moderation_reason AS "moderationReason"`;
 
 /**
- * The joins of the version in use by the deployment owner `owner` (bundle.ts's rule: an owned
- * workflow's current version, a subscription's library entry's version) and of the author.
+ * The joins of the version in use in deployment `d` (bundle.ts's rule: the current version of a
+ * workflow the deployment's owner owns, of its team's workflows and, in a team's deployment, of a
+ * public workflow its owner has no library entry of; else the library entry's version) and of the author.
  */
-const versionInUse = (owner: string) => `LEFT JOIN workflow_versions v ON v.workflow_id = w.id
-      AND v.version = CASE WHEN w.owner_id = ${owner} THEN w.current_version ELSE e.workflow_version END
+const versionInUse = `LEFT JOIN workflow_versions v ON v.workflow_id = w.id
+      AND v.version = CASE WHEN w.owner_id = d.owner_id OR w.team_id = d.team_id
+        OR (d.team_id IS NOT NULL AND e.workflow_version IS NULL) THEN w.current_version ELSE e.workflow_version END
     LEFT JOIN users u ON u.id = w.owner_id`;
 
-/** The bundles of the deployments $1 (text[]) of the owner $2, each in deployment order. */
+/** The bundles of the deployments $1 (text[]), each in deployment order, with each deployment's owner and team. */
 export const BUNDLES_OF_DEPLOYMENTS: Statement = {
   name: 'deployment_bundles',
-  text: `SELECT dw.deployment_id AS "deploymentId", ${BUNDLED_WORKFLOW_COLUMNS}
+  text: `SELECT dw.deployment_id AS "deploymentId", d.owner_id AS "ownerId", d.team_id AS "teamId", ${BUNDLED_WORKFLOW_COLUMNS}
     FROM deployment_workflows dw
+    JOIN deployments d ON d.id = dw.deployment_id
     JOIN workflows w ON w.id = dw.workflow_id
-    LEFT JOIN library_entries e ON e.user_id = $2 AND e.workflow_id = w.id
-    ${versionInUse('$2')}
+    LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
+    ${versionInUse}
     WHERE dw.deployment_id = ANY($1::text[])
     ORDER BY dw.deployment_id, dw.position`,
 };
@@ -69,12 +83,12 @@ export const ENDPOINT_TARGET: Statement = {
   name: 'deployment_endpoint_target',
   text: `SELECT d.id AS "deploymentId", d.owner_id AS "ownerId", d.name, d.description,
       d.enabled_adapters AS "enabledAdapters", d.status::text AS status, d.allow_anonymous AS "allowAnonymous",
-      ${BUNDLED_WORKFLOW_COLUMNS}
+      d.team_id AS "teamId", ${BUNDLED_WORKFLOW_COLUMNS}
     FROM deployments d
     LEFT JOIN deployment_workflows dw ON dw.deployment_id = d.id
     LEFT JOIN workflows w ON w.id = dw.workflow_id
     LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
-    ${versionInUse('d.owner_id')}
+    ${versionInUse}
     WHERE d.id = $1
     ORDER BY dw.position`,
 };
@@ -115,9 +129,10 @@ export interface ConnectionKey {
   day: string;
 }
 
-/** Records a connection's key; a key already there inserts nothing (0 rows). */
-export const insertConnectionKey = (k: ConnectionKey) => Prisma.sql`
-  INSERT INTO mcp_connections (deployment_id, adapter, caller, day) VALUES (${k.deploymentId}, ${k.adapter}, ${k.caller}, ${k.day}::date)
+/** Records a connection's key with the client that made it; a key already there inserts nothing (0 rows). */
+export const insertConnectionKey = (k: ConnectionKey, clientName: string | null) => Prisma.sql`
+  INSERT INTO mcp_connections (deployment_id, adapter, caller, day, client_name)
+  VALUES (${k.deploymentId}, ${k.adapter}, ${k.caller}, ${k.day}::date, ${clientName})
   ON CONFLICT DO NOTHING`;
 
 /** Moves a deployment's last connection forward to `at` (never back); 0 rows when the deployment is gone. */

@@ -34,7 +34,8 @@ export const DEPLOYMENT_WORKFLOW_SELECT = {
   ratingCount: true,
   moderationState: true,
   moderationReason: true,
-  deployments: { select: { deployment: { select: { ownerId: true } } } },
+  teamId: true,
+  deployments: { select: { deployment: { select: { ownerId: true, teamId: true } } } },
   libraryEntries: { select: { sourceType: true, isActive: true, enabledAdapters: true, workflowVersion: true } },
 } as const satisfies Prisma.WorkflowSelect;
 
@@ -57,6 +58,8 @@ export interface CreateDeploymentInput {
   workflowIds: string[];
   enabledAdapters?: string[] | null;
   allowAnonymous?: boolean | null;
+  /** A team of the viewer's (they must be its owner or admin): the deployment is the team's. */
+  teamId?: string | null;
 }
 
 /** Every field optional; `description: null` removes the description. */
@@ -67,9 +70,13 @@ export interface UpdateDeploymentInput {
   workflowIds?: string[] | null;
   enabledAdapters?: string[] | null;
   allowAnonymous?: boolean | null;
+  /** A string moves the deployment into that team, null moves it out (docs/teams.md, "Team deployments"). */
+  teamId?: string | null;
 }
 
 export interface ListDeploymentsInput {
+  /** The team whose deployments to list; without it, the viewer's personal ones. */
+  teamId?: string | null;
   status?: DeploymentStatus | null;
   limit?: number | null;
   cursor?: string | null;
@@ -84,6 +91,10 @@ export interface UsageReport {
   connections: { total: number; limit: number; remaining: number };
   byAdapter: Record<Adapter, number>;
   byDay: { date: string; count: number }[];
+  /** A team's deployment: the period's connections per current member of the team (empty for a personal one). */
+  byMember: { userId: string; count: number }[];
+  /** The period's connections per MCP client (`clientInfo.name`; null when the counting request named none). */
+  byClient: { client: string | null; count: number }[];
 }
 
 /** A workflow the tool endpoint offers, with its manifest at the version in use (what the renderers take). */

@@ -52,7 +52,12 @@ export interface ConnectionCaller {
   key: string;
   /** Anyone but the owner: counted against the anonymous part of the owner's month as well. */
   anonymous: boolean;
+  /** The MCP client's `clientInfo.name`, when the request carries it: recorded with the connection it counts. */
+  clientName?: string | null;
 }
+
+/** The most of a client's name a connection keeps: the name is the client's to choose. */
+const CLIENT_NAME_MAX = 100;
 
 /** Keys known to be counted, per instance; a key is never removed within its day, so a hit is always true. */
 const ADMITTED_CACHE_LIMIT = 50_000;
@@ -64,6 +69,43 @@ interface ConnectionRequest {
   adapter: Adapter;
   caller: ConnectionCaller;
   at: Date;
+}
+
+/**
+ * The period's connections per client name (null: the request that counted it named none) and,
+ * for a team's deployment, per current member of the team; most first.
+ */
+async function breakdown(
+  prisma: Database['prisma'],
+  deploymentId: string,
+  teamId: string | null,
+  from: Date,
+): Promise<Pick<UsageReport, 'byMember' | 'byClient'>> {
+  const where = { deploymentId, day: { gte: from } };
+  const [clients, callers] = await Promise.all([
+    prisma.mcpConnection.groupBy({ by: ['clientName'], where, _count: { _all: true } }),
+    teamId === null
+      ? []
+      : prisma.mcpConnection.groupBy({ by: ['caller'], where: { ...where, caller: { startsWith: 'user:' } }, _count: { _all: true } }),
+  ]);
+  const members = teamId === null ? new Set<string>() : await membersOf(prisma, teamId);
+  const mostFirst = <T extends { count: number }>(rows: T[], key: (r: T) => string) =>
+    rows.sort((a, b) => b.count - a.count || key(a).localeCompare(key(b)));
+  return {
+    byMember: mostFirst(
+      callers.map((c) => ({ userId: c.caller.slice('user:'.length), count: c._count._all })).filter((m) => members.has(m.userId)),
+      (m) => m.userId,
+    ),
+    byClient: mostFirst(
+      clients.map((c) => ({ client: c.clientName, count: c._count._all })),
+      (c) => c.client ?? '',
+    ),
+  };
+}
+
+async function membersOf(prisma: Database['prisma'], teamId: string): Promise<Set<string>> {
+  const rows = await prisma.teamMember.findMany({ where: { teamId }, select: { userId: true } });
+  return new Set(rows.map((r) => r.userId));
 }
 
 export function createUsageStore(db: Database) {
@@ -97,7 +139,8 @@ export function createUsageStore(db: Database) {
     const { deploymentId, ownerId, adapter, caller, at } = input;
     const day = utcDay(at);
     return prisma.$transaction(async (tx) => {
-      const inserted = await tx.$executeRaw(insertConnectionKey({ deploymentId, adapter, caller: caller.key, day }));
+      const clientName = caller.clientName ? caller.clientName.slice(0, CLIENT_NAME_MAX) : null;
+      const inserted = await tx.$executeRaw(insertConnectionKey({ deploymentId, adapter, caller: caller.key, day }, clientName));
       if (inserted === 0) return false;
       const touched = await tx.$executeRaw(touchLastConnected(deploymentId, at));
       if (touched === 0) throw new AppError('NOT_FOUND', `deployment '${deploymentId}' was not found`, { id: deploymentId });
@@ -125,12 +168,19 @@ export function createUsageStore(db: Database) {
     );
   }
 
-  async function report(input: { deploymentId: string; ownerId: string; period: UsagePeriod; now: Date }): Promise<UsageReport> {
+  async function report(input: {
+    deploymentId: string;
+    teamId: string | null;
+    ownerId: string;
+    period: UsagePeriod;
+    now: Date;
+  }): Promise<UsageReport> {
     const { deploymentId, ownerId, period, now } = input;
     const from = periodStart(period, now);
-    const [rows, month] = await Promise.all([
+    const [rows, month, split] = await Promise.all([
       prisma.deploymentUsage.findMany({ where: { deploymentId, day: { gte: from } }, select: { adapter: true, day: true, count: true } }),
       connectionUsage(prisma, ownerId, now),
+      breakdown(prisma, deploymentId, input.teamId, from),
     ]);
     const byAdapter = Object.fromEntries(ADAPTERS.map((a) => [a, 0])) as Record<Adapter, number>;
     const perDay = new Map<string, number>();
@@ -155,6 +205,7 @@ export function createUsageStore(db: Database) {
       connections: { total, limit: month.limit, remaining: month.remaining },
       byAdapter,
       byDay,
+      ...split,
     };
   }
 

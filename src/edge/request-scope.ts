@@ -93,7 +93,7 @@ export function newRequestScope(
         charged = scope.session
           ? { key: `session:${v.userId}`, budget: rateBudget(plan, 'session') }
           : { key: `user:${v.userId}`, budget: rateBudget(plan, 'api') };
-        await limitInto(scope.headers, limiter, charged.key, charged.budget);
+        if (!(use.face === 'mcp' && use.chargeLater)) await limitInto(scope.headers, limiter, charged.key, charged.budget);
         return v;
       })();
       return viewer.then((v) => {
@@ -104,6 +104,12 @@ export function newRequestScope(
     async chargeMore(points) {
       if (!charged) throw new Error('chargeMore before authenticate');
       if (points > 0) await limitInto(scope.headers, limiter, charged.key, charged.budget, points);
+    },
+    async chargeCaller(team) {
+      if (!charged) throw new Error('chargeCaller before authenticate');
+      // A team's deployment is the team's bucket for its members (docs/plans.md, "Teams and seats").
+      if (team) charged = { key: `team:${team.teamId}`, budget: rateBudget(await services.billing.planOf(team.billingOwnerId), 'api') };
+      await limitInto(scope.headers, limiter, charged.key, charged.budget);
     },
     async limitAnonymous(deploymentId, ownerId) {
       const budget = rateBudget(await services.billing.planOf(ownerId), 'api');

@@ -53,7 +53,7 @@ export class Loaders {
   /** The bundled workflows of one of the viewer's deployments, batched over the deployments of a page. */
   get deploymentBundle(): DataLoader<string, BundledWorkflow[]> {
     // Only the viewer's own deployments are ever read, so a viewer is there whenever this runs.
-    this.bundles ??= new DataLoader<string, BundledWorkflow[]>((ids) => this.services.deployments.bundlesOf(this.viewer!, ids));
+    this.bundles ??= new DataLoader<string, BundledWorkflow[]>((ids) => this.services.deployments.bundlesOf(ids));
     return this.bundles;
   }
 

@@ -33,4 +33,10 @@ export interface RequestScope {
    * Authenticated calls need nothing: `authenticate()` counts them per user.
    */
   limitAnonymous(deploymentId: string, ownerId: string): Promise<void>;
+  /**
+   * Counts a request authenticated with `chargeLater` (the tool endpoint): against the caller's
+   * own limit, or for a member calling a team's deployment against the team's (key
+   * `team:<teamId>`, at the plan rate of its billing owner); throws RATE_LIMITED (429) over it.
+   */
+  chargeCaller(team: { teamId: string; billingOwnerId: string } | null): Promise<void>;
 }

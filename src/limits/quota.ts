@@ -59,7 +59,8 @@ function countQuota(db: Db, userId: string, quota: CountedQuota, now: Date): Pro
       // A team's workflows count toward the team's quota (enforceTeamQuota), not their author's.
       return db.workflow.count({ where: { ownerId: userId, teamId: null } });
     case 'deployments':
-      return db.deployment.count({ where: { ownerId: userId } });
+      // A team's deployments count toward the team (enforceTeamDeploymentQuota), not their creator.
+      return db.deployment.count({ where: { ownerId: userId, teamId: null } });
     case 'subscriptions':
       return db.libraryEntry.count({ where: { userId, sourceType: 'subscribed' } });
     case 'apiKeys':
@@ -108,17 +109,17 @@ export async function enforceQuota(tx: Db, userId: string, quota: CountedQuota, 
 }
 
 /**
- * The same for a team's workflows: they count toward the team, on the plan of its billing owner
- * (docs/plans.md, "Team workflows"). Locks the team's row, then the billing owner's (as
- * enforceQuota does), so concurrent creates in one team run one after another. NOT_FOUND when
+ * The same for a team's workflows or deployments: they count toward the team, on the plan of its
+ * billing owner (docs/plans.md, "Teams and seats"). Locks the team's row, then the billing owner's
+ * (as enforceQuota does), so concurrent creates in one team run one after another. NOT_FOUND when
  * the team is gone.
  */
-export async function enforceTeamQuota(tx: Db, teamId: string, quota: 'workflows', adding = 1): Promise<QuotaUse> {
+export async function enforceTeamQuota(tx: Db, teamId: string, quota: 'workflows' | 'deployments', adding = 1): Promise<QuotaUse> {
   const [team] = await tx.$queryRaw<{ billingOwnerId: string }[]>(lockTeamBillingOwner(teamId));
   if (!team) throw notFound('team', teamId);
   const plan = await lockUserPlan(tx, team.billingOwnerId);
   const limit = LIMIT_OF[quota](planLimits(plan));
-  const used = await tx.workflow.count({ where: { teamId } });
+  const used = quota === 'workflows' ? await tx.workflow.count({ where: { teamId } }) : await tx.deployment.count({ where: { teamId } });
   if (used + adding > limit)
     throw new AppError(
       'PLAN_LIMIT_EXCEEDED',

@@ -63,6 +63,8 @@ type Target = Awaited<ReturnType<Services['deployments']['loadDeploymentForEndpo
 /** The adapter and revision a request is answered for, and where the adapter came from. */
 interface RequestConnection {
   adapter: Adapter;
+  /** The client's `clientInfo.name` when the request carries it (every 2026-07-28 request, a 2025 initialize). */
+  clientName: string | null;
   protocolVersion: ProtocolVersion;
   source: 'query' | 'client' | 'session' | 'default';
 }
@@ -71,7 +73,7 @@ interface RequestConnection {
 async function viewerOf(scope: RequestScope, deploymentId: string): Promise<{ viewer: Viewer | null; authError: AppError | null }> {
   if (!scope.hasCredential()) return { viewer: null, authError: null };
   try {
-    return { viewer: await scope.authenticate({ face: 'mcp', deploymentId }), authError: null };
+    return { viewer: await scope.authenticate({ face: 'mcp', deploymentId, chargeLater: true }), authError: null };
   } catch (error) {
     if (error instanceof AppError && error.code === 'UNAUTHORIZED') return { viewer: null, authError: error };
     throw error;
@@ -84,21 +86,25 @@ async function loadTarget(ctx: EndpointContext, deploymentId: string, scope: Req
   try {
     target = await ctx.deployments.loadDeploymentForEndpoint(deploymentId, viewer);
   } catch (error) {
+    // A refused request of a signed-in caller counts against their own limit.
+    if (viewer) await scope.chargeCaller(null);
     // A bad token says more about what to fix than "send a token".
     if (authError && error instanceof AppError && error.code === 'UNAUTHORIZED') throw authError;
     throw error;
   }
-  // Signed-in callers were rate-limited as users by authenticate(); the others count per deployment and address.
-  if (!viewer) await scope.limitAnonymous(target.deploymentId, target.ownerId);
-  return { target, caller: callerOf(viewer, scope, target.ownerId) };
+  // Signed-in callers count as users, or for a team's deployment its members as the team; the others per deployment and address.
+  if (viewer)
+    await scope.chargeCaller(target.teamId && target.callerIsHolder ? { teamId: target.teamId, billingOwnerId: target.accountId } : null);
+  else await scope.limitAnonymous(target.deploymentId, target.accountId);
+  return { target, caller: callerOf(viewer, scope, target.callerIsHolder) };
 }
 
 /**
  * Who is connecting, for counting connections: the signed-in user, else the client's address
  * (hashed: the key is stored). Nothing the client writes in the request names it.
  */
-function callerOf(viewer: Viewer | null, scope: RequestScope, ownerId: string): ConnectionCaller {
-  if (viewer) return { key: `user:${viewer.userId}`, anonymous: viewer.userId !== ownerId };
+function callerOf(viewer: Viewer | null, scope: RequestScope, isHolder: boolean): ConnectionCaller {
+  if (viewer) return { key: `user:${viewer.userId}`, anonymous: !isHolder };
   return { key: `address:${hash('sha256', scope.clientIp, 'base64url').slice(0, 22)}`, anonymous: true };
 }
 
@@ -142,6 +148,7 @@ function modernConnectionOf(request: Incoming, url: URL, inbound: InboundMessage
   const adapter: Adapter = fromQuery ?? (typeof clientName === 'string' ? adapterForClient(clientName) : DEFAULT_ADAPTER);
   return {
     adapter,
+    clientName: typeof clientName === 'string' ? clientName : null,
     protocolVersion: MODERN_VERSION as ProtocolVersion,
     source: fromQuery ? 'query' : typeof clientName === 'string' ? 'client' : 'default',
   };
@@ -160,7 +167,12 @@ async function connectionOf(
   if (inbound.kind === 'request' && inbound.method === 'initialize') {
     const params = inbound.params as { protocolVersion: string; clientInfo: { name: string } };
     const adapter = fromQuery ?? adapterForClient(params.clientInfo.name);
-    return { adapter, protocolVersion: negotiateVersion(params.protocolVersion), source: fromQuery ? 'query' : 'client' };
+    return {
+      adapter,
+      clientName: params.clientInfo.name,
+      protocolVersion: negotiateVersion(params.protocolVersion),
+      source: fromQuery ? 'query' : 'client',
+    };
   }
   const header = request.headers.get('mcp-protocol-version');
   if (header !== null && !isSupportedVersion(header)) {
@@ -179,7 +191,7 @@ async function connectionOf(
   }
   const adapter: Adapter = fromQuery ?? claims?.adapter ?? DEFAULT_ADAPTER;
   const protocolVersion: ProtocolVersion = (header as ProtocolVersion | null) ?? claims?.protocolVersion ?? DEFAULT_VERSION;
-  return { adapter, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
+  return { adapter, clientName: null, protocolVersion, source: fromQuery ? 'query' : claims ? 'session' : 'default' };
 }
 
 /** Refuses a request for an adapter the deployment has disabled, saying where the adapter came from. */
@@ -248,7 +260,8 @@ async function serve(ctx: EndpointContext, request: Incoming, url: URL, deployme
     // Every served request belongs to a counted connection, or is refused over the quota (and its
     // answer dropped); a refusal of the request itself serves nothing and counts nothing, nor does ping.
     const served = answer.status === 200 && answer.isResult;
-    if (served && inbound.method !== 'ping') await ctx.deployments.admitConnection(target, adapter, caller);
+    if (served && inbound.method !== 'ping')
+      await ctx.deployments.admitConnection(target, adapter, { ...caller, clientName: conn.clientName });
     const replyHeaders: Record<string, string> = { 'content-type': 'application/json' };
     if (!modern && inbound.method === 'initialize' && served) {
       replyHeaders[SESSION_HEADER] = await ctx.sessions.issue({ deploymentId, adapter, protocolVersion: protocolVersion as LegacyVersion });

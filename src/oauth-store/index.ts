@@ -46,10 +46,16 @@ export function createOAuthStore(deps: { db: Database; clock: Clock }) {
       return prisma.deployment.findUnique({ where: { id: deploymentId }, select: { ownerId: true, allowAnonymous: true } });
     },
 
-    /** The deployment's name when `userId` may connect to it (their own, or an anonymous one); null otherwise. */
+    /**
+     * The deployment's name when `userId` may connect to it (their personal one, one of a team they
+     * are in, or an anonymous one); null otherwise.
+     */
     async deploymentNameFor(deploymentId: string, userId: string): Promise<string | null> {
       const row = await prisma.deployment.findFirst({
-        where: { id: deploymentId, OR: [{ ownerId: userId }, { allowAnonymous: true }] },
+        where: {
+          id: deploymentId,
+          OR: [{ ownerId: userId, teamId: null }, { team: { members: { some: { userId } } } }, { allowAnonymous: true }],
+        },
         select: { name: true },
       });
       return row?.name ?? null;

@@ -159,9 +159,13 @@ export async function prepareAccountDeletion(ctx: TeamContext, userId: string): 
     await prisma.$transaction(
       async (tx) => {
         await lockTeam(tx, m.teamId);
-        if ((await tx.teamMember.count({ where: { teamId: m.teamId, userId: { not: userId } } })) === 0)
+        if ((await tx.teamMember.count({ where: { teamId: m.teamId, userId: { not: userId } } })) === 0) {
           await tx.team.delete({ where: { id: m.teamId } });
-        else await dropMember(ctx, tx, { teamId: m.teamId, billingOwnerId: m.team.billingOwnerId, userId }, userId, 'account_deleted');
+          return;
+        }
+        // The team's deployments the person made stay the team's: their rows pass to the billing owner.
+        await tx.deployment.updateMany({ where: { teamId: m.teamId, ownerId: userId }, data: { ownerId: m.team.billingOwnerId } });
+        await dropMember(ctx, tx, { teamId: m.teamId, billingOwnerId: m.team.billingOwnerId, userId }, userId, 'account_deleted');
       },
       { timeout: 30_000 },
     );

@@ -30,7 +30,7 @@ const OWNER_PAGE = {
   orderColumn: 'created_at',
   filter: { column: 'visibility', type: '"Visibility"', suffix: '_visibility' },
   // A person's own list: the workflows of their teams are listed by team (docs/teams.md).
-  where: 'team_id IS NULL',
+  alwaysWhere: 'team_id IS NULL',
 } as const;
 
 /**

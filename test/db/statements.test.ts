@@ -7,6 +7,7 @@ import {
   BUNDLES_OF_DEPLOYMENTS,
   CONNECTION_KNOWN,
   deploymentsOfOwner,
+  deploymentsOfTeam,
   ENDPOINT_TARGET,
   MANIFESTS_AT_VERSIONS,
   USAGE_SINCE,
@@ -43,6 +44,9 @@ describe('named statements return what Prisma would', () => {
   /** Alice's deployments, the last two created at the same moment; Bob's one. */
   let deployments: string[];
   let bobDeployment: string;
+  /** A team's deployments, one by Carol and one by Alice (not among Alice's personal ones). */
+  let teamId: string;
+  let teamDeployments: string[];
   const today = new Date().toISOString().slice(0, 10);
 
   const read = <T = Record<string, unknown>>(statement: Statement, values: unknown[]) => t.database.db.read<T>(statement, values);
@@ -103,6 +107,17 @@ describe('named statements return what Prisma would', () => {
     await prisma.deployment.update({ where: { id: deployments[2]! }, data: { status: 'inactive' } });
     bobDeployment = await seedDeployment(t, bob, [bobPrivate, bobPublic], [today]);
     await prisma.deployment.update({ where: { id: bobDeployment }, data: { createdAt: at(2) } });
+
+    // A team's: a workflow of the team by Bob, Alice's public one (no entry of the deployment's owner) and Bob's shared one.
+    teamId = 'team_statements';
+    await prisma.team.create({ data: { id: teamId, name: 'Statements', billingOwnerId: alice, createdAt: at(1), updatedAt: at(1) } });
+    const bobTeamWorkflow = await seedWorkflow(t, bob, { name: 'Team own' });
+    await prisma.workflow.update({ where: { id: bobTeamWorkflow }, data: { teamId } });
+    teamDeployments = [
+      await seedDeployment(t, carol, [bobTeamWorkflow, own[1]!, bobPublic], [today]),
+      await seedDeployment(t, alice, [bobTeamWorkflow]),
+    ];
+    for (const id of teamDeployments) await prisma.deployment.update({ where: { id }, data: { teamId, createdAt: at(2) } });
 
     // A connection counted through the endpoint itself.
     const initialize = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
@@ -214,19 +229,25 @@ describe('named statements return what Prisma would', () => {
     }
   });
 
-  it('deploymentsOfOwner pages an owner’s deployments newest first, with and without status and cursor', async () => {
-    const all = await prisma.deployment.findMany({ where: { ownerId: alice }, orderBy: newestFirst });
-    expect(all).toHaveLength(4);
+  it.each([
+    ['deploymentsOfOwner', 'an owner’s personal', 4, 8],
+    ['deploymentsOfTeam', 'a team’s', 2, 2],
+  ] as const)('%s pages %s deployments newest first, with and without status and cursor', async (name, _what, count, least) => {
+    const statements = name === 'deploymentsOfOwner' ? deploymentsOfOwner : deploymentsOfTeam;
+    const holder = name === 'deploymentsOfOwner' ? alice : teamId;
+    const whose = name === 'deploymentsOfOwner' ? { ownerId: alice, teamId: null } : { teamId };
+    const all = await prisma.deployment.findMany({ where: whose, orderBy: newestFirst });
+    expect(all).toHaveLength(count);
     let compared = 0;
     for (const status of [null, 'active', 'inactive'] as const) {
       for (const limit of [1, 5]) {
-        const where = { ownerId: alice, ...(status ? { status } : {}) };
-        const first = await read(deploymentsOfOwner(status !== null, false), [alice, ...(status ? [status] : []), limit]);
+        const where = { ...whose, ...(status ? { status } : {}) };
+        const first = await read(statements(status !== null, false), [holder, ...(status ? [status] : []), limit]);
         expect(first).toEqual(await prisma.deployment.findMany({ where, orderBy: newestFirst, take: limit }));
-        expect(first.length).toBeGreaterThan(0);
+        if (status !== 'inactive' || name === 'deploymentsOfOwner') expect(first.length).toBeGreaterThan(0);
         for (const cursor of all) {
-          const page = await read(deploymentsOfOwner(status !== null, true), [
-            alice,
+          const page = await read(statements(status !== null, true), [
+            holder,
             ...(status ? [status] : []),
             cursor.createdAt,
             cursor.id,
@@ -239,26 +260,33 @@ describe('named statements return what Prisma would', () => {
         }
       }
     }
-    expect(compared).toBeGreaterThan(8);
-    expect(await read(deploymentsOfOwner(false, false), [carol, 10])).toEqual([]);
+    expect(compared).toBeGreaterThan(least);
+    expect(await read(statements(false, false), [name === 'deploymentsOfOwner' ? carol : 'team_unknown', 10])).toEqual([]);
   });
 
-  /** A bundled workflow as the bundle statements name its columns, with the library entry of `ownerId` (or nulls). */
-  async function bundledAsPrisma(deploymentIds: string[], ownerId: string) {
+  /**
+   * A bundled workflow as the bundle statements name its columns, with the library entry of the
+   * deployment's owner (or nulls) and, with `holder`, the deployment's owner and team.
+   */
+  async function bundledAsPrisma(deploymentIds: string[], holder = false) {
     const links = await prisma.deploymentWorkflow.findMany({
       where: { deploymentId: { in: deploymentIds } },
       orderBy: [{ deploymentId: 'asc' }, { position: 'asc' }],
-      include: { workflow: { include: { libraryEntries: { where: { userId: ownerId } }, versions: true, owner: true } } },
+      include: { deployment: true, workflow: { include: { libraryEntries: true, versions: true, owner: true } } },
     });
-    return links.map(({ deploymentId, workflow: w }) => {
-      const e = w.libraryEntries[0];
-      // The version in use: an owned workflow's current one, a subscription's entry's.
-      const inUse = w.ownerId === ownerId ? w.currentVersion : e?.workflowVersion;
+    return links.map(({ deploymentId, deployment: d, workflow: w }) => {
+      const e = w.libraryEntries.find((x) => x.userId === d.ownerId);
+      // The version in use: the current one of an owned workflow, of the team's workflows and of a
+      // public one a team's deployment bundles without a subscription; else the entry's.
+      const current = w.ownerId === d.ownerId || (w.teamId !== null && w.teamId === d.teamId) || (d.teamId !== null && !e);
+      const inUse = current ? w.currentVersion : e?.workflowVersion;
       const v = w.versions.find((x) => x.version === inUse);
       return {
         deploymentId,
+        ...(holder ? { ownerId: d.ownerId, teamId: d.teamId } : {}),
         workflowId: w.id,
         workflowOwnerId: w.ownerId,
+        workflowTeamId: w.teamId,
         workflowName: v?.name ?? w.name,
         workflowDescription: v?.description ?? w.description,
         versionCategory: v?.category ?? w.category,
@@ -283,21 +311,25 @@ describe('named statements return what Prisma would', () => {
   }
 
   it('BUNDLES_OF_DEPLOYMENTS reads the bundles in order with the owner’s library entries only', async () => {
-    const rows = await read(BUNDLES_OF_DEPLOYMENTS, [deployments, alice]);
+    const rows = await read(BUNDLES_OF_DEPLOYMENTS, [deployments]);
     expect(rows).toHaveLength(5);
-    expect(rows).toEqual(await bundledAsPrisma(deployments, alice));
+    expect(rows).toEqual(await bundledAsPrisma(deployments, true));
+    // A team's deployments: the team's workflow and a public one at their current versions, a subscription at its entry's.
+    const teams = await read(BUNDLES_OF_DEPLOYMENTS, [teamDeployments]);
+    expect(teams).toHaveLength(4);
+    expect(teams).toEqual(await bundledAsPrisma(teamDeployments, true));
     // Carol's entry for Bob's shared workflow is not Alice's: Alice's subscription is what is read.
     expect(rows.filter((r) => r.workflowId === bobPublic)).toEqual([
       expect.objectContaining({ sourceType: 'subscribed', entryVersion: '1.0.0' }),
     ]);
-    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[deployments[1]!], alice])).toEqual([]);
-    expect(await read(BUNDLES_OF_DEPLOYMENTS, [['dep_unknown'], alice])).toEqual([]);
-    // Bob's deployment as Bob sees it: his own entries, none of Alice's or Carol's.
-    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[bobDeployment], bob])).toEqual(await bundledAsPrisma([bobDeployment], bob));
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[deployments[1]!]])).toEqual([]);
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [['dep_unknown']])).toEqual([]);
+    // Bob's deployment as Bob uses it: his own entries, none of Alice's or Carol's.
+    expect(await read(BUNDLES_OF_DEPLOYMENTS, [[bobDeployment]])).toEqual(await bundledAsPrisma([bobDeployment], true));
   });
 
   it('ENDPOINT_TARGET reads a deployment with its bundle, one row of nulls without one, nothing when unknown', async () => {
-    for (const id of [...deployments, bobDeployment]) {
+    for (const id of [...deployments, bobDeployment, ...teamDeployments]) {
       const d = await prisma.deployment.findUniqueOrThrow({ where: { id } });
       const head = {
         deploymentId: d.id,
@@ -307,9 +339,10 @@ describe('named statements return what Prisma would', () => {
         enabledAdapters: d.enabledAdapters,
         status: d.status,
         allowAnonymous: d.allowAnonymous,
+        teamId: d.teamId,
       };
-      const bundle = (await bundledAsPrisma([id], d.ownerId)).map(({ deploymentId: _, ...w }) => ({ ...head, ...w }));
-      const none = Object.fromEntries(Object.keys((await bundledAsPrisma([deployments[0]!], alice))[0]!).map((k) => [k, null]));
+      const bundle = (await bundledAsPrisma([id])).map(({ deploymentId: _, ...w }) => ({ ...head, ...w }));
+      const none = Object.fromEntries(Object.keys((await bundledAsPrisma([deployments[0]!]))[0]!).map((k) => [k, null]));
       const { deploymentId: _, ...noWorkflow } = none;
       expect(await read(ENDPOINT_TARGET, [id])).toEqual(bundle.length ? bundle : [{ ...noWorkflow, ...head }]);
     }

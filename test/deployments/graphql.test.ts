@@ -122,7 +122,7 @@ describe('deployments in GraphQL', () => {
     const rest = await t.call('GET', `/v1/deployments/${id}/usage`, { token });
     expect(rest.status).toBe(200);
     expect(Object.keys(rest.body.data).sort()).toEqual(
-      ['byAdapter', 'byDay', 'connections', 'deploymentId', 'from', 'period', 'to'].sort(),
+      ['byAdapter', 'byClient', 'byDay', 'byMember', 'connections', 'deploymentId', 'from', 'period', 'to'].sort(),
     );
     const bad = await t.graphql(
       `mutation($ids: [String!]!) { createDeployment(name: "", workflowIds: $ids) { deploymentId } }`,

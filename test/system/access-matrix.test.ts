@@ -5,6 +5,8 @@ import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { connectApp } from '../helpers/oauth.js';
 import { initializeRequest } from '../helpers/mcp.js';
+import { seedTeamDeploymentWorld, type TeamDeploymentWorld } from '../teams/deployment-world.js';
+import { addMember } from '../teams/helpers.js';
 
 /**
  * Who may call what: every REST route of the route table, the tool endpoint and /graphql, called
@@ -477,4 +479,134 @@ describe('access matrix', () => {
     expect(hidden.status).toBe(unknown.status);
     expect(hidden.body.error.message.replace(w.privateId, 'ID')).toBe(unknown.body.error.message.replace('wf_00000000000000000000', 'ID'));
   });
+});
+
+/**
+ * A team's deployment, called by each role of the team, by a member removed from it, by an
+ * outsider and without a token, through REST, GraphQL and the tool endpoint (docs/teams.md, "Team
+ * deployments"). A row whose call changes something gets a world of its own for the owner, so
+ * each answer holds whatever ran before; the refused callers must leave the deployment as it was.
+ */
+type TeamCaller = 'owner' | 'admin' | 'member' | 'removed' | 'outsider' | 'anonymous';
+
+interface TeamRow {
+  what: string;
+  /** The call, on a world; `key`: the tool endpoint with each caller's API key instead of their token. */
+  call: (
+    tw: TeamWorld,
+  ) => { method: string; path: string; body?: unknown; key?: boolean } | { graphql: string; variables: Record<string, unknown> };
+  mutates?: boolean;
+  expect: Record<TeamCaller, Expected>;
+}
+
+interface TeamWorld extends TeamDeploymentWorld {
+  removed: string;
+  /** Each caller's API key (scope mcp) made while they could: the removed member's before the removal. */
+  keys: Record<Exclude<TeamCaller, 'anonymous'>, string>;
+}
+
+const ALL_BUT_MEMBERS = { removed: 404, outsider: 404, anonymous: 401 } as const;
+const READ = { owner: 200, admin: 200, member: 200, ...ALL_BUT_MEMBERS } as const;
+const CHANGE = { owner: 200, admin: 200, member: 403, ...ALL_BUT_MEMBERS } as const;
+const GRAPHQL_HIDDEN = { removed: '200 NOT_FOUND', outsider: '200 NOT_FOUND', anonymous: '401 UNAUTHORIZED' } as const;
+
+// prettier-ignore
+const TEAM_DEPLOYMENT_MATRIX: TeamRow[] = [
+  { what: 'GET /deployments?teamId', call: (w) => ({ method: 'GET', path: `/deployments?teamId=${w.teamId}` }), expect: READ },
+  { what: 'POST /deployments with teamId', mutates: true, call: (w) => ({ method: 'POST', path: '/deployments', body: { name: 'Another', teamId: w.teamId, workflowIds: [w.teamWorkflow] } }), expect: { ...CHANGE, owner: 201, admin: 201 } },
+  { what: 'GET /deployments/:deploymentId', call: (w) => ({ method: 'GET', path: `/deployments/${w.deploymentId}` }), expect: READ },
+  { what: 'GET /deployments/:deploymentId/usage', call: (w) => ({ method: 'GET', path: `/deployments/${w.deploymentId}/usage` }), expect: READ },
+  { what: 'GET /deployments/:deploymentId/install', call: (w) => ({ method: 'GET', path: `/deployments/${w.deploymentId}/install` }), expect: READ },
+  { what: 'POST /deployments/:deploymentId/install/key', mutates: true, call: (w) => ({ method: 'POST', path: `/deployments/${w.deploymentId}/install/key`, body: {} }), expect: { ...READ, owner: 201, admin: 201, member: 201 } },
+  { what: 'PUT /deployments/:deploymentId', mutates: true, call: (w) => ({ method: 'PUT', path: `/deployments/${w.deploymentId}`, body: { name: 'Renamed' } }), expect: CHANGE },
+  { what: 'PUT /deployments/:deploymentId out of the team', mutates: true, call: (w) => ({ method: 'PUT', path: `/deployments/${w.deploymentId}`, body: { teamId: null } }), expect: { ...CHANGE, admin: 403 } },
+  { what: 'DELETE /deployments/:deploymentId', mutates: true, call: (w) => ({ method: 'DELETE', path: `/deployments/${w.deploymentId}` }), expect: CHANGE },
+  { what: 'POST /deployments/:deploymentId/adapters', mutates: true, call: (w) => ({ method: 'POST', path: `/deployments/${w.deploymentId}/adapters`, body: { adapter: 'adapter_two', enabled: false } }), expect: CHANGE },
+  { what: 'POST /deployments/:deploymentId/deactivate', mutates: true, call: (w) => ({ method: 'POST', path: `/deployments/${w.deploymentId}/deactivate` }), expect: CHANGE },
+  { what: 'POST /deployments/:deploymentId/activate', mutates: true, call: (w) => ({ method: 'POST', path: `/deployments/${w.deploymentId}/activate` }), expect: CHANGE },
+  { what: 'POST /mcp/:deploymentId (token)', call: (w) => ({ method: 'POST', path: `/mcp/${w.deploymentId}`, body: INITIALIZE }), expect: { ...READ, removed: '404 NOT_FOUND', outsider: '404 NOT_FOUND', anonymous: '401 UNAUTHORIZED' } },
+  { what: 'POST /mcp/:deploymentId (API key)', call: (w) => ({ method: 'POST', path: `/mcp/${w.deploymentId}`, body: INITIALIZE, key: true }), expect: { ...READ, removed: '404 NOT_FOUND', outsider: '404 NOT_FOUND', anonymous: '401 UNAUTHORIZED' } },
+  { what: 'graphql deployment', call: (w) => ({ graphql: 'query($id: String!) { deployment(deploymentId: $id) { name teamId } }', variables: { id: w.deploymentId } }), expect: { owner: 200, admin: 200, member: 200, ...GRAPHQL_HIDDEN } },
+  { what: 'graphql deployments(teamId)', call: (w) => ({ graphql: 'query($t: String) { deployments(teamId: $t) { data { name } } }', variables: { t: w.teamId } }), expect: { owner: 200, admin: 200, member: 200, ...GRAPHQL_HIDDEN } },
+  { what: 'graphql deploymentUsage', call: (w) => ({ graphql: 'query($id: String!) { deploymentUsage(deploymentId: $id) { byMember { userId } } }', variables: { id: w.deploymentId } }), expect: { owner: 200, admin: 200, member: 200, ...GRAPHQL_HIDDEN } },
+  { what: 'graphql updateDeployment', mutates: true, call: (w) => ({ graphql: 'mutation($id: String!) { updateDeployment(deploymentId: $id, name: "Renamed") { name } }', variables: { id: w.deploymentId } }), expect: { owner: 200, admin: 200, member: '200 FORBIDDEN', ...GRAPHQL_HIDDEN } },
+  { what: 'graphql deleteDeployment', mutates: true, call: (w) => ({ graphql: 'mutation($id: String!) { deleteDeployment(deploymentId: $id) { deleted } }', variables: { id: w.deploymentId } }), expect: { owner: 200, admin: 200, member: '200 FORBIDDEN', ...GRAPHQL_HIDDEN } },
+];
+
+describe('access matrix: a team’s deployment', () => {
+  let t: TestApp;
+  let shared: TeamWorld;
+
+  async function seedTeamWorld(): Promise<TeamWorld> {
+    const prefix = `tm-${randomBytes(4).toString('hex')}`;
+    const w = await seedTeamDeploymentWorld(t, prefix);
+    const removedEmail = `${prefix}-removed@example.com`;
+    const removed = await t.token(removedEmail);
+    const removedId = await addMember(t, w.tokens.owner, w.teamId, { token: removed, email: removedEmail });
+    const keyOf = async (token: string, deploymentIds: string[]) => {
+      const res = await t.call('POST', '/v1/api-keys', { token, body: { name: 'Matrix', scope: 'mcp', deploymentIds } });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.secret as string;
+    };
+    const keys = {
+      owner: await keyOf(w.tokens.owner, [w.deploymentId]),
+      admin: await keyOf(w.tokens.admin, [w.deploymentId]),
+      member: await keyOf(w.tokens.member, [w.deploymentId]),
+      removed: await keyOf(removed, [w.deploymentId]),
+      outsider: await keyOf(w.tokens.outsider, []),
+    };
+    const gone = await t.call('DELETE', `/v1/teams/${w.teamId}/members/${removedId}`, { token: w.tokens.owner });
+    expect(gone.status, gone.text).toBe(200);
+    return { ...w, removed, keys };
+  }
+
+  function callAs(row: TeamRow, w: TeamWorld, caller: TeamCaller): Promise<CallResult> {
+    const spec = row.call(w);
+    const token = caller === 'anonymous' ? null : caller === 'removed' ? w.removed : w.tokens[caller];
+    if ('graphql' in spec) return t.graphql(spec.graphql, spec.variables, token);
+    const credential = spec.key && caller !== 'anonymous' ? w.keys[caller] : token;
+    const headers = spec.path.startsWith('/mcp/') ? { accept: 'application/json, text/event-stream' } : undefined;
+    return t.call(spec.method, `/v1${spec.path}`, { token: credential, body: spec.body, headers });
+  }
+
+  /** The answer's status, and its error code when the row pins one (as expectAnswer above). */
+  function expectTeamAnswer(res: CallResult, expected: Expected, what: string): void {
+    const [status, code] = typeof expected === 'number' ? [expected, undefined] : [Number(expected.split(' ')[0]), expected.split(' ')[1]];
+    expect(res.status, `${what}: ${res.text.slice(0, 400)}`).toBe(status);
+    const body = res.body as any;
+    const actualCode = body?.jsonrpc ? body?.error?.data?.code : (body?.error?.code ?? body?.errors?.[0]?.extensions?.code);
+    if (code) expect(actualCode, `${what}: ${res.text.slice(0, 400)}`).toBe(code);
+    else if (status < 300) expect(body?.errors ?? body?.error, `${what}: ${res.text.slice(0, 400)}`).toBeUndefined();
+    if (status === 403 && !code) expect(body.error.details.reason, what).toBe('team_role');
+  }
+
+  const deploymentAsOwnerSees = async (w: TeamWorld) =>
+    (await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.owner })).text;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
+    shared = await seedTeamWorld();
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  for (const row of TEAM_DEPLOYMENT_MATRIX) {
+    const summary = (Object.entries(row.expect) as [TeamCaller, Expected][]).map(([c, e]) => `${c} ${e}`).join(', ');
+    it(`${row.what}: ${summary}`, async () => {
+      const w = row.mutates ? await seedTeamWorld() : shared;
+      const before = await deploymentAsOwnerSees(w);
+      const refused = (['anonymous', 'outsider', 'removed', 'member'] as const).filter(
+        (c) => Number(String(row.expect[c]).split(' ')[0]) >= 300 || String(row.expect[c]).includes(' '),
+      );
+      for (const caller of refused) expectTeamAnswer(await callAs(row, w, caller), row.expect[caller], `${caller} ${row.what}`);
+      expect(await deploymentAsOwnerSees(w), `${row.what}: a refused call changed the deployment`).toBe(before);
+      for (const caller of (['member', 'admin'] as const).filter((c) => !refused.includes(c as never))) {
+        expectTeamAnswer(await callAs(row, w, caller), row.expect[caller], `${caller} ${row.what}`);
+      }
+      // The owner on a world of their own when the admin's call changed this one.
+      const ownersWorld = row.mutates ? await seedTeamWorld() : w;
+      expectTeamAnswer(await callAs(row, ownersWorld, 'owner'), row.expect.owner, `owner ${row.what}`);
+    });
+  }
 });

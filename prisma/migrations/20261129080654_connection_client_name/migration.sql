@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "mcp_connections" ADD COLUMN     "client_name" TEXT;
+
