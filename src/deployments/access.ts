@@ -64,8 +64,8 @@ export function sameHolder(row: Pick<Deployment, 'id' | 'ownerId' | 'teamId'>): 
 }
 
 /**
- * For a personal deployment each id must name a workflow the viewer owns, or a public one they
- * subscribe to; for a team's (`teamId`), a workflow of that team, a public workflow, or one the
+ * For a personal deployment each id must name a personal workflow the viewer owns, or a public one
+ * they subscribe to (a team's private workflow is used through the team's deployments); for a team's (`teamId`), a workflow of that team, a public workflow, or one the
  * viewer subscribes to. Unknown ids, other users' and other teams' private workflows get the same
  * answer, so none of them leaks.
  */
@@ -84,7 +84,7 @@ export async function checkWorkflowIds(
   // client can send back the list it read; it was public when the viewer subscribed.
   const subscribed: Prisma.WorkflowWhereInput = { libraryEntries: { some: { userId: viewer.userId, sourceType: 'subscribed' } } };
   const allowed: Prisma.WorkflowWhereInput[] =
-    teamId === null ? [{ ownerId: viewer.userId }, subscribed] : [{ teamId }, { visibility: 'public' }, subscribed];
+    teamId === null ? [{ ownerId: viewer.userId, teamId: null }, subscribed] : [{ teamId }, { visibility: 'public' }, subscribed];
   const usable = await ctx.db.prisma.workflow.findMany({ where: { id: { in: [...workflowIds] }, OR: allowed }, select: { id: true } });
   const ok = new Set(usable.map((w) => w.id));
   const invalid = workflowIds.filter((id) => !ok.has(id));

@@ -111,7 +111,8 @@ export function bundleStateOf(w: DeploymentWorkflowRow): BundleState | null {
   // A team's deployment may bundle any public workflow: without its owner's subscription, at the current version.
   const publicInTeam = teamId !== null && !subscribed && w.visibility === 'public';
   if (!isOwned && !subscribed && !publicInTeam) return null;
-  const reason = unavailableReason(isTeams ? w.ownerId : (deployment?.ownerId ?? ''), w);
+  // In its team's deployment a team's workflow is read as the team's members read it.
+  const reason = isTeams ? unavailableReason(w.ownerId, w, new Map([[teamId, 'member']])) : unavailableReason(deployment?.ownerId ?? '', w);
   return {
     isOwned,
     version: isOwned || !subscribed ? w.currentVersion : entry.workflowVersion,

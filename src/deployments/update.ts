@@ -8,7 +8,8 @@ import { recordAudit } from '../teams/audit.js';
 import { checkWorkflowIds, findChangeable, sameHolder, type DeploymentAccess } from './access.js';
 import type { DeploymentContext } from './context.js';
 import { checkDescription, checkName, notNull } from './input.js';
-import { moveDeployment, wantsMove } from './move.js';
+import { managedTeam } from './create.js';
+import { moveDeployment, wantsMove, type Move } from './move.js';
 import type { DeploymentStatus, UpdateDeploymentInput } from './types.js';
 
 /**
@@ -42,7 +43,9 @@ export async function updateDeployment(
   const move = wantsMove(current, input.teamId);
   const teamOfBundle = move ? move.to : current.teamId;
   const workflowIds =
-    input.workflowIds === undefined ? undefined : await checkWorkflowIds(ctx, viewer, input.workflowIds, teamOfBundle ?? null);
+    input.workflowIds === undefined
+      ? await bundleAfterMove(ctx, viewer, current, move)
+      : await checkWorkflowIds(ctx, viewer, input.workflowIds, teamOfBundle ?? null);
   if (workflowIds) {
     data.workflows = { deleteMany: {}, create: workflowIds.map((workflowId, position) => ({ workflowId, position })) };
   }
@@ -50,6 +53,26 @@ export async function updateDeployment(
   if (Object.keys(data).length === 0) return current;
   data.updatedAt = ctx.clock.now();
   return mutate(ctx, viewer, current, data, precondition.expectedRevision);
+}
+
+/**
+ * A move keeps the bundle only when the destination may bundle it: a deployment moved into a team
+ * offers its members only what a team's deployment may name (docs/teams.md, "Team deployments"),
+ * so a private personal workflow of the mover's is refused rather than shared. Moved out, the
+ * team's workflows stay named, unavailable to the new owner (bundle.ts).
+ */
+async function bundleAfterMove(ctx: DeploymentContext, viewer: Viewer, current: Deployment, move: Move | null): Promise<undefined> {
+  if (!move || move.to === null) return undefined;
+  await managedTeam(ctx, viewer, move.to, 'move deployments into the team');
+  const rows = await ctx.db.prisma.deploymentWorkflow.findMany({ where: { deploymentId: current.id }, orderBy: { position: 'asc' } });
+  if (rows.length > 0)
+    await checkWorkflowIds(
+      ctx,
+      viewer,
+      rows.map((r) => r.workflowId),
+      move.to,
+    );
+  return undefined;
 }
 
 /**

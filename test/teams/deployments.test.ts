@@ -85,6 +85,13 @@ describe('team deployments', () => {
       const put = await t.call('PUT', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.admin, body: { workflowIds: [bad] } });
       expect(put.status, put.text).toBe(400);
     }
+    // A team's private workflow is used through the team's deployments, not in a member's personal one (its author's included).
+    const personal = await t.call('POST', '/v1/deployments', {
+      token: w.tokens.admin,
+      body: { name: 'Personal', workflowIds: [w.teamWorkflow] },
+    });
+    expect(personal.status, personal.text).toBe(400);
+    expect(personal.body.error.details).toMatchObject({ invalidIds: [w.teamWorkflow] });
   });
 
   it('is listed and read by every member; outsiders get 404, and personal lists keep to personal deployments', async () => {
@@ -153,7 +160,8 @@ describe('team deployments', () => {
   });
 
   it('moves a personal deployment in (owner/admin of the team) and out (team owners only)', async () => {
-    const personal = await createTeamDeployment(t, w.tokens.admin, { workflowIds: [w.teamWorkflow] });
+    const publicOwn = await seedWorkflow(t, w.ids.admin, { name: 'Shared by the admin', visibility: 'public' });
+    const personal = await createTeamDeployment(t, w.tokens.admin, { workflowIds: [publicOwn] });
     const memberOwn = await createTeamDeployment(t, w.tokens.member, {
       workflowIds: [await seedWorkflow(t, w.ids.member, { name: 'Mine' })],
     });
@@ -192,6 +200,21 @@ describe('team deployments', () => {
       },
     );
     expect(gqlMove.body.data.updateDeployment.teamId).toBe(w.teamId);
+  });
+
+  it('moves a deployment in only with workflows a team deployment may bundle: a private personal one is refused, not shared', async () => {
+    const privateOwn = await seedWorkflow(t, w.ids.admin, { name: 'Only mine' });
+    const personal = await createTeamDeployment(t, w.tokens.admin, { workflowIds: [privateOwn] });
+    const refused = await t.call('PUT', `/v1/deployments/${personal}`, { token: w.tokens.admin, body: { teamId: w.teamId } });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error.details.invalidIds).toEqual([privateOwn]);
+    expect((await t.call('GET', `/v1/deployments/${personal}`, { token: w.tokens.member })).status).toBe(404);
+    const withTeamWorkflows = await t.call('PUT', `/v1/deployments/${personal}`, {
+      token: w.tokens.admin,
+      body: { teamId: w.teamId, workflowIds: [w.teamWorkflow] },
+    });
+    expect(withTeamWorkflows.status, withTeamWorkflows.text).toBe(200);
+    expect(withTeamWorkflows.body.data.teamId).toBe(w.teamId);
   });
 
   it('writes deployment.created, updated, moved and deleted in the team’s log', async () => {
