@@ -175,17 +175,12 @@ const hiddenCharacters: Rule = (text) => {
     const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
     // Left-to-right / right-to-left marks steer mixed-direction text without hiding any: a warning.
     const mark = code === 0x200e || code === 0x200f || code === 0x061c;
-    hits.push({
-      rule: 'hidden-characters',
-      severity: mark ? 'warn' : 'block',
-      start: m.index,
-      end: m.index + c.length,
-      message: mark
-        ? `a direction mark (${name}) changes how the text around it reads`
-        : code >= 0xe0000
-          ? `a Unicode tag character (${name}) carries text a reviewer cannot see`
-          : `an invisible or reordering character (${name}) hides or rearranges text from a reviewer`,
-    });
+    const message = mark
+      ? `a direction mark (${name}) changes how the text around it reads`
+      : code >= 0xe0000
+        ? `a Unicode tag character (${name}) carries text a reviewer cannot see`
+        : `an invisible or reordering character (${name}) hides or rearranges text from a reviewer`;
+    hits.push(hitAt(m, 'hidden-characters', mark ? 'warn' : 'block', message));
   }
   return hits;
 };
@@ -368,15 +363,15 @@ const encodedBlobs: Rule = (text) => {
       if (!hex && /^(?:0x)?[0-9a-fA-F]+$/.test(run)) continue;
       const decoded = decodedText(run, hex);
       const inner = decoded ? RULES_ON_PLAIN_TEXT.flatMap((rule) => rule(decoded)).some((h) => h.severity === 'block') : false;
-      hits.push({
-        rule: 'encoded-blob',
-        severity: inner ? 'block' : 'warn',
-        start: m.index,
-        end: m.index + run.length,
-        message: inner
-          ? `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters that decodes to text this check blocks`
-          : `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters: a reviewer cannot read what it says`,
-      });
+      const what = `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters`;
+      hits.push(
+        hitAt(
+          m,
+          'encoded-blob',
+          inner ? 'block' : 'warn',
+          inner ? `${what} that decodes to text this check blocks` : `${what}: a reviewer cannot read what it says`,
+        ),
+      );
     }
   }
   return hits;
