@@ -7,9 +7,10 @@ import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/s
 import { MARKER_FILE } from '../fixtures/hostile-text.js';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { startModelStandIn, type ModelStandIn } from './model-api.js';
-import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { startAgentService, type AgentService } from './service.js';
-import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFront } from './tls.js';
+import { type EgressProxy } from './proxy.js';
+import { type AgentService } from './service.js';
+import { type TestCertificates } from './tls.js';
+import { startPublicNameService, type PublicNameService } from './public-name.js';
 
 /**
  * The attack of the marketplace review, replayed with the real, pinned Claude Code: another user
@@ -26,7 +27,6 @@ import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFro
  * refuses everything but loopback.
  */
 
-const NAME = 'workflows.test';
 const SECRET = `marker-secret-${randomBytes(8).toString('hex')}`;
 const WHO = userInfo().username;
 
@@ -47,9 +47,9 @@ const HOSTILE = {
 /** How the neutralised line reads in the skill (quoted): proof that the skill loaded and reached the model. */
 const NEUTRALISED = `SECRET-START ! \`cat ${MARKER_FILE}\` SECRET-END`;
 
+let stack: PublicNameService;
 let service: AgentService;
 let certificates: TestCertificates;
-let front: TlsFront;
 let proxy: EgressProxy;
 let model: ModelStandIn;
 let deployment: { token: string; deploymentId: string };
@@ -57,10 +57,8 @@ let home: AgentHome;
 
 beforeAll(async () => {
   await ensureAgentClients();
-  service = await startAgentService({ publicBaseUrl: () => `https://${NAME}/v1` });
-  certificates = await makeTestCertificates([NAME]);
-  front = await startTlsFront(certificates, { host: '127.0.0.1', port: Number(new URL(service.origin).port) });
-  proxy = await startEgressProxy({ [NAME]: { host: '127.0.0.1', port: front.port } });
+  stack = await startPublicNameService();
+  ({ service, certificates, proxy } = stack);
   model = await startModelStandIn();
   deployment = await seedHostileDeployment();
 }, 600_000);
@@ -72,10 +70,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await model?.close();
-  await proxy?.close();
-  await front?.close();
-  certificates?.remove();
-  await service?.close();
+  await stack?.close();
 });
 
 describe('a hostile public workflow installed into the real Claude Code runs no command of its author', { timeout: 300_000 }, () => {
