@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../helpers/database.js';
 import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
-import { checkPage, DESKTOP, PHONE, startService, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
+import { checkPage, DESKTOP, PHONE, signIn, startBrowserStack, startService, type BrowserStack, type RunningProcess } from './service.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
 
 /**
@@ -50,18 +50,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function newUser(email: string, origin = service.origin): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.browser.newContext({ viewport: DESKTOP });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  const page = await context.newPage();
-  await page.goto(`${origin}/`);
-  // Not signed in: the page sends the browser to sign in, then back.
-  await page.waitForURL(/\/sign-in\?return=/);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
-  return { context, page };
-}
+const newUser = (email: string, origin = service.origin) => signIn(chromium.browser, origin, email, { clipboard: true });
 
 describe('the dashboard in a browser', { timeout: 120_000 }, () => {
   let alice: { context: BrowserContext; page: Page };

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, DESKTOP, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
+import { checkPage, DESKTOP, pageGraphql, startBrowserStack, type BrowserStack, type RunningProcess } from './service.js';
 
 /**
  * A deployment's install page in Debian's Chromium, against the built service: every client's
@@ -24,20 +24,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function graphql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {
-  return page.evaluate(
-    async ({ query, variables }) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    { query, variables },
-  );
-}
-
 describe('the install page in a browser', { timeout: 180_000 }, () => {
   it('shows every client OAuth first, makes a key for the deployment and fills it in, at 1280 and 390 px', async () => {
     const context = await chromium.browser.newContext({ viewport: DESKTOP });
@@ -54,11 +40,15 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
       intent: 'Review a change',
       steps: [{ id: 'review', name: 'Review the change', action: 'review_agent' }],
     };
-    const workflow = await graphql(page, 'mutation($m: JSON!) { createWorkflow(name: "Careful review", manifest: $m) { workflowId } }', {
-      m: manifest,
-    });
+    const workflow = await pageGraphql(
+      page,
+      'mutation($m: JSON!) { createWorkflow(name: "Careful review", manifest: $m) { workflowId } }',
+      {
+        m: manifest,
+      },
+    );
     const workflowId = workflow.data.createWorkflow.workflowId;
-    const created = await graphql(
+    const created = await pageGraphql(
       page,
       'mutation($w: [String!]!) { createDeployment(name: "Code Review", workflowIds: $w) { deploymentId } }',
       {

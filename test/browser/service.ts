@@ -125,9 +125,18 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   await page.setViewportSize(DESKTOP);
 }
 
-/** A new browser context signed in on the development sign-in page as `email`. */
-export async function signIn(browser: Browser, origin: string, email: string): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A new browser context signed in on the development sign-in page as `email` (at `origin`, which
+ * may also read and write the clipboard when `clipboard` is set).
+ */
+export async function signIn(
+  browser: Browser,
+  origin: string,
+  email: string,
+  options: { clipboard?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: DESKTOP });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
   await page.goto(`${origin}/`);
   await page.waitForURL(/\/sign-in\?return=/);
@@ -135,6 +144,21 @@ export async function signIn(browser: Browser, origin: string, email: string): P
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
   return { context, page };
+}
+
+/** A GraphQL operation sent from the page's session (the dashboard's cookie), as another tab would send it: the answer's body. */
+export function pageGraphql(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  return page.evaluate(
+    async ({ query, variables }) => {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    },
+    { query, variables },
+  );
 }
 
 export interface BrowserStack {
