@@ -8,7 +8,7 @@ import { MARKER_FILE } from '../fixtures/hostile-text.js';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { startModelStandIn, type ModelStandIn } from './model-api.js';
 import { type EgressProxy } from './proxy.js';
-import { type AgentService } from './service.js';
+import { installDataOf, type AgentService } from './service.js';
 import { type TestCertificates } from './tls.js';
 import { startPublicNameService, type PublicNameService } from './public-name.js';
 
@@ -180,18 +180,7 @@ async function seedHostileDeployment(): Promise<{ token: string; deploymentId: s
   return { token, deploymentId: res.body.data.deploymentId as string };
 }
 
-/** The deployment's install data with a new key filled in, as the install page makes it. */
-async function installData() {
-  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, { token: deployment.token });
-  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
-  const data = res.body.data;
-  return { ...data.install, secret: data.apiKey.secret as string } as {
-    claudeMarketplaceUrl: string;
-    claudePlugin: string;
-    skillsSource: string;
-    secret: string;
-  };
-}
+const installData = () => installDataOf(service.t, deployment);
 
 /** Every file called `name` under `dir` (following no links). */
 function filesNamed(dir: string, name: string): string[] {

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { type EgressProxy } from './proxy.js';
-import { createMcpKey, seedDeployment, type AgentDeployment, type AgentService } from './service.js';
+import { createMcpKey, installDataOf, seedDeployment, type AgentDeployment, type AgentService } from './service.js';
 import { type TestCertificates } from './tls.js';
 import { PUBLIC_NAME, startPublicNameService, type PublicNameService } from './public-name.js';
 
@@ -129,21 +129,7 @@ describe('installing a deployment served under a public https name', { timeout: 
   });
 });
 
-/** The deployment's install data with a new key filled in, as the install page makes it. */
-async function installData() {
-  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, {
-    token: deployment.token,
-  });
-  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
-  const data = res.body.data;
-  return { ...data.install, secret: data.apiKey.secret as string } as {
-    claudeMarketplaceUrl: string;
-    claudePlugin: string;
-    skillsSource: string;
-    skillsIndexUrl: string;
-    secret: string;
-  };
-}
+const installData = () => installDataOf(service.t, deployment);
 
 /** Every file called `name` under `dir`. */
 function filesNamed(dir: string, name: string): string[] {

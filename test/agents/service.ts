@@ -85,3 +85,14 @@ export async function revokeKey(t: TestApp, token: string, keyId: string): Promi
   const res = await t.call('DELETE', `/v1/api-keys/${keyId}`, { token });
   if (res.status !== 200) throw new Error(`DELETE /v1/api-keys/${keyId}: ${res.status} ${res.text}`);
 }
+
+/** A deployment's install data with a new key filled in, as the install page makes it. */
+export async function installDataOf(
+  t: TestApp,
+  deployment: Pick<AgentDeployment, 'token' | 'deploymentId'>,
+): Promise<{ claudeMarketplaceUrl: string; claudePlugin: string; skillsSource: string; skillsIndexUrl: string; secret: string }> {
+  const res = await t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, { token: deployment.token });
+  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
+  const data = res.body.data;
+  return { ...data.install, secret: data.apiKey.secret as string };
+}
