@@ -11,7 +11,7 @@ import { seedWorkflow, userIdOf, type SeedWorkflowOptions } from './seed.js';
 
 /** The service's origin in the OAuth tests, and the environment its authorization server runs with there. */
 export const OAUTH_ORIGIN = 'http://127.0.0.1';
-export const OAUTH_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';
+const OAUTH_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';
 export const OAUTH_ENV = { MCP_SESSION_SECRET: OAUTH_SESSION_SECRET, PUBLIC_BASE_URL: `${OAUTH_ORIGIN}/v1` };
 
 /**

@@ -168,7 +168,7 @@ export function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
 }
 
-export function bearer(target: InstallTarget): Record<string, string> {
+function bearer(target: InstallTarget): Record<string, string> {
   return { Authorization: `Bearer ${keyOf(target)}` };
 }
 
