@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageGraphql, signIn, startBrowserStack, type BrowserStack, type RunningProcess } from './service.js';
+import { describe, expect, it } from 'vitest';
 import { sampleManifest } from '../helpers/workflows.js';
+import { fileBrowserStack, pageGraphql } from './service.js';
 
 /**
  * The workflow editor saves over the revision it opened (docs/concurrency.md): a save made in
@@ -9,29 +8,16 @@ import { sampleManifest } from '../helpers/workflows.js';
  * Chromium against the built service, on PGlite or on PostgreSQL when DATABASE_URL is set.
  */
 
-let stack: BrowserStack;
-let service: RunningProcess;
-let chromium: { browser: Browser; close(): Promise<void> };
-let erin: { context: BrowserContext; page: Page };
-
-beforeAll(async () => {
-  stack = await startBrowserStack();
-  ({ service, chromium } = stack);
-  erin = await signIn(chromium.browser, service.origin, 'erin@example.com');
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const stack = fileBrowserStack({ users: { erin: 'erin@example.com' } });
 
 describe('the workflow editor and a save made elsewhere', { timeout: 180_000 }, () => {
   it('refuses to replace the other save, says why, and reloads the workflow on request', async () => {
-    const page = erin.page;
+    const page = stack.users.erin.page;
     const created = await pageGraphql(page, 'mutation ($m: JSON!) { createWorkflow(name: "Opened twice", manifest: $m) { workflowId } }', {
       m: sampleManifest(),
     });
     const workflowId = created.data.createWorkflow.workflowId as string;
-    await page.goto(`${service.origin}/workflows/${workflowId}`);
+    await page.goto(`${stack.service.origin}/workflows/${workflowId}`);
     await page.getByText('Version 1.0.0').waitFor();
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Opened twice');
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort, serviceArgs, startProcess, stopProcess } from '../helpers/process.js';
 
@@ -159,6 +159,32 @@ export function pageGraphql(page: Page, query: string, variables: Record<string,
     },
     { query, variables },
   );
+}
+
+/** A browser context and its page, signed in. */
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * The browser stack of a test file: started before the file's tests (with a page signed in for each
+ * of `users`, by name), stopped after them. Its fields are there once the tests run.
+ */
+export function fileBrowserStack<U extends string = never>(
+  options: { users?: Record<U, string>; env?: Record<string, string>; timeoutMs?: number } = {},
+): BrowserStack & { users: Record<U, SignedIn> } {
+  const file = { users: {} } as BrowserStack & { users: Record<U, SignedIn> };
+  beforeAll(async () => {
+    Object.assign(file, await startBrowserStack(options.env));
+    for (const [name, email] of Object.entries(options.users ?? {}) as [U, string][]) {
+      file.users[name] = await signIn(file.chromium.browser, file.service.origin, email);
+    }
+  }, options.timeoutMs ?? 600_000);
+  afterAll(async () => {
+    if (file.service) await file.stop();
+  });
+  return file;
 }
 
 export interface BrowserStack {
