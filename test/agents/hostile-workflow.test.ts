@@ -8,7 +8,7 @@ import { MARKER_FILE } from '../fixtures/hostile-text.js';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { startModelStandIn, type ModelStandIn } from './model-api.js';
 import { type EgressProxy } from './proxy.js';
-import { installDataOf, type AgentService } from './service.js';
+import { installClaudePlugin, installDataOf, type AgentService } from './service.js';
 import { type TestCertificates } from './tls.js';
 import { startPublicNameService, type PublicNameService } from './public-name.js';
 
@@ -87,18 +87,7 @@ describe('a hostile public workflow installed into the real Claude Code runs no 
   it('through the plugin marketplace (`claude plugin marketplace add`, `claude plugin install`), then `claude -p "/<plugin>:<skill>"`', async () => {
     home = newHome();
     const install = await installData();
-    const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
-    expect(added.code, added.output).toBe(0);
-    const installed = await home.run('claude', [
-      'plugin',
-      'install',
-      install.claudePlugin,
-      '--json',
-      '-y',
-      '--config',
-      `api_key=${install.secret}`,
-    ]);
-    expect(installed.code, installed.output).toBe(0);
+    await installClaudePlugin(home, install);
     const skill = installedSkill(home);
     const plugin = install.claudePlugin.split('@')[0]!;
     await expectNoAuthorCommandRan(home, `/${plugin}:${skill.name}`);

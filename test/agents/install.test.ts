@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { type EgressProxy } from './proxy.js';
-import { createMcpKey, installDataOf, seedDeployment, type AgentDeployment, type AgentService } from './service.js';
+import { createMcpKey, installClaudePlugin, installDataOf, seedDeployment, type AgentDeployment, type AgentService } from './service.js';
 import { type TestCertificates } from './tls.js';
 import { PUBLIC_NAME, startPublicNameService, type PublicNameService } from './public-name.js';
 
@@ -91,18 +91,7 @@ describe('installing a deployment served under a public https name', { timeout: 
     expect(install.claudeMarketplaceUrl).toMatch(
       new RegExp(`^https://${NAME.replace('.', '\\.')}/v1/install/${deployment.deploymentId}/wfk_\\w+/marketplace\\.json$`),
     );
-    const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
-    expect(added.code, added.output).toBe(0);
-    const installed = await home.run('claude', [
-      'plugin',
-      'install',
-      install.claudePlugin,
-      '--json',
-      '-y',
-      '--config',
-      `api_key=${install.secret}`,
-    ]);
-    expect(installed.code, installed.output).toBe(0);
+    await installClaudePlugin(home, install);
     // Each workflow of the deployment is a skill of the plugin, on disk.
     const skills = filesNamed(join(home.home, '.claude'), 'SKILL.md');
     expect(skills.length, JSON.stringify(skills)).toBe(deployment.workflowNames.length);

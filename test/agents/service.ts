@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
+import { expect } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
 import { freePort } from '../helpers/process.js';
+import type { AgentHome } from './clients.js';
 
 /** The service as the agent CLIs reach it: an instance on a fresh database, listening on a free loopback port. */
 export interface AgentService {
@@ -95,4 +97,23 @@ export async function installDataOf(
   if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
   const data = res.body.data;
   return { ...data.install, secret: data.apiKey.secret as string };
+}
+
+/** `claude plugin marketplace add` of the deployment's catalog, then `claude plugin install` of its plugin with the key as its setting: both succeed. */
+export async function installClaudePlugin(
+  home: AgentHome,
+  install: { claudeMarketplaceUrl: string; claudePlugin: string; secret: string },
+): Promise<void> {
+  const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
+  expect(added.code, added.output).toBe(0);
+  const installed = await home.run('claude', [
+    'plugin',
+    'install',
+    install.claudePlugin,
+    '--json',
+    '-y',
+    '--config',
+    `api_key=${install.secret}`,
+  ]);
+  expect(installed.code, installed.output).toBe(0);
 }
