@@ -7,6 +7,7 @@ import {
   answerConsent,
   authorizationUrl,
   createBrowser,
+  exchangeCode,
   OAUTH_ENV,
   OAUTH_ORIGIN,
   ownerWithDeployments,
@@ -172,12 +173,11 @@ describe('the authorization server in a browser', () => {
       );
       const back = await answerConsent(own, consent, 'confirm');
       expect(back.html).toContain('It also learns the id of your account here (not your e-mail address).');
-      const issued = await tokenRequest(t.app, ORIGIN, {
-        grant_type: 'authorization_code',
-        code: new URL(back.url).searchParams.get('code')!,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
+      const issued = await exchangeCode(t.app, ORIGIN, {
+        clientId,
+        verifier,
+        code: new URL(back.url).searchParams.get('code'),
+        url: new URL(back.url),
       });
       expect(issued.status).toBe(200);
       expect(JSON.stringify(issued.body)).not.toContain(OWNER);
@@ -258,12 +258,11 @@ describe('the authorization server in a browser', () => {
       email,
     );
     const back = await answerConsent(again, consent, 'confirm');
-    const issued = await tokenRequest(t.app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code: new URL(back.url).searchParams.get('code')!,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
+    const issued = await exchangeCode(t.app, ORIGIN, {
+      clientId,
+      verifier,
+      code: new URL(back.url).searchParams.get('code'),
+      url: new URL(back.url),
     });
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     const listed = await t.call('POST', `/v1/mcp/${deploymentId}`, {
