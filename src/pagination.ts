@@ -109,3 +109,19 @@ export function toPage<R, T>(rows: R[], limit: number, kind: string, cursorOf: (
     },
   };
 }
+
+/** toPage for a list newest first by the timestamp `field` (then id), its rows as they are. */
+export function newestFirstPage<F extends string, R extends Record<F, Date> & { id: string }>(
+  rows: R[],
+  limit: number,
+  kind: string,
+  field: F,
+): Page<R> {
+  return toPage(
+    rows,
+    limit,
+    kind,
+    (r) => timeCursorOf(r[field], r.id),
+    (r) => r,
+  );
+}

@@ -19,6 +19,23 @@ export interface ZipFile {
   content: string | Uint8Array;
 }
 
+/**
+ * The fields a local file header and its central directory entry share, from `at`: version needed
+ * (2.0), flags, method (stored), time, date, CRC-32, both sizes, the name's length, no extra field.
+ */
+function writeEntryFields(header: Buffer, at: number, crc: number, size: number, nameLength: number): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(UTF8_FLAG, at + 2);
+  header.writeUInt16LE(0, at + 4);
+  header.writeUInt16LE(DOS_TIME, at + 6);
+  header.writeUInt16LE(DOS_DATE, at + 8);
+  header.writeUInt32LE(crc, at + 10);
+  header.writeUInt32LE(size, at + 14);
+  header.writeUInt32LE(size, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+  header.writeUInt16LE(0, at + 24);
+}
+
 export function zipFiles(files: ZipFile[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
@@ -29,29 +46,11 @@ export function zipFiles(files: ZipFile[]): Buffer {
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0
-    local.writeUInt16LE(UTF8_FLAG, 6);
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeEntryFields(local, 4, crc, data.length, name.length);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(UTF8_FLAG, 8);
-    central.writeUInt16LE(0, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt16LE(0, 30); // extra
+    writeEntryFields(central, 6, crc, data.length, name.length);
     central.writeUInt16LE(0, 32); // comment
     central.writeUInt16LE(0, 34); // disk
     central.writeUInt16LE(0, 36); // internal attributes

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
 import { adapterSet } from '../manifest/adapters.js';
 import { ADAPTERS } from '../manifest/types.js';
-import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
+import { newestFirstPage, pageLimit, timeCursorPosition, type Page } from '../pagination.js';
 import { enforceQuota } from '../limits/quota.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
 import { addLibraryEntry, canRead, mayRead, teamRolesFor } from '../workflows/service.js';
@@ -59,13 +59,7 @@ async function listLibrary(
     take: limit + 1,
     ...query,
   });
-  return toPage(
-    rows as LibraryEntry[],
-    limit,
-    'library',
-    (e) => timeCursorOf(e.addedAt, e.id),
-    (e) => e,
-  );
+  return newestFirstPage(rows as LibraryEntry[], limit, 'library', 'addedAt');
 }
 
 async function findEntry(

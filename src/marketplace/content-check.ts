@@ -95,6 +95,11 @@ interface Hit {
 
 type Rule = (text: string) => Hit[];
 
+/** A hit on the whole of a match. */
+function hitAt(m: RegExpExecArray, rule: CheckRule, severity: CheckSeverity, message: string): Hit {
+  return { rule, severity, start: m.index, end: m.index + m[0].length, message };
+}
+
 function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
   const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   return [...text.matchAll(re)];
@@ -133,13 +138,14 @@ const clientSyntaxes: Rule = (text) => {
     }
   }
   for (const m of matchesOf(FILE_REFERENCES, text)) {
-    hits.push({
-      rule: 'client-file-reference',
-      severity: 'warn',
-      start: m.index,
-      end: m.index + m[0].length,
-      message: `some clients replace ${m[0].startsWith('#') ? '#file:' : '@'}… with the file's content before the model reads the text`,
-    });
+    hits.push(
+      hitAt(
+        m,
+        'client-file-reference',
+        'warn',
+        `some clients replace ${m[0].startsWith('#') ? '#file:' : '@'}… with the file's content before the model reads the text`,
+      ),
+    );
   }
   return hits;
 };
@@ -169,17 +175,12 @@ const hiddenCharacters: Rule = (text) => {
     const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
     // Left-to-right / right-to-left marks steer mixed-direction text without hiding any: a warning.
     const mark = code === 0x200e || code === 0x200f || code === 0x061c;
-    hits.push({
-      rule: 'hidden-characters',
-      severity: mark ? 'warn' : 'block',
-      start: m.index,
-      end: m.index + c.length,
-      message: mark
-        ? `a direction mark (${name}) changes how the text around it reads`
-        : code >= 0xe0000
-          ? `a Unicode tag character (${name}) carries text a reviewer cannot see`
-          : `an invisible or reordering character (${name}) hides or rearranges text from a reviewer`,
-    });
+    const message = mark
+      ? `a direction mark (${name}) changes how the text around it reads`
+      : code >= 0xe0000
+        ? `a Unicode tag character (${name}) carries text a reviewer cannot see`
+        : `an invisible or reordering character (${name}) hides or rearranges text from a reviewer`;
+    hits.push(hitAt(m, 'hidden-characters', mark ? 'warn' : 'block', message));
   }
   return hits;
 };
@@ -242,13 +243,7 @@ function sentenceAround(text: string, start: number, end: number): string {
 const secrets: Rule = (text) => {
   const hits: Hit[] = [];
   for (const m of matchesOf(ENV_DUMP, text)) {
-    hits.push({
-      rule: 'secret-read',
-      severity: 'block',
-      start: m.index,
-      end: m.index + m[0].length,
-      message: 'reads every environment variable, where tokens and keys live',
-    });
+    hits.push(hitAt(m, 'secret-read', 'block', 'reads every environment variable, where tokens and keys live'));
   }
   const targets = [
     ...matchesOf(SECRET_FILES, text).map((m) => ({ m, what: 'a file that holds secrets' })),
@@ -260,21 +255,9 @@ const secrets: Rule = (text) => {
     const negated = NEGATED_VERB.test(sentence);
     const guarded = GUARD.test(sentence);
     if (reads && !negated) {
-      hits.push({
-        rule: 'secret-read',
-        severity: 'block',
-        start: m.index,
-        end: m.index + m[0].length,
-        message: `asks the agent to read or pass on ${what} (${m[0]})`,
-      });
+      hits.push(hitAt(m, 'secret-read', 'block', `asks the agent to read or pass on ${what} (${m[0]})`));
     } else if (!guarded || reads) {
-      hits.push({
-        rule: 'secret-read',
-        severity: 'warn',
-        start: m.index,
-        end: m.index + m[0].length,
-        message: `mentions ${what} (${m[0]}); subscribers should know this workflow goes near it`,
-      });
+      hits.push(hitAt(m, 'secret-read', 'warn', `mentions ${what} (${m[0]}); subscribers should know this workflow goes near it`));
     }
   }
   return hits;
@@ -325,25 +308,27 @@ const sendToUrl: Rule = (text) => {
   for (const m of matchesOf(fromVariable, text)) {
     if (seen.has(m.index)) continue;
     seen.add(m.index);
-    hits.push({
-      rule: 'send-to-url',
-      severity: 'block',
-      start: m.index,
-      end: m.index + m[0].length,
-      message: "builds an address from a variable or a command's output: fetching it sends that value to the author's server",
-    });
+    hits.push(
+      hitAt(
+        m,
+        'send-to-url',
+        'block',
+        "builds an address from a variable or a command's output: fetching it sends that value to the author's server",
+      ),
+    );
   }
   for (const m of matchesOf(
     /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n\r|]*\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b|\b(?:ba)?sh\s+<\(\s*curl\b/i,
     text,
   )) {
-    hits.push({
-      rule: 'download-and-run',
-      severity: 'block',
-      start: m.index,
-      end: m.index + m[0].length,
-      message: 'downloads a script and runs it: what runs is whatever that address serves, never what was reviewed',
-    });
+    hits.push(
+      hitAt(
+        m,
+        'download-and-run',
+        'block',
+        'downloads a script and runs it: what runs is whatever that address serves, never what was reviewed',
+      ),
+    );
   }
   return hits;
 };
@@ -378,15 +363,15 @@ const encodedBlobs: Rule = (text) => {
       if (!hex && /^(?:0x)?[0-9a-fA-F]+$/.test(run)) continue;
       const decoded = decodedText(run, hex);
       const inner = decoded ? RULES_ON_PLAIN_TEXT.flatMap((rule) => rule(decoded)).some((h) => h.severity === 'block') : false;
-      hits.push({
-        rule: 'encoded-blob',
-        severity: inner ? 'block' : 'warn',
-        start: m.index,
-        end: m.index + run.length,
-        message: inner
-          ? `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters that decodes to text this check blocks`
-          : `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters: a reviewer cannot read what it says`,
-      });
+      const what = `a ${hex ? 'hex' : 'base64'} run of ${run.length} characters`;
+      hits.push(
+        hitAt(
+          m,
+          'encoded-blob',
+          inner ? 'block' : 'warn',
+          inner ? `${what} that decodes to text this check blocks` : `${what}: a reviewer cannot read what it says`,
+        ),
+      );
     }
   }
   return hits;

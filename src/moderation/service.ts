@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
-import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
+import { newestFirstPage, pageLimit, timeCursorPosition, type Page } from '../pagination.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
 import { characterCount, TEXT_LIMITS } from '../text.js';
 import { lockWorkflowForModeration, setModeration } from './sql.js';
@@ -153,13 +153,7 @@ async function listReports(
   const where: Prisma.WorkflowReportWhereInput = status === 'all' ? {} : { status };
   if (input.cursor) where.OR = afterPosition('createdAt', timeCursorPosition(input.cursor, kind));
   const rows = await ctx.db.prisma.workflowReport.findMany({ where, orderBy: REPORT_ORDER, take: limit + 1, include: REPORT_INCLUDE });
-  return toPage(
-    rows,
-    limit,
-    kind,
-    (r) => timeCursorOf(r.createdAt, r.id),
-    (r) => r,
-  );
+  return newestFirstPage(rows, limit, kind, 'createdAt');
 }
 
 /** The operators' log, newest first, of one workflow or of all. Operators only. */
@@ -174,13 +168,7 @@ async function listActions(
   const where: Prisma.ModerationActionWhereInput = input.workflowId ? { workflowId: input.workflowId } : {};
   if (input.cursor) where.OR = afterPosition('at', timeCursorPosition(input.cursor, kind));
   const rows = await ctx.db.prisma.moderationAction.findMany({ where, orderBy: ACTION_ORDER, take: limit + 1 });
-  return toPage(
-    rows,
-    limit,
-    kind,
-    (r) => timeCursorOf(r.at, r.id),
-    (r) => r,
-  );
+  return newestFirstPage(rows, limit, kind, 'at');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientMetadata, KoaContextWithOIDC } from 'oidc-provider';
 import type { TextReply } from '../http/text-response.js';
-import { formActionSource, page } from './pages.js';
+import { choicePage, page } from './pages.js';
 import { DEVICE_CODE_GRANT } from './redirect-uris.js';
 
 /**
@@ -168,16 +168,12 @@ ${form}
 /** The consent page of the command-line tool's browser sign-in (the loopback redirect). */
 export function apiConsent(options: { action: string; email: string | null; redirectUri: string }): TextReply {
   const host = URL.parse(options.redirectUri)?.host ?? options.redirectUri;
-  return page(
+  return choicePage(
     'Sign in the command line',
     `<h1>Sign in the command line?</h1>
 <p><strong>${escape(cliClient.client_name!)}</strong> (it will return to <code>${escape(host)}</code> on this computer) asks to act on your account as ${escape(options.email ?? 'you')} through the API: your workflows, library, deployments and API keys.</p>
 <p class="note">Allow only if you ran <code>wfctl login</code> yourself. <code>wfctl logout</code> ends it, or disconnect it under connected applications.</p>
-<div class="choices">
-<form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
-<form method="post" action="${escape(options.action)}/deny"><button type="submit" class="secondary">Deny</button></form>
-</div>`,
-    200,
-    formActionSource(options.redirectUri),
+`,
+    options,
   );
 }

@@ -33,7 +33,7 @@ code{overflow-wrap:anywhere}
  * A CSP source for where a form on the page may lead, redirects included (browsers apply
  * form-action to them): an http(s) redirect URI's origin, or a custom scheme's name (`cursor:`).
  */
-export function formActionSource(redirectUri: string): string | null {
+function formActionSource(redirectUri: string): string | null {
   const parsed = URL.parse(redirectUri);
   if (!parsed) return null;
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin;
@@ -138,12 +138,25 @@ export function consentPage(options: {
       ? `Name published by <strong>${escape(client.host)}</strong>.`
       : 'Name given by the application itself when it registered: the service has not checked it.';
   const accountId = options.wantsAccountId ? ' It also learns the id of your account here (not your e-mail address).' : '';
-  return page(
+  return choicePage(
     'Connect an application',
     `<h1>Connect an application?</h1>
 <p class="client">An application calling itself <q><bdi>${escape(client.name)}</bdi></q> asks to use the tools of your deployment <strong>${escape(options.deploymentName)}</strong> as ${escape(options.email ?? 'you')}.</p>
 <p class="note">${vouch} It will return to <code>${escape(options.redirectHost)}</code>.</p>
 <p class="note">It gets access to this one tool endpoint (<code>${escape(options.endpoint)}</code>) only, not to the rest of your account.${accountId} The connection lasts 30 days from its last use; you can disconnect it at any time under connected applications.</p>
+`,
+    options,
+  );
+}
+
+/**
+ * A page that asks for consent: `body`, then the Allow and Deny forms posting to `action`; the answer sends the
+ * browser on to `redirectUri`, which the page's form-action allows.
+ */
+export function choicePage(title: string, body: string, options: { action: string; redirectUri: string }): TextReply {
+  return page(
+    title,
+    `${body}
 <div class="choices">
 <form method="post" action="${escape(options.action)}/confirm"><button type="submit">Allow</button></form>
 <form method="post" action="${escape(options.action)}/deny"><button type="submit" class="secondary">Deny</button></form>

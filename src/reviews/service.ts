@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, notFound, validationError, type FieldProblem } from '../errors.js';
 import type { Viewer } from '../auth/viewer.js';
-import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
+import { newestFirstPage, pageLimit, timeCursorPosition, type Page } from '../pagination.js';
 import { withContext, type ServiceDeps } from '../service-deps.js';
 import { mayRead } from '../workflows/service.js';
 import { holdUser } from '../users/sql.js';
@@ -115,13 +115,7 @@ async function listReviews(
     take: limit + 1,
     ...query,
   })) as Review[];
-  return toPage(
-    rows,
-    limit,
-    kind,
-    (r) => timeCursorOf(r.createdAt, r.id),
-    (r) => r,
-  );
+  return newestFirstPage(rows, limit, kind, 'createdAt');
 }
 
 async function createReview(ctx: ReviewContext, viewer: Viewer, workflowId: string, input: ReviewInput, query: ReviewQuery = {}) {

@@ -1,10 +1,10 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium } from '../browser/service.js';
+import { DESKTOP } from '../browser/service.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-import { AgentHome, ensureAgentClients } from './clients.js';
-import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { seedDeployment, startAgentService, type AgentDeployment, type AgentService } from './service.js';
+import { AgentHome } from './clients.js';
+import { type EgressProxy } from './proxy.js';
+import { type AgentDeployment, type AgentService } from './service.js';
+import { allowClaudeLogin, claudeLogin, startClaudeLoginStack, type ClaudeLoginStack } from './claude-login.js';
 
 /**
  * The real Claude Code CLI's OAuth authorization (`claude mcp login`) completed through e-mail
@@ -15,18 +15,17 @@ import { seedDeployment, startAgentService, type AgentDeployment, type AgentServ
 const OWNER = 'owner@example.com';
 
 let smtp: TestSmtpServer;
+let stack: ClaudeLoginStack;
 let service: AgentService;
 let proxy: EgressProxy;
 let deployment: AgentDeployment;
-let chromium: { browser: Browser; close(): Promise<void> };
+let chromium: ClaudeLoginStack['chromium'];
 let home: AgentHome;
 
 beforeAll(async () => {
-  await ensureAgentClients();
   smtp = await startSmtpServer();
-  service = await startAgentService({ env: { SMTP_URL: smtp.url } });
-  proxy = await startEgressProxy();
-  deployment = await seedDeployment(service.t);
+  stack = await startClaudeLoginStack({ env: { SMTP_URL: smtp.url } });
+  ({ service, proxy, deployment, chromium } = stack);
   // The owner also signs in by e-mail: the address joins the account as a way in (as adding it on
   // the Account page would).
   const owner = await service.t.app.services.users.resolveViewer({
@@ -44,14 +43,11 @@ beforeAll(async () => {
     method: 'email',
     name: null,
   });
-  chromium = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
   await home?.close();
-  await chromium?.close();
-  await proxy?.close();
-  await service?.close();
+  await stack?.close();
   await smtp?.close();
 });
 
@@ -61,14 +57,13 @@ describe('Claude Code signs in with OAuth through an e-mail link', { timeout: 24
     const add = await home.run('claude', ['mcp', 'add', '--transport', 'http', 'workflows', deployment.endpoint]);
     expect(add.code, add.output).toBe(0);
 
-    const login = home.runInTerminal(['claude', 'mcp', 'login', 'workflows', '--no-browser']);
-    const [, printed] = await login.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, 60_000);
+    const { login, authorization } = await claudeLogin(home);
     const context = await chromium.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const explain = async (step: string) =>
       `${step}\nbrowser at ${page.url()}:\n${(await page.content().catch(() => '')).slice(0, 2000)}\nCLI:\n${login.text()}`;
     try {
-      await page.goto(printed!);
+      await page.goto(authorization.href);
       // The sign-in page names the application asking, and offers the e-mail form.
       await page.getByText('Claude Code').first().waitFor({ timeout: 30_000 });
       await page.getByLabel('E-mail address').fill(OWNER);
@@ -80,10 +75,7 @@ describe('Claude Code signs in with OAuth through an e-mail link', { timeout: 24
       // Back at the authorization: the consent page, then the CLI's loopback callback.
       await page.getByRole('button', { name: 'Allow' }).waitFor({ timeout: 30_000 });
       expect(await page.content()).toContain(deployment.endpoint);
-      await page.getByRole('button', { name: 'Allow' }).click();
-      await page.waitForURL(/^http:\/\/localhost:\d+\/callback\?/, { timeout: 30_000 });
-      await login.waitFor(/success|authenticated/i, 60_000);
-      expect(await login.exited(30_000)).toBe(0);
+      await allowClaudeLogin(page, login);
     } catch (error) {
       throw new Error(await explain(String(error)));
     }

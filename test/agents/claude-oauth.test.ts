@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium } from '../browser/service.js';
-import { AgentHome, ensureAgentClients } from './clients.js';
-import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { seedDeployment, startAgentService, type AgentDeployment, type AgentService } from './service.js';
+import { DESKTOP } from '../browser/service.js';
+import { AgentHome } from './clients.js';
+import { type EgressProxy } from './proxy.js';
+import { type AgentDeployment, type AgentService } from './service.js';
+import { allowClaudeLogin, claudeLogin, startClaudeLoginStack, type ClaudeLoginStack } from './claude-login.js';
 
 /**
  * The real Claude Code CLI signs in to a deployment with OAuth, as docs/mcp.md tells a user to:
@@ -39,26 +40,22 @@ async function buildDashboard(): Promise<{ dir: string; remove(): void }> {
 }
 
 let dashboard: { dir: string; remove(): void };
+let stack: ClaudeLoginStack;
 let service: AgentService;
 let proxy: EgressProxy;
 let deployment: AgentDeployment;
-let chromium: { browser: Browser; close(): Promise<void> };
+let chromium: ClaudeLoginStack['chromium'];
 let home: AgentHome;
 
 beforeAll(async () => {
-  await ensureAgentClients();
   dashboard = await buildDashboard();
-  service = await startAgentService({ dashboardDir: dashboard.dir });
-  proxy = await startEgressProxy();
-  deployment = await seedDeployment(service.t);
-  chromium = await launchChromium();
+  stack = await startClaudeLoginStack({ dashboardDir: dashboard.dir });
+  ({ service, proxy, deployment, chromium } = stack);
 }, 600_000);
 
 afterAll(async () => {
   await home?.close();
-  await chromium?.close();
-  await proxy?.close();
-  await service?.close();
+  await stack?.close();
   dashboard?.remove();
 });
 
@@ -83,9 +80,7 @@ describe('Claude Code signs in with OAuth', { timeout: 240_000 }, () => {
     const before = await home.run('claude', ['mcp', 'list']);
     expect(before.output).toMatch(/workflows: .* - ! Needs authentication/);
 
-    const login = home.runInTerminal(['claude', 'mcp', 'login', 'workflows', '--no-browser']);
-    const [, printed] = await login.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, 60_000);
-    const authorization = new URL(printed!);
+    const { login, authorization } = await claudeLogin(home);
     // What Claude Code asks for: its client ID metadata document, PKCE, a loopback callback, this endpoint as the resource.
     expect(Object.fromEntries(authorization.searchParams)).toMatchObject({
       client_id: 'https://claude.ai/oauth/claude-code-client-metadata',
@@ -108,11 +103,8 @@ describe('Claude Code signs in with OAuth', { timeout: 240_000 }, () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Allow' }).waitFor({ timeout: 30_000 });
       expect(await page.content()).toContain('Claude Code');
-      await page.getByRole('button', { name: 'Allow' }).click();
       // The browser lands on the CLI's loopback callback; the CLI takes the code and finishes.
-      await page.waitForURL(/^http:\/\/localhost:\d+\/callback\?/, { timeout: 30_000 });
-      await login.waitFor(/success|authenticated/i, 60_000);
-      expect(await login.exited(30_000)).toBe(0);
+      await allowClaudeLogin(page, login);
     } catch (error) {
       throw new Error(await explain(String(error)));
     }
@@ -157,9 +149,7 @@ describe('Claude Code given the localhost form of the endpoint', { timeout: 240_
       // Not "Error dialing": the 401 names the metadata of the localhost form, which the CLI can use.
       expect(before.output).toMatch(/workflows: .* - ! Needs authentication/);
 
-      const login = localhostHome.runInTerminal(['claude', 'mcp', 'login', 'workflows', '--no-browser']);
-      const [, printed] = await login.waitFor(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, 60_000);
-      const authorization = new URL(printed!);
+      const { login, authorization } = await claudeLogin(localhostHome);
       // The resource is the address Claude Code was given; the issuer is the configured origin.
       expect(authorization.searchParams.get('resource')).toBe(endpoint);
 
@@ -172,10 +162,7 @@ describe('Claude Code given the localhost form of the endpoint', { timeout: 240_
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('button', { name: 'Allow' }).waitFor({ timeout: 30_000 });
         expect(await page.content()).toContain(endpoint);
-        await page.getByRole('button', { name: 'Allow' }).click();
-        await page.waitForURL(/^http:\/\/localhost:\d+\/callback\?/, { timeout: 30_000 });
-        await login.waitFor(/success|authenticated/i, 60_000);
-        expect(await login.exited(30_000)).toBe(0);
+        await allowClaudeLogin(page, login);
       } catch (error) {
         throw new Error(`${String(error)}\nbrowser at ${page.url()}\nservice answers:\n${answers.join('\n')}\nCLI:\n${login.text()}`);
       } finally {

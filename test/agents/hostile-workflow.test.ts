@@ -7,9 +7,10 @@ import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/s
 import { MARKER_FILE } from '../fixtures/hostile-text.js';
 import { AgentHome, ensureAgentClients } from './clients.js';
 import { startModelStandIn, type ModelStandIn } from './model-api.js';
-import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { startAgentService, type AgentService } from './service.js';
-import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFront } from './tls.js';
+import { type EgressProxy } from './proxy.js';
+import { installClaudePlugin, installDataOf, type AgentService } from './service.js';
+import { type TestCertificates } from './tls.js';
+import { startPublicNameService, type PublicNameService } from './public-name.js';
 
 /**
  * The attack of the marketplace review, replayed with the real, pinned Claude Code: another user
@@ -26,7 +27,6 @@ import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFro
  * refuses everything but loopback.
  */
 
-const NAME = 'workflows.test';
 const SECRET = `marker-secret-${randomBytes(8).toString('hex')}`;
 const WHO = userInfo().username;
 
@@ -47,9 +47,9 @@ const HOSTILE = {
 /** How the neutralised line reads in the skill (quoted): proof that the skill loaded and reached the model. */
 const NEUTRALISED = `SECRET-START ! \`cat ${MARKER_FILE}\` SECRET-END`;
 
+let stack: PublicNameService;
 let service: AgentService;
 let certificates: TestCertificates;
-let front: TlsFront;
 let proxy: EgressProxy;
 let model: ModelStandIn;
 let deployment: { token: string; deploymentId: string };
@@ -57,10 +57,8 @@ let home: AgentHome;
 
 beforeAll(async () => {
   await ensureAgentClients();
-  service = await startAgentService({ publicBaseUrl: () => `https://${NAME}/v1` });
-  certificates = await makeTestCertificates([NAME]);
-  front = await startTlsFront(certificates, { host: '127.0.0.1', port: Number(new URL(service.origin).port) });
-  proxy = await startEgressProxy({ [NAME]: { host: '127.0.0.1', port: front.port } });
+  stack = await startPublicNameService();
+  ({ service, certificates, proxy } = stack);
   model = await startModelStandIn();
   deployment = await seedHostileDeployment();
 }, 600_000);
@@ -72,10 +70,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await model?.close();
-  await proxy?.close();
-  await front?.close();
-  certificates?.remove();
-  await service?.close();
+  await stack?.close();
 });
 
 describe('a hostile public workflow installed into the real Claude Code runs no command of its author', { timeout: 300_000 }, () => {
@@ -92,18 +87,7 @@ describe('a hostile public workflow installed into the real Claude Code runs no 
   it('through the plugin marketplace (`claude plugin marketplace add`, `claude plugin install`), then `claude -p "/<plugin>:<skill>"`', async () => {
     home = newHome();
     const install = await installData();
-    const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
-    expect(added.code, added.output).toBe(0);
-    const installed = await home.run('claude', [
-      'plugin',
-      'install',
-      install.claudePlugin,
-      '--json',
-      '-y',
-      '--config',
-      `api_key=${install.secret}`,
-    ]);
-    expect(installed.code, installed.output).toBe(0);
+    await installClaudePlugin(home, install);
     const skill = installedSkill(home);
     const plugin = install.claudePlugin.split('@')[0]!;
     await expectNoAuthorCommandRan(home, `/${plugin}:${skill.name}`);
@@ -185,18 +169,7 @@ async function seedHostileDeployment(): Promise<{ token: string; deploymentId: s
   return { token, deploymentId: res.body.data.deploymentId as string };
 }
 
-/** The deployment's install data with a new key filled in, as the install page makes it. */
-async function installData() {
-  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, { token: deployment.token });
-  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
-  const data = res.body.data;
-  return { ...data.install, secret: data.apiKey.secret as string } as {
-    claudeMarketplaceUrl: string;
-    claudePlugin: string;
-    skillsSource: string;
-    secret: string;
-  };
-}
+const installData = () => installDataOf(service.t, deployment);
 
 /** Every file called `name` under `dir` (following no links). */
 function filesNamed(dir: string, name: string): string[] {

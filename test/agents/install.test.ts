@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentHome, ensureAgentClients } from './clients.js';
-import { startEgressProxy, type EgressProxy } from './proxy.js';
-import { createMcpKey, seedDeployment, startAgentService, type AgentDeployment, type AgentService } from './service.js';
-import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFront } from './tls.js';
+import { type EgressProxy } from './proxy.js';
+import { createMcpKey, installClaudePlugin, installDataOf, seedDeployment, type AgentDeployment, type AgentService } from './service.js';
+import { type TestCertificates } from './tls.js';
+import { PUBLIC_NAME, startPublicNameService, type PublicNameService } from './public-name.js';
 
 /**
  * A deployment installed into the real agent CLIs under a public https name, as a deployed service
@@ -15,21 +16,19 @@ import { makeTestCertificates, startTlsFront, type TestCertificates, type TlsFro
  * http, so its plugin marketplace can only be tested this way.
  */
 
-const NAME = 'workflows.test';
+const NAME = PUBLIC_NAME;
 
+let stack: PublicNameService;
 let service: AgentService;
 let certificates: TestCertificates;
-let front: TlsFront;
 let proxy: EgressProxy;
 let deployment: AgentDeployment;
 let home: AgentHome;
 
 beforeAll(async () => {
   await ensureAgentClients();
-  service = await startAgentService({ publicBaseUrl: () => `https://${NAME}/v1` });
-  certificates = await makeTestCertificates([NAME]);
-  front = await startTlsFront(certificates, { host: '127.0.0.1', port: Number(new URL(service.origin).port) });
-  proxy = await startEgressProxy({ [NAME]: { host: '127.0.0.1', port: front.port } });
+  stack = await startPublicNameService();
+  ({ service, certificates, proxy } = stack);
   deployment = await seedDeployment(service.t);
 }, 600_000);
 
@@ -39,27 +38,28 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  await front?.close();
-  certificates?.remove();
-  await service?.close();
+  await stack?.close();
 });
+
+/** `claude mcp add` of the deployment's endpoint with the key in an Authorization header. */
+const claudeAddWithKey = (secret: string) =>
+  home.run('claude', [
+    'mcp',
+    'add',
+    '--transport',
+    'http',
+    'workflows',
+    deployment.endpoint,
+    '--header',
+    `Authorization: Bearer ${secret}`,
+  ]);
 
 describe('installing a deployment served under a public https name', { timeout: 180_000 }, () => {
   it('Claude Code and Codex reach the endpoint at https://workflows.test through the TLS front, trusting the test authority', async () => {
     expect(deployment.endpoint).toBe(`https://${NAME}/v1/mcp/${deployment.deploymentId}`);
     home = new AgentHome({ proxy: proxy.url, caFile: certificates.caFile });
     const key = await createMcpKey(service.t, deployment.token, deployment.deploymentId, 'Claude Code and Codex');
-    await home.run('claude', [
-      'mcp',
-      'add',
-      '--transport',
-      'http',
-      'workflows',
-      deployment.endpoint,
-      '--header',
-      `Authorization: Bearer ${key.secret}`,
-    ]);
+    await claudeAddWithKey(key.secret);
     const list = await home.run('claude', ['mcp', 'list']);
     expect(list.output).toContain(`workflows: ${deployment.endpoint} (HTTP) - ✔ Connected`);
 
@@ -80,16 +80,7 @@ describe('installing a deployment served under a public https name', { timeout: 
   it('without the test authority trusted, Claude Code refuses the certificate (the CLIs check it)', async () => {
     home = new AgentHome({ proxy: proxy.url });
     const key = await createMcpKey(service.t, deployment.token, deployment.deploymentId, 'Untrusting');
-    await home.run('claude', [
-      'mcp',
-      'add',
-      '--transport',
-      'http',
-      'workflows',
-      deployment.endpoint,
-      '--header',
-      `Authorization: Bearer ${key.secret}`,
-    ]);
+    await claudeAddWithKey(key.secret);
     const list = await home.run('claude', ['mcp', 'list']);
     expect(list.output).toMatch(/workflows: .* - ✘ Failed to connect/);
   });
@@ -100,18 +91,7 @@ describe('installing a deployment served under a public https name', { timeout: 
     expect(install.claudeMarketplaceUrl).toMatch(
       new RegExp(`^https://${NAME.replace('.', '\\.')}/v1/install/${deployment.deploymentId}/wfk_\\w+/marketplace\\.json$`),
     );
-    const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
-    expect(added.code, added.output).toBe(0);
-    const installed = await home.run('claude', [
-      'plugin',
-      'install',
-      install.claudePlugin,
-      '--json',
-      '-y',
-      '--config',
-      `api_key=${install.secret}`,
-    ]);
-    expect(installed.code, installed.output).toBe(0);
+    await installClaudePlugin(home, install);
     // Each workflow of the deployment is a skill of the plugin, on disk.
     const skills = filesNamed(join(home.home, '.claude'), 'SKILL.md');
     expect(skills.length, JSON.stringify(skills)).toBe(deployment.workflowNames.length);
@@ -138,21 +118,7 @@ describe('installing a deployment served under a public https name', { timeout: 
   });
 });
 
-/** The deployment's install data with a new key filled in, as the install page makes it. */
-async function installData() {
-  const res = await service.t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, {
-    token: deployment.token,
-  });
-  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
-  const data = res.body.data;
-  return { ...data.install, secret: data.apiKey.secret as string } as {
-    claudeMarketplaceUrl: string;
-    claudePlugin: string;
-    skillsSource: string;
-    skillsIndexUrl: string;
-    secret: string;
-  };
-}
+const installData = () => installDataOf(service.t, deployment);
 
 /** Every file called `name` under `dir`. */
 function filesNamed(dir: string, name: string): string[] {

@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
+import { expect } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
 import { freePort } from '../helpers/process.js';
+import type { AgentHome } from './clients.js';
 
 /** The service as the agent CLIs reach it: an instance on a fresh database, listening on a free loopback port. */
 export interface AgentService {
@@ -84,4 +86,34 @@ export async function createMcpKey(
 export async function revokeKey(t: TestApp, token: string, keyId: string): Promise<void> {
   const res = await t.call('DELETE', `/v1/api-keys/${keyId}`, { token });
   if (res.status !== 200) throw new Error(`DELETE /v1/api-keys/${keyId}: ${res.status} ${res.text}`);
+}
+
+/** A deployment's install data with a new key filled in, as the install page makes it. */
+export async function installDataOf(
+  t: TestApp,
+  deployment: Pick<AgentDeployment, 'token' | 'deploymentId'>,
+): Promise<{ claudeMarketplaceUrl: string; claudePlugin: string; skillsSource: string; skillsIndexUrl: string; secret: string }> {
+  const res = await t.call('POST', `/v1/deployments/${deployment.deploymentId}/install/key`, { token: deployment.token });
+  if (res.status !== 201) throw new Error(`POST …/install/key: ${res.status} ${res.text}`);
+  const data = res.body.data;
+  return { ...data.install, secret: data.apiKey.secret as string };
+}
+
+/** `claude plugin marketplace add` of the deployment's catalog, then `claude plugin install` of its plugin with the key as its setting: both succeed. */
+export async function installClaudePlugin(
+  home: AgentHome,
+  install: { claudeMarketplaceUrl: string; claudePlugin: string; secret: string },
+): Promise<void> {
+  const added = await home.run('claude', ['plugin', 'marketplace', 'add', install.claudeMarketplaceUrl]);
+  expect(added.code, added.output).toBe(0);
+  const installed = await home.run('claude', [
+    'plugin',
+    'install',
+    install.claudePlugin,
+    '--json',
+    '-y',
+    '--config',
+    `api_key=${install.secret}`,
+  ]);
+  expect(installed.code, installed.output).toBe(0);
 }

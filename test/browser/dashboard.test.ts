@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../helpers/database.js';
 import { MemoryOAuthProvider, REDIRECT_URI } from '../helpers/oauth.js';
-import { checkPage, DESKTOP, PHONE, startService, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
+import { checkPage, DESKTOP, fileBrowserStack, PHONE, signIn, startService, type RunningProcess, type SignedIn } from './service.js';
 
 /**
  * The dashboard end to end in Debian's Chromium, against the built service started as a user starts
@@ -37,40 +36,18 @@ steps:
 
 const FIXED_MANIFEST = INVALID_MANIFEST.replace('[upgrad]', '[upgrade]').replace('[test, review]', '[test]');
 
-let stack: BrowserStack;
-let service: RunningProcess;
-let chromium: { browser: Browser; close(): Promise<void> };
+const stack = fileBrowserStack({ timeoutMs: 300_000 });
 
-beforeAll(async () => {
-  stack = await startBrowserStack();
-  ({ service, chromium } = stack);
-}, 300_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-async function newUser(email: string, origin = service.origin): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.browser.newContext({ viewport: DESKTOP });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  const page = await context.newPage();
-  await page.goto(`${origin}/`);
-  // Not signed in: the page sends the browser to sign in, then back.
-  await page.waitForURL(/\/sign-in\?return=/);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
-  return { context, page };
-}
+const newUser = (email: string, origin = stack.service.origin) => signIn(stack.chromium.browser, origin, email, { clipboard: true });
 
 describe('the dashboard in a browser', { timeout: 120_000 }, () => {
-  let alice: { context: BrowserContext; page: Page };
+  let alice: SignedIn;
   let workflowUrl = '';
 
   it('signs in with the development sign-in page (checked for accessibility at both widths)', async () => {
-    const context = await chromium.browser.newContext({ viewport: DESKTOP });
+    const context = await stack.chromium.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await page.goto(`${service.origin}/sign-in?return=%2Fdeployments`);
+    await page.goto(`${stack.service.origin}/sign-in?return=%2Fdeployments`);
     await checkPage(page, 'sign-in', 'sign-in page');
     const wrong = page.getByLabel('E-mail address');
     await wrong.fill('not an address');
@@ -135,7 +112,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
       return ((await res.json()) as { data: { createApiKey: { secret: string } } }).data.createApiKey.secret;
     });
     const workflowId = /\/workflows\/(wf_\w+)/.exec(workflowUrl)![1]!;
-    const rest = await fetch(`${service.origin}/v1/workflows/${workflowId}/manifest?format=skill`, {
+    const rest = await fetch(`${stack.service.origin}/v1/workflows/${workflowId}/manifest?format=skill`, {
       headers: { authorization: `Bearer ${apiKey}` },
     });
     expect(rest.status).toBe(200);
@@ -306,7 +283,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
         new StreamableHTTPClientTransport(new URL(endpoint), { authProvider: other }),
       ),
     ).rejects.toBeInstanceOf(UnauthorizedError);
-    const fresh = await chromium.browser.newContext({ viewport: DESKTOP });
+    const fresh = await stack.chromium.browser.newContext({ viewport: DESKTOP });
     let denied: URL | null = null;
     await fresh.route(`${new URL(REDIRECT_URI).origin}/**`, async (route) => {
       denied = new URL(route.request().url());
@@ -322,7 +299,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
     await checkPage(signInPage, 'sign-in-authorization', 'sign-in page of an authorization');
     // A sign-in that is not part of an authorization names no application.
     const plain = await fresh.newPage();
-    await plain.goto(`${service.origin}/sign-in?return=%2Faccount`);
+    await plain.goto(`${stack.service.origin}/sign-in?return=%2Faccount`);
     await plain.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await plain.locator('p.asking').count()).toBe(0);
     await plain.close();
@@ -464,7 +441,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
   it('refuses a cross-site GraphQL POST that the browser sends with the session cookie', async () => {
     // Another origin on the same machine: the same site, so SameSite=Lax still sends the cookie.
     const port = await freePort();
-    const target = `${service.origin}/graphql`;
+    const target = `${stack.service.origin}/graphql`;
     const server: Server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<!doctype html><title>elsewhere</title><script>
@@ -482,7 +459,7 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
       await page.waitForFunction(() => document.title === 'sent');
       await page.close();
       // The service's access log: refused with 403 (a request without the cookie would have been a 401).
-      const refusals = service
+      const refusals = stack.service
         .output()
         .split('\n')
         .filter((line) => line.includes('"route":"POST /graphql"') && line.includes('"status":403'));
@@ -503,10 +480,10 @@ describe('the dashboard in a browser', { timeout: 120_000 }, () => {
 
   it('signs out, and the pages then send the browser to sign in again', async () => {
     const page = alice.page;
-    await page.goto(`${service.origin}/workflows`);
+    await page.goto(`${stack.service.origin}/workflows`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
-    await page.goto(`${service.origin}/account`);
+    await page.goto(`${stack.service.origin}/account`);
     await page.waitForURL(/\/sign-in\?return=%2Faccount/);
     await alice.context.close();
   });
@@ -546,7 +523,7 @@ describe('sign-in at a real OpenID provider', { timeout: 120_000 }, () => {
         },
         oidcDatabase?.url ?? null,
       );
-      const context = await chromium.browser.newContext({ viewport: DESKTOP });
+      const context = await stack.chromium.browser.newContext({ viewport: DESKTOP });
       const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${servicePort}/library`);
       await page.waitForURL(new RegExp(`^${issuer}/`));

@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
+import { describe, expect, it } from 'vitest';
 import { sampleManifest } from '../helpers/workflows.js';
+import { fileBrowserStack, pageGraphql } from './service.js';
 
 /**
  * The workflow editor saves over the revision it opened (docs/concurrency.md): a save made in
@@ -9,49 +8,21 @@ import { sampleManifest } from '../helpers/workflows.js';
  * Chromium against the built service, on PGlite or on PostgreSQL when DATABASE_URL is set.
  */
 
-let stack: BrowserStack;
-let service: RunningProcess;
-let chromium: { browser: Browser; close(): Promise<void> };
-let erin: { context: BrowserContext; page: Page };
-
-beforeAll(async () => {
-  stack = await startBrowserStack();
-  ({ service, chromium } = stack);
-  erin = await signIn(chromium.browser, service.origin, 'erin@example.com');
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-/** A GraphQL operation sent by the signed-in page (the session cookie), as another tab would send it. */
-async function graphql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {
-  return page.evaluate(
-    async ([q, v]) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: q, variables: v }),
-      });
-      return res.json();
-    },
-    [query, variables] as const,
-  );
-}
+const stack = fileBrowserStack({ users: { erin: 'erin@example.com' } });
 
 describe('the workflow editor and a save made elsewhere', { timeout: 180_000 }, () => {
   it('refuses to replace the other save, says why, and reloads the workflow on request', async () => {
-    const page = erin.page;
-    const created = await graphql(page, 'mutation ($m: JSON!) { createWorkflow(name: "Opened twice", manifest: $m) { workflowId } }', {
+    const page = stack.users.erin.page;
+    const created = await pageGraphql(page, 'mutation ($m: JSON!) { createWorkflow(name: "Opened twice", manifest: $m) { workflowId } }', {
       m: sampleManifest(),
     });
     const workflowId = created.data.createWorkflow.workflowId as string;
-    await page.goto(`${service.origin}/workflows/${workflowId}`);
+    await page.goto(`${stack.service.origin}/workflows/${workflowId}`);
     await page.getByText('Version 1.0.0').waitFor();
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Opened twice');
 
     // Another tab renames it.
-    const other = await graphql(
+    const other = await pageGraphql(
       page,
       'mutation ($id: String!) { updateWorkflow(workflowId: $id, name: "Renamed in another tab") { name } }',
       {
@@ -65,7 +36,7 @@ describe('the workflow editor and a save made elsewhere', { timeout: 180_000 }, 
     const alert = page.getByRole('alert').filter({ hasText: 'Changed since you opened it' });
     await alert.waitFor();
     expect(await alert.innerText()).toContain('your save was not made');
-    const stored = await graphql(page, 'query ($id: String!) { workflow(workflowId: $id) { name description } }', { id: workflowId });
+    const stored = await pageGraphql(page, 'query ($id: String!) { workflow(workflowId: $id) { name description } }', { id: workflowId });
     expect(stored.data.workflow).toEqual({ name: 'Renamed in another tab', description: '' });
 
     await alert.getByRole('button', { name: 'Reload the workflow' }).click();
@@ -74,7 +45,7 @@ describe('the workflow editor and a save made elsewhere', { timeout: 180_000 }, 
     await page.getByRole('button', { name: 'Save' }).click();
     // The rename made 1.0.1 (a name is part of a version), and this description 1.0.2.
     await page.getByText('Saved as version 1.0.2.').waitFor();
-    const saved = await graphql(page, 'query ($id: String!) { workflow(workflowId: $id) { name description } }', { id: workflowId });
+    const saved = await pageGraphql(page, 'query ($id: String!) { workflow(workflowId: $id) { name description } }', { id: workflowId });
     expect(saved.data.workflow).toEqual({ name: 'Renamed in another tab', description: 'My edit' });
   });
 });

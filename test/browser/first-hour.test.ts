@@ -1,6 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, signIn, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
+import { describe, expect, it } from 'vitest';
+import { checkPage, fileBrowserStack } from './service.js';
 
 /**
  * A newcomer's first hour, in Debian's Chromium against the built service: edits that survive
@@ -10,20 +9,7 @@ import { checkPage, signIn, type RunningProcess, startBrowserStack, type Browser
  * made twice by "Set up an IDE" that never share a name.
  */
 
-let stack: BrowserStack;
-let service: RunningProcess;
-let chromium: { browser: Browser; close(): Promise<void> };
-let erin: { context: BrowserContext; page: Page };
-
-beforeAll(async () => {
-  stack = await startBrowserStack();
-  ({ service, chromium } = stack);
-  erin = await signIn(chromium.browser, service.origin, 'erin@example.com');
-}, 600_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const stack = fileBrowserStack({ users: { erin: 'erin@example.com' } });
 
 const EDITED = `manifest_version: "1.0"
 name: Triage
@@ -42,12 +28,12 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
   it('fifteen sign-ins in a row from one address all land on the dashboard, on the sign-in pages’ own budget', async () => {
     const limits: string[] = [];
     for (let i = 0; i < 15; i += 1) {
-      const context = await chromium.browser.newContext();
+      const context = await stack.chromium.browser.newContext();
       context.on('response', (response) => {
         if (new URL(response.url()).pathname.startsWith('/sign-in')) limits.push(response.headers()['x-ratelimit-limit'] ?? 'none');
       });
       const page = await context.newPage();
-      await page.goto(`${service.origin}/`);
+      await page.goto(`${stack.service.origin}/`);
       await page.waitForURL(/\/sign-in\?return=/);
       await page.getByLabel('E-mail address').fill(`newcomer-${i}@example.com`);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -61,8 +47,8 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
   });
 
   it('a new workflow: leaving by "← Workflows" asks first; declining stays, accepting leaves; coming back restores the edits', async () => {
-    const page = erin.page;
-    await page.goto(`${service.origin}/workflows/new`);
+    const page = stack.users.erin.page;
+    await page.goto(`${stack.service.origin}/workflows/new`);
     const editor = page.getByLabel('Manifest (YAML or JSON)');
     await editor.waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Issue triage');
@@ -82,7 +68,7 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
     await page.getByRole('link', { name: '← Workflows' }).click();
     await page.waitForURL(/\/workflows$/);
 
-    await page.goto(`${service.origin}/workflows/new`);
+    await page.goto(`${stack.service.origin}/workflows/new`);
     await page.getByText('Your unsaved changes from').waitFor();
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Issue triage');
     await expect(page.getByLabel('Manifest (YAML or JSON)').innerText()).resolves.toContain('Sort new issues by area and urgency');
@@ -90,7 +76,7 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
     // Saving ends the draft: the next new workflow starts from the starter manifest.
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.waitForURL(/\/workflows\/wf_/);
-    await page.goto(`${service.origin}/workflows/new`);
+    await page.goto(`${stack.service.origin}/workflows/new`);
     await page.getByLabel('Manifest (YAML or JSON)').waitFor();
     // The Name comes from the starter manifest's `name`.
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('My workflow');
@@ -98,8 +84,8 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
   });
 
   it('an existing workflow: a reload asks first, and the edits come back after it; "Discard" returns to what was saved', async () => {
-    const page = erin.page;
-    await page.goto(`${service.origin}/workflows`);
+    const page = stack.users.erin.page;
+    await page.goto(`${stack.service.origin}/workflows`);
     await page.getByRole('link', { name: 'Issue triage' }).first().click();
     await page.waitForURL(/\/workflows\/wf_/);
     const editor = page.getByLabel('Manifest (YAML or JSON)');
@@ -131,8 +117,8 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
   });
 
   it('a JSON manifest stays JSON; the Name follows the manifest’s name, and says so when they differ; versions compare as written', async () => {
-    const page = erin.page;
-    await page.goto(`${service.origin}/workflows/new`);
+    const page = stack.users.erin.page;
+    await page.goto(`${stack.service.origin}/workflows/new`);
     const editor = page.getByLabel('Manifest (YAML or JSON)');
     await editor.waitFor();
     const json = (name: string, intent: string) =>
@@ -191,9 +177,10 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
   });
 
   it('"Set up an IDE" twice on one deployment: two keys, never one name twice', async () => {
-    const page = erin.page;
+    const page = stack.users.erin.page;
     const workflowId = /\/workflows\/(wf_\w+)/.exec(
-      (await page.goto(`${service.origin}/workflows`), await page.getByRole('link', { name: 'Log doctor' }).first().getAttribute('href'))!,
+      (await page.goto(`${stack.service.origin}/workflows`),
+      await page.getByRole('link', { name: 'Log doctor' }).first().getAttribute('href'))!,
     )![1]!;
     const created = await page.evaluate(async (id) => {
       const res = await fetch('/graphql', {
@@ -204,7 +191,7 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
       return ((await res.json()) as { data: { createDeployment: { deploymentId: string } } }).data.createDeployment.deploymentId;
     }, workflowId);
     for (const name of ['IDE setup: Night shift', 'IDE setup: Night shift (2)']) {
-      await page.goto(`${service.origin}/deployments/${created}`);
+      await page.goto(`${stack.service.origin}/deployments/${created}`);
       await page.getByRole('button', { name: 'Set up an IDE' }).click();
       await page.getByText(`API key “${name}” created`).waitFor();
     }
@@ -217,7 +204,7 @@ describe('the first hour in the dashboard', { timeout: 180_000 }, () => {
     await expect(page.getByRole('row', { name: /IDE setup: Night shift/ }).count()).resolves.toBe(2);
 
     // Deleting the workflow names the deployment that uses it; choosing Public without a public name says how it is shown.
-    await page.goto(`${service.origin}/workflows/${workflowId}`);
+    await page.goto(`${stack.service.origin}/workflows/${workflowId}`);
     await page.getByRole('heading', { name: 'Log doctor', level: 1 }).waitFor();
     await page.getByText('Public (published in the marketplace)').click();
     await page.locator('#public-name-hint').getByText('under a pseudonym (“user-…”)').waitFor();

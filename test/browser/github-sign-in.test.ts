@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGitHubStandIn, type GitHubStandIn } from '../helpers/github-stand-in.js';
-import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { startSignInProviders, type GitHubStandIn } from '../helpers/github-stand-in.js';
+import { linkIn, type TestSmtpServer } from '../helpers/smtp.js';
 import { checkPage, DESKTOP, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
@@ -9,25 +9,20 @@ import { checkPage, DESKTOP, startBrowserStack, type BrowserStack } from './serv
  * loopback (GITHUB_URL), Chromium clicking "Sign in with GitHub" on the sign-in page.
  */
 
+let providers: Awaited<ReturnType<typeof startSignInProviders>>;
 let github: GitHubStandIn;
 let smtp: TestSmtpServer;
 let stack: BrowserStack;
 
 beforeAll(async () => {
-  github = await startGitHubStandIn();
-  smtp = await startSmtpServer();
-  stack = await startBrowserStack({
-    GITHUB_CLIENT_ID: github.clientId,
-    GITHUB_CLIENT_SECRET: github.clientSecret,
-    GITHUB_URL: github.url,
-    SMTP_URL: smtp.url,
-  });
+  providers = await startSignInProviders();
+  ({ github, smtp } = providers);
+  stack = await startBrowserStack(providers.env);
 }, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
-  await github?.close();
-  await smtp?.close();
+  await providers?.close();
 });
 
 /** The signed-in user's id, as the dashboard reads it. */

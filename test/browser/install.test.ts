@@ -1,6 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, DESKTOP, type RunningProcess, startBrowserStack, type BrowserStack } from './service.js';
+import { describe, expect, it } from 'vitest';
+import { checkPage, DESKTOP, fileBrowserStack, pageGraphql } from './service.js';
 
 /**
  * A deployment's install page in Debian's Chromium, against the built service: every client's
@@ -11,38 +10,13 @@ import { checkPage, DESKTOP, type RunningProcess, startBrowserStack, type Browse
  * choice, jump links lead to each client.
  */
 
-let stack: BrowserStack;
-let service: RunningProcess;
-let chromium: { browser: Browser; close(): Promise<void> };
-
-beforeAll(async () => {
-  stack = await startBrowserStack();
-  ({ service, chromium } = stack);
-}, 300_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-async function graphql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {
-  return page.evaluate(
-    async ({ query, variables }) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    { query, variables },
-  );
-}
+const stack = fileBrowserStack({ timeoutMs: 300_000 });
 
 describe('the install page in a browser', { timeout: 180_000 }, () => {
   it('shows every client OAuth first, makes a key for the deployment and fills it in, at 1280 and 390 px', async () => {
-    const context = await chromium.browser.newContext({ viewport: DESKTOP });
+    const context = await stack.chromium.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await page.goto(`${service.origin}/`);
+    await page.goto(`${stack.service.origin}/`);
     await page.waitForURL(/\/sign-in\?return=/);
     await page.getByLabel('E-mail address').fill('installer@example.com');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -54,11 +28,15 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
       intent: 'Review a change',
       steps: [{ id: 'review', name: 'Review the change', action: 'review_agent' }],
     };
-    const workflow = await graphql(page, 'mutation($m: JSON!) { createWorkflow(name: "Careful review", manifest: $m) { workflowId } }', {
-      m: manifest,
-    });
+    const workflow = await pageGraphql(
+      page,
+      'mutation($m: JSON!) { createWorkflow(name: "Careful review", manifest: $m) { workflowId } }',
+      {
+        m: manifest,
+      },
+    );
     const workflowId = workflow.data.createWorkflow.workflowId;
-    const created = await graphql(
+    const created = await pageGraphql(
       page,
       'mutation($w: [String!]!) { createDeployment(name: "Code Review", workflowIds: $w) { deploymentId } }',
       {
@@ -68,7 +46,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     const deploymentId: string = created.data.createDeployment.deploymentId;
 
     // From the deployment page to its install page.
-    await page.goto(`${service.origin}/deployments/${deploymentId}`);
+    await page.goto(`${stack.service.origin}/deployments/${deploymentId}`);
     await page.getByRole('link', { name: 'Install into any agent client' }).click();
     await page.getByRole('heading', { name: 'Install Code Review', level: 1 }).waitFor();
     for (const title of [
@@ -87,7 +65,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     // OAuth first: the first form of Claude Code is the sign-in one, with its two commands.
     const claude = page.getByRole('region', { name: 'Claude Code' });
     await expect(claude.locator('.install-form').first().textContent()).resolves.toContain('Sign in (OAuth)');
-    const endpoint = `http://127.0.0.1:${new URL(service.origin).port}/v1/mcp/${deploymentId}`;
+    const endpoint = `http://127.0.0.1:${new URL(stack.service.origin).port}/v1/mcp/${deploymentId}`;
     await expect(claude.locator('pre').first().textContent()).resolves.toBe(
       `claude mcp add --transport http code-review ${endpoint}\nclaude mcp login code-review`,
     );
@@ -105,11 +83,11 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     expect(key).toMatch(/^wfk_[0-9A-Za-z]{40}$/);
     const keyedLink = await cursor.getByRole('link', { name: 'Open in the app' }).nth(1).getAttribute('href');
     const keyBound = JSON.parse(Buffer.from(new URL(keyedLink!).searchParams.get('config')!, 'base64').toString()).url as string;
-    expect(keyBound).toBe(`http://127.0.0.1:${new URL(service.origin).port}/v1/install/${deploymentId}/${key}/mcp`);
+    expect(keyBound).toBe(`http://127.0.0.1:${new URL(stack.service.origin).port}/v1/install/${deploymentId}/${key}/mcp`);
     await expect(page.getByText('Make a key above to fill it in here.').count()).resolves.toBe(0);
     // No link on the page sends the key, or the key-bound URL, to another site (in any encoding).
     const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
-    const offSite = hrefs.filter((href) => /^https?:/.test(href) && new URL(href).origin !== service.origin);
+    const offSite = hrefs.filter((href) => /^https?:/.test(href) && new URL(href).origin !== stack.service.origin);
     for (const href of offSite) {
       const readings = [
         href,
@@ -120,7 +98,7 @@ describe('the install page in a browser', { timeout: 180_000 }, () => {
     }
     await expect(cursor.getByRole('link', { name: 'Open the web page instead' }).count()).resolves.toBe(1);
     // The key opens this deployment's catalog by URL alone.
-    const catalog = await fetch(`${service.origin}/v1/install/${deploymentId}/${key}/marketplace.json`);
+    const catalog = await fetch(`${stack.service.origin}/v1/install/${deploymentId}/${key}/marketplace.json`);
     expect(catalog.status).toBe(200);
     expect((await catalog.json()).plugins).toHaveLength(1);
     await checkPage(page, 'install-key', 'install page with a key');

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, PHONE, signIn, startBrowserStack, type BrowserStack } from './service.js';
+import { checkPage, pageGraphql, PHONE, signIn, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * Rough edges a newcomer met, in Debian's Chromium against the built service: a workflow forked
@@ -19,21 +19,6 @@ let stack: BrowserStack;
 let erin: { context: BrowserContext; page: Page };
 let frank: { context: BrowserContext; page: Page };
 
-/** A GraphQL call from the page's session (the dashboard's cookie). */
-function gql(page: Page, query: string, variables: Record<string, unknown>): Promise<any> {
-  return page.evaluate(
-    async ({ query, variables }) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    { query, variables },
-  );
-}
-
 beforeAll(async () => {
   stack = await startBrowserStack();
   erin = await signIn(stack.chromium.browser, stack.service.origin, 'erin-forks@example.com');
@@ -47,7 +32,7 @@ afterAll(async () => {
 describe('rough edges of the first hour', { timeout: 180_000 }, () => {
   it('a workflow forked once is not offered for Fork again, before or after the fork is deleted', async () => {
     const origin = stack.service.origin;
-    const made = await gql(
+    const made = await pageGraphql(
       erin.page,
       'mutation($m: JSON!) { createWorkflow(name: "Fork once", manifest: $m, visibility: public) { workflowId } }',
       { m: MANIFEST },
@@ -83,7 +68,7 @@ describe('rough edges of the first hour', { timeout: 180_000 }, () => {
     await checkPage(page, 'marketplace-workflow-forked-before', 'a listing forked before');
 
     // The refusal itself says why (a second tab that still shows Fork).
-    const again = await gql(page, 'mutation($id: String!) { forkWorkflow(workflowId: $id) { workflowId } }', { id: workflowId });
+    const again = await pageGraphql(page, 'mutation($id: String!) { forkWorkflow(workflowId: $id) { workflowId } }', { id: workflowId });
     expect(again.errors[0].message).toContain('a workflow can be forked once per user');
   });
 
@@ -117,7 +102,7 @@ describe('rough edges of the first hour', { timeout: 180_000 }, () => {
     const george = await signIn(stack.chromium.browser, stack.service.origin, 'george-limit@example.com');
     const page = george.page;
     try {
-      const made = await gql(page, 'mutation($m: JSON!) { createWorkflow(name: "Limited", manifest: $m) { workflowId } }', {
+      const made = await pageGraphql(page, 'mutation($m: JSON!) { createWorkflow(name: "Limited", manifest: $m) { workflowId } }', {
         m: { ...MANIFEST, name: 'Limited' },
       });
       const workflowId: string = made.data.createWorkflow.workflowId;
@@ -125,7 +110,7 @@ describe('rough edges of the first hour', { timeout: 180_000 }, () => {
       await page.getByText('The free plan allows 1 deployment; 0 are used.').waitFor();
       await page.getByRole('button', { name: 'Create deployment' }).waitFor();
 
-      await gql(page, 'mutation($ids: [String!]!) { createDeployment(name: "Only one", workflowIds: $ids) { deploymentId } }', {
+      await pageGraphql(page, 'mutation($ids: [String!]!) { createDeployment(name: "Only one", workflowIds: $ids) { deploymentId } }', {
         ids: [workflowId],
       });
       await page.goto(`${stack.service.origin}/deployments`);
@@ -147,11 +132,15 @@ describe('rough edges of the first hour', { timeout: 180_000 }, () => {
   it('an expired API key is marked expired on the Account page', async () => {
     const page = erin.page;
     const soon = new Date(Date.now() + 2_000).toISOString();
-    const made = await gql(page, 'mutation($at: String) { createApiKey(name: "Short-lived", scope: "mcp", expiresAt: $at) { keyId } }', {
-      at: soon,
-    });
+    const made = await pageGraphql(
+      page,
+      'mutation($at: String) { createApiKey(name: "Short-lived", scope: "mcp", expiresAt: $at) { keyId } }',
+      {
+        at: soon,
+      },
+    );
     expect(made.data.createApiKey.keyId).toMatch(/^key_/);
-    await gql(page, 'mutation { createApiKey(name: "Lasting", scope: "mcp") { keyId } }', {});
+    await pageGraphql(page, 'mutation { createApiKey(name: "Lasting", scope: "mcp") { keyId } }', {});
     await page.waitForTimeout(Math.max(0, Date.parse(soon) - Date.now()) + 500);
 
     await page.goto(`${stack.service.origin}/account`);

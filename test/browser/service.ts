@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { freePort, serviceArgs, startProcess, stopProcess } from '../helpers/process.js';
 
@@ -125,9 +125,18 @@ export async function checkPage(page: Page, name: string, label: string): Promis
   await page.setViewportSize(DESKTOP);
 }
 
-/** A new browser context signed in on the development sign-in page as `email`. */
-export async function signIn(browser: Browser, origin: string, email: string): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A new browser context signed in on the development sign-in page as `email` (at `origin`, which
+ * may also read and write the clipboard when `clipboard` is set).
+ */
+export async function signIn(
+  browser: Browser,
+  origin: string,
+  email: string,
+  options: { clipboard?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: DESKTOP });
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
   await page.goto(`${origin}/`);
   await page.waitForURL(/\/sign-in\?return=/);
@@ -135,6 +144,47 @@ export async function signIn(browser: Browser, origin: string, email: string): P
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Deployments', level: 1 }).waitFor();
   return { context, page };
+}
+
+/** A GraphQL operation sent from the page's session (the dashboard's cookie), as another tab would send it: the answer's body. */
+export function pageGraphql(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  return page.evaluate(
+    async ({ query, variables }) => {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json();
+    },
+    { query, variables },
+  );
+}
+
+/** A browser context and its page, signed in. */
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * The browser stack of a test file: started before the file's tests (with a page signed in for each
+ * of `users`, by name), stopped after them. Its fields are there once the tests run.
+ */
+export function fileBrowserStack<U extends string = never>(
+  options: { users?: Record<U, string>; env?: Record<string, string>; timeoutMs?: number } = {},
+): BrowserStack & { users: Record<U, SignedIn> } {
+  const file = { users: {} } as BrowserStack & { users: Record<U, SignedIn> };
+  beforeAll(async () => {
+    Object.assign(file, await startBrowserStack(options.env));
+    for (const [name, email] of Object.entries(options.users ?? {}) as [U, string][]) {
+      file.users[name] = await signIn(file.chromium.browser, file.service.origin, email);
+    }
+  }, options.timeoutMs ?? 600_000);
+  afterAll(async () => {
+    if (file.service) await file.stop();
+  });
+  return file;
 }
 
 export interface BrowserStack {

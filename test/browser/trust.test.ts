@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, signIn, startBrowserStack, type BrowserStack } from './service.js';
+import { checkPage, pageGraphql, signIn, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * The publishing check and updates in the dashboard, in Debian's Chromium against the built
@@ -14,17 +14,7 @@ let subscriber: { context: BrowserContext; page: Page };
 
 /** A GraphQL operation from the page's session (the dashboard's cookie). */
 async function call(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const body = await page.evaluate(
-    async ({ query, variables }) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    { query, variables },
-  );
+  const body = await pageGraphql(page, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }

@@ -98,15 +98,18 @@ export function runCli(args: string[], options: { env: Record<string, string>; c
     }, options.timeoutMs ?? 30_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      let json: unknown;
-      try {
-        json = stdout ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      done({ code, stdout, stderr, json });
+      done({ code, stdout, stderr, json: jsonOf(stdout) });
     });
   });
+}
+
+/** What the command printed, read as JSON (undefined when it printed nothing or not JSON). */
+function jsonOf(stdout: string): unknown {
+  try {
+    return stdout ? JSON.parse(stdout) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts the built command line and hands back the process (for sign-ins that wait on a browser). */
@@ -121,13 +124,7 @@ export function startCli(
   child.stderr!.on('data', (d) => (stderr += d));
   const result = new Promise<CliRun>((done) =>
     child.on('exit', (code) => {
-      let json: unknown;
-      try {
-        json = stdout ? JSON.parse(stdout) : undefined;
-      } catch {
-        json = undefined;
-      }
-      done({ code, stdout, stderr, json });
+      done({ code, stdout, stderr, json: jsonOf(stdout) });
     }),
   );
   // stdout too: a failure in --json mode is written there, and shows in the wait's message.

@@ -118,25 +118,22 @@ describe('wfctl install and doctor', { timeout: 300_000 }, () => {
     expect(Object.keys(ours?.tools ?? {}).length).toBeGreaterThan(0);
   });
 
+  /** The files `install --client all` writes, under the home folder. */
+  const CLIENT_FILES = [
+    '.claude.json',
+    '.cursor/mcp.json',
+    '.codeium/windsurf/mcp_config.json',
+    '.gemini/settings.json',
+    '.codex/config.toml',
+  ];
+
   it('running install again changes nothing: the key already configured is kept', async () => {
-    const before = [
-      '.claude.json',
-      '.cursor/mcp.json',
-      '.codeium/windsurf/mcp_config.json',
-      '.gemini/settings.json',
-      '.codex/config.toml',
-    ].map((p) => read(p));
+    const before = CLIENT_FILES.map((p) => read(p));
     const again = await wfctl('install', deployment.deploymentId, '--client', 'all', '--json');
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.json.apiKey).toMatchObject({ source: 'reused' });
     expect(again.json.clients.map((c: any) => c.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
-    const after = [
-      '.claude.json',
-      '.cursor/mcp.json',
-      '.codeium/windsurf/mcp_config.json',
-      '.gemini/settings.json',
-      '.codex/config.toml',
-    ].map((p) => read(p));
+    const after = CLIENT_FILES.map((p) => read(p));
     expect(after).toEqual(before);
   });
 

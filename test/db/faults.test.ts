@@ -1,17 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDevToken } from '../../src/auth/dev-issuer.js';
-import { openDatabase, pgRunner } from '../../src/db/index.js';
-import { applyMigrations } from '../../src/db/migrations.js';
+import { openDatabase } from '../../src/db/index.js';
 import { startTestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { sampleManifest } from '../helpers/workflows.js';
-import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
-import { freePort, serviceArgs } from '../helpers/process.js';
+import { ownPostgresUnavailable, type OwnPostgres } from '../helpers/own-postgres.js';
+import { migratedCluster, sleep, startService, type RunningService } from '../faults/harness.js';
 
 /**
  * The service against a database that goes away and comes back: the process keeps running,
@@ -47,68 +42,21 @@ interface Outcome {
   workflowId?: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own PostgreSQL server'})`, () => {
   let server: OwnPostgres | undefined;
-  let child: ChildProcess | undefined;
+  let service: RunningService | undefined;
   let origin = '';
-  let output = '';
-  // Made in beforeAll: the body of a skipped describe still runs, its hooks do not.
-  let dataDir = '';
+  const output = () => service?.output() ?? '';
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'wf-dbfault-'));
-    server = await startOwnPostgres();
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      await applyMigrations(pgRunner(client));
-    } finally {
-      await client.end();
-    }
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, serviceArgs('source'), {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: server.url,
-        REDIS_URL: '',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_MODE: 'report',
-        DATABASE_POOL_SIZE: String(POOL_SIZE),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    // Warnings only (every request would be a line at info), so readiness is polled.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`the service did not start:\n${output}`);
-      const ok = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await sleep(100);
-    }
+    server = await migratedCluster();
+    service = await startService(server.url, { DATABASE_POOL_SIZE: String(POOL_SIZE) });
+    origin = service.origin;
   }, 90_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(12_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await service?.stop();
     await server?.destroy();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
   async function timed(label: string, path: string, init: RequestInit = {}, started = 0): Promise<Outcome> {
@@ -147,7 +95,7 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
   const createdIds: string[] = [];
 
   async function seedUsers(): Promise<void> {
-    tokens = await Promise.all(['fault-a@example.com', 'fault-b@example.com'].map((email) => signDevToken(dataDir, { email })));
+    tokens = await Promise.all(['fault-a@example.com', 'fault-b@example.com'].map((email) => signDevToken(service!.dataDir, { email })));
     const admin = new pg.Client({ connectionString: server!.url });
     await admin.connect();
     try {
@@ -231,7 +179,7 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
     const bad = outcomes.filter(
       (o) => !(((o.status === 200 || o.status === 201) && !o.code) || (o.status === 503 && o.code === 'SERVICE_UNAVAILABLE')),
     );
-    expect(bad, `unexpected answers (${summarize(outcomes)}):\n${output.slice(-4000)}`).toEqual([]);
+    expect(bad, `unexpected answers (${summarize(outcomes)}):\n${output().slice(-4000)}`).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) expect(o.retryAfter, 'Retry-After on a 503').toMatch(/^\d+$/);
     expect(Math.max(...outcomes.map((o) => o.ms))).toBeLessThan(ANSWER_BOUND_MS);
   }
@@ -364,9 +312,11 @@ describe.skipIf(unavailable !== null)(`a database outage (${unavailable ?? 'own 
   });
 
   it('kept the process up and logged no unexpected error', async () => {
-    expect(child!.exitCode).toBeNull();
+    expect(service!.child.exitCode).toBeNull();
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
-    const unexpected = output.split('\n').filter((line) => line.includes('unexpected error'));
+    const unexpected = output()
+      .split('\n')
+      .filter((line) => line.includes('unexpected error'));
     expect(unexpected.slice(0, 3)).toEqual([]);
   });
 });

@@ -1,25 +1,26 @@
 import { envelop, useEngine, useSchema } from '@envelop/core';
 import { buildSchema, execute, parse, specifiedRules, subscribe, validate, type GraphQLError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { selectsItsOnlyOperation, useJit } from '../../src/graphql/jit.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 /** /graphql and the REST routes run on one pipeline, whose executor is graphql-jit. */
+/** A user with one workflow. */
+const pipelineTest = serviceTest.extend<{ token: string }>({
+  token: [
+    async ({ service }, use) => {
+      const token = await service.token('pipeline@example.com');
+      await createWorkflow(service, token);
+      await use(token);
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('the GraphQL pipeline', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('pipeline@example.com');
-    await createWorkflow(t, token);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  async function named(query: string, operationName: string | undefined) {
+  async function named(t: TestApp, token: string, query: string, operationName: string | undefined) {
     const res = await t.app.fetch(
       new Request('http://localhost/graphql', {
         method: 'POST',
@@ -30,24 +31,27 @@ describe('the GraphQL pipeline', () => {
     return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: GraphQLError[] } };
   }
 
-  it('answers the operation each request names when one document holds several', async () => {
+  pipelineTest('answers the operation each request names when one document holds several', async ({ service: t, token }) => {
     const document = 'query Who { me { email } } query Count { me { workflowCount } }';
     for (let round = 0; round < 2; round += 1) {
-      expect((await named(document, 'Who')).body.data).toEqual({ me: { email: 'pipeline@example.com' } });
-      expect((await named(document, 'Count')).body.data).toEqual({ me: { workflowCount: 1 } });
+      expect((await named(t, token, document, 'Who')).body.data).toEqual({ me: { email: 'pipeline@example.com' } });
+      expect((await named(t, token, document, 'Count')).body.data).toEqual({ me: { workflowCount: 1 } });
     }
   });
 
-  it('refuses an operation name the document lacks, and still answers the document under its own name', async () => {
-    const document = 'query Mine { me { workflowCount } }';
-    const wrong = await named(document, 'Theirs');
-    expect(wrong.body.data).toBeUndefined();
-    expect(wrong.body.errors?.length).toBe(1);
-    expect((await named(document, 'Mine')).body.data).toEqual({ me: { workflowCount: 1 } });
-    expect((await named(document, undefined)).body.data).toEqual({ me: { workflowCount: 1 } });
-  });
+  pipelineTest(
+    'refuses an operation name the document lacks, and still answers the document under its own name',
+    async ({ service: t, token }) => {
+      const document = 'query Mine { me { workflowCount } }';
+      const wrong = await named(t, token, document, 'Theirs');
+      expect(wrong.body.data).toBeUndefined();
+      expect(wrong.body.errors?.length).toBe(1);
+      expect((await named(t, token, document, 'Mine')).body.data).toEqual({ me: { workflowCount: 1 } });
+      expect((await named(t, token, document, undefined)).body.data).toEqual({ me: { workflowCount: 1 } });
+    },
+  );
 
-  it('answers a REST route and the GraphQL field it maps to alike', async () => {
+  pipelineTest('answers a REST route and the GraphQL field it maps to alike', async ({ service: t, token }) => {
     const rest = await t.call('GET', '/v1/users/me', { token });
     const graphql = await t.graphql('{ me { email workflowCount } }', {}, token);
     expect(rest.status).toBe(200);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { startSmtpServer, type TestSmtpServer } from './smtp.js';
 
 /**
  * A GitHub Enterprise Server stand-in on loopback, implementing exactly the documented endpoints
@@ -152,4 +153,27 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
   standIn.url = `http://127.0.0.1:${port}`;
   standIn.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return standIn;
+}
+
+/**
+ * The two sign-in providers a service is tried with: the GitHub stand-in and a mail server, and
+ * the environment that points the service at both.
+ */
+export async function startSignInProviders(): Promise<{
+  github: GitHubStandIn;
+  smtp: TestSmtpServer;
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}> {
+  const github = await startGitHubStandIn();
+  const smtp = await startSmtpServer();
+  return {
+    github,
+    smtp,
+    env: { GITHUB_CLIENT_ID: github.clientId, GITHUB_CLIENT_SECRET: github.clientSecret, GITHUB_URL: github.url, SMTP_URL: smtp.url },
+    close: async () => {
+      await github.close();
+      await smtp.close();
+    },
+  };
 }

@@ -6,6 +6,36 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
+import type { TestApp } from './app.js';
+import { seedWorkflow, userIdOf, type SeedWorkflowOptions } from './seed.js';
+
+/** The service's origin in the OAuth tests, and the environment its authorization server runs with there. */
+export const OAUTH_ORIGIN = 'http://127.0.0.1';
+const OAUTH_SESSION_SECRET = 'a-test-session-secret-of-at-least-32-characters';
+export const OAUTH_ENV = { MCP_SESSION_SECRET: OAUTH_SESSION_SECRET, PUBLIC_BASE_URL: `${OAUTH_ORIGIN}/v1` };
+
+/**
+ * A user (signed in with `email`) owning one workflow and a deployment of it for each entry of
+ * `deployments` (its name and other fields of POST /v1/deployments): the user's token and the
+ * deployments' ids, in order.
+ */
+export async function ownerWithDeployments<const D extends ReadonlyArray<string | Record<string, unknown>>>(
+  t: TestApp,
+  email: string,
+  deployments: D,
+  workflow: SeedWorkflowOptions = { name: 'Pipeline' },
+): Promise<{ token: string; deploymentIds: { [K in keyof D]: string } }> {
+  const token = await t.token(email);
+  const wf = await seedWorkflow(t, await userIdOf(t, token), workflow);
+  const deploymentIds: string[] = [];
+  for (const deployment of deployments) {
+    const body = typeof deployment === 'string' ? { name: deployment } : deployment;
+    const created = await t.call('POST', '/v1/deployments', { token, body: { ...body, workflowIds: [wf] } });
+    if (created.status !== 201) throw new Error(`deployment not created: ${JSON.stringify(created.body)}`);
+    deploymentIds.push(created.body.data.deploymentId as string);
+  }
+  return { token, deploymentIds: deploymentIds as { [K in keyof D]: string } };
+}
 
 /** The loopback address an IDE listens on for the authorization response (never contacted: the test reads the redirect). */
 export const REDIRECT_URI = 'http://localhost:53682/callback';
@@ -200,16 +230,17 @@ export interface Authorization {
 }
 
 /**
- * An authorization as an IDE makes it without the SDK: a client registered dynamically, PKCE S256,
+ * An authorization as an IDE makes it without the SDK: a client registered dynamically (unless
+ * `clientId` names one), PKCE S256,
  * the browser through the development sign-in and the consent page, answered with `choice`.
  */
 export async function authorize(
   app: App,
   browser: TestBrowser,
   origin: string,
-  options: { resource: string; email: string; choice?: 'confirm' | 'deny'; params?: Record<string, string> },
+  options: { resource: string; email: string; choice?: 'confirm' | 'deny'; params?: Record<string, string>; clientId?: string },
 ): Promise<Authorization> {
-  const clientId = await registerClient(app, origin);
+  const clientId = options.clientId ?? (await registerClient(app, origin));
   const { verifier, challenge } = pkcePair();
   const consent = await toConsent(
     browser,

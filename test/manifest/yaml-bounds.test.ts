@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { parseManifestInput } from '../../src/manifest/validate.js';
 import { YAML_LIMITS } from '../../src/manifest/yaml-text.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 
 /** A mapping of `n` distinct keys, one a line. */
 function manyKeys(n: number): string {
@@ -122,19 +122,13 @@ describe('reading YAML is linear and bounded', () => {
   });
 });
 
+/** A user on the free plan. */
+const yamlTest = serviceTest.extend<{ token: string }>({
+  token: [async ({ service }, use) => use(await service.token('yaml@example.com', { plan: 'free' })), { scope: 'file' }],
+});
+
 describe('YAML limits through the service', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('yaml@example.com', { plan: 'free' });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('answers 400 VALIDATION_ERROR to YAML nested 120,000 or 400,000 levels deep', async () => {
+  yamlTest('answers 400 VALIDATION_ERROR to YAML nested 120,000 or 400,000 levels deep', async ({ service: t, token }) => {
     const deep = (d: number) => `context: ${'['.repeat(d)}${']'.repeat(d)}\n`;
     const res = await t.call('POST', '/v1/manifests/validate', { token, body: { manifest: deep(120_000) } });
     expect(res.status).toBe(400);
@@ -146,7 +140,7 @@ describe('YAML limits through the service', () => {
     expect(deeper.body.error.message).toBe('the manifest is 800010 bytes of text; at most 262144 are read');
   });
 
-  it('answers 400 to YAML over 256 KiB, and gives the position of a duplicate key', async () => {
+  yamlTest('answers 400 to YAML over 256 KiB, and gives the position of a duplicate key', async ({ service: t, token }) => {
     const big = await t.call('POST', '/v1/manifests/validate', { token, body: { manifest: manyKeys(30_000) } });
     expect(big.status).toBe(400);
     expect(big.body.error.message).toMatch(/^the manifest is \d+ bytes of text; at most 262144 are read$/);
@@ -161,7 +155,7 @@ describe('YAML limits through the service', () => {
     expect(dup.body.error.message).toContain('Map keys must be unique at line 4, column 1');
   });
 
-  it('refuses GraphQL aliases of validateManifest by cost, before validating any', async () => {
+  yamlTest('refuses GraphQL aliases of validateManifest by cost, before validating any', async ({ service: t, token }) => {
     const manifest = 'manifest_version: "1.0"\nname: a\nintent: b\nsteps: [{id: a, name: a, action: code_agent}]\n';
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `v${i}: validateManifest(manifest: $m) { valid }`).join(' ');
     for (const n of [30, 2]) {

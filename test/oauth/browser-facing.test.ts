@@ -7,6 +7,10 @@ import {
   answerConsent,
   authorizationUrl,
   createBrowser,
+  exchangeCode,
+  OAUTH_ENV,
+  OAUTH_ORIGIN,
+  ownerWithDeployments,
   pkcePair,
   REDIRECT_URI,
   registerClient,
@@ -20,7 +24,7 @@ import {
  * redirects before consent, a consent page that says exactly what is given and to whom, and the
  * sign-in pages' bad inputs.
  */
-const ORIGIN = 'http://127.0.0.1';
+const ORIGIN = OAUTH_ORIGIN;
 const OWNER = 'pages-owner@example.com';
 const OTHER = 'pages-other@example.com';
 const ATTACKER_REDIRECT = 'https://attacker.example/cb';
@@ -32,12 +36,8 @@ describe('the authorization server in a browser', () => {
   const resource = () => `${ORIGIN}/v1/mcp/${dep}`;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
-    });
-    const token = await t.token(OWNER);
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Private one', workflowIds: [wf] } })).body.data.deploymentId;
+    t = await startTestApp({ env: OAUTH_ENV });
+    [dep] = (await ownerWithDeployments(t, OWNER, ['Private one'])).deploymentIds;
     browser = createBrowser(t.app, ORIGIN);
   });
   afterAll(async () => {
@@ -173,12 +173,11 @@ describe('the authorization server in a browser', () => {
       );
       const back = await answerConsent(own, consent, 'confirm');
       expect(back.html).toContain('It also learns the id of your account here (not your e-mail address).');
-      const issued = await tokenRequest(t.app, ORIGIN, {
-        grant_type: 'authorization_code',
-        code: new URL(back.url).searchParams.get('code')!,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
+      const issued = await exchangeCode(t.app, ORIGIN, {
+        clientId,
+        verifier,
+        code: new URL(back.url).searchParams.get('code'),
+        url: new URL(back.url),
       });
       expect(issued.status).toBe(200);
       expect(JSON.stringify(issued.body)).not.toContain(OWNER);
@@ -259,12 +258,11 @@ describe('the authorization server in a browser', () => {
       email,
     );
     const back = await answerConsent(again, consent, 'confirm');
-    const issued = await tokenRequest(t.app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code: new URL(back.url).searchParams.get('code')!,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
+    const issued = await exchangeCode(t.app, ORIGIN, {
+      clientId,
+      verifier,
+      code: new URL(back.url).searchParams.get('code'),
+      url: new URL(back.url),
     });
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     const listed = await t.call('POST', `/v1/mcp/${deploymentId}`, {

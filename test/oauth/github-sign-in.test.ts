@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { startGitHubStandIn, type GitHubStandIn } from '../helpers/github-stand-in.js';
-import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { startGitHubStandIn, startSignInProviders, type GitHubStandIn } from '../helpers/github-stand-in.js';
+import { linkIn, type TestSmtpServer } from '../helpers/smtp.js';
 
 /** GitHub sign-in against a GitHub Enterprise stand-in on loopback, through the service's routes. */
 
@@ -45,27 +45,19 @@ async function throughGitHub(t: TestApp, options: { cookie?: string; tamper?: (c
 }
 
 describe('GitHub sign-in (Enterprise stand-in)', () => {
+  let providers: Awaited<ReturnType<typeof startSignInProviders>>;
   let github: GitHubStandIn;
   let smtp: TestSmtpServer;
   let t: TestApp;
 
   beforeAll(async () => {
-    github = await startGitHubStandIn();
-    smtp = await startSmtpServer();
-    t = await startTestApp({
-      env: {
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
-        GITHUB_CLIENT_ID: github.clientId,
-        GITHUB_CLIENT_SECRET: github.clientSecret,
-        GITHUB_URL: github.url,
-        SMTP_URL: smtp.url,
-      },
-    });
+    providers = await startSignInProviders();
+    ({ github, smtp } = providers);
+    t = await startTestApp({ env: { PUBLIC_BASE_URL: `${ORIGIN}/v1`, ...providers.env } });
   });
   afterAll(async () => {
     await t?.close();
-    await github?.close();
-    await smtp?.close();
+    await providers?.close();
   });
 
   async function emailAccount(address: string): Promise<string> {

@@ -2,11 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
   authorizationUrl,
+  authorize,
   createBrowser,
+  exchangeCode,
+  OAUTH_ENV,
+  OAUTH_ORIGIN,
+  ownerWithDeployments,
   pkcePair,
   REDIRECT_URI,
   registerClient,
@@ -20,14 +24,13 @@ import {
  * server's 24-hour browser session, with its sign-out, and with a second authorization of the
  * same client) and a token endpoint that never loses a refresh. The clock is moved, never waited.
  */
-const ORIGIN = 'http://127.0.0.1';
+const ORIGIN = OAUTH_ORIGIN;
 const OWNER = 'lasting@example.com';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 describe('IDE connections that last', () => {
   let t: TestApp;
-  let token: string;
   let depA: string;
   let depB: string;
   const clock = new MovableClock();
@@ -35,16 +38,8 @@ describe('IDE connections that last', () => {
   const endpoint = (id: string) => `${ORIGIN}/v1/mcp/${id}`;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      clock,
-      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
-    });
-    token = await t.token(OWNER);
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Pipeline' });
-    const create = async (name: string) =>
-      (await t.call('POST', '/v1/deployments', { token, body: { name, workflowIds: [wf] } })).body.data.deploymentId as string;
-    depA = await create('Deployment A');
-    depB = await create('Deployment B');
+    t = await startTestApp({ clock, env: OAUTH_ENV });
+    [depA, depB] = (await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B'])).deploymentIds;
     browser = createBrowser(t.app, ORIGIN);
   });
   afterAll(async () => {
@@ -53,20 +48,8 @@ describe('IDE connections that last', () => {
 
   /** Authorizes `clientId` for a deployment through sign-in and consent, and exchanges the code. */
   async function connect(clientId: string, deploymentId: string, as: TestBrowser = browser, email = OWNER) {
-    const { verifier, challenge } = pkcePair();
-    const consent = await toConsent(
-      as,
-      authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, resource: endpoint(deploymentId) }),
-      email,
-    );
-    const back = new URL((await answerConsent(as, consent, 'confirm')).url);
-    const issued = await tokenRequest(t.app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code: back.searchParams.get('code')!,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-    });
+    const authorization = await authorize(t.app, as, ORIGIN, { clientId, resource: endpoint(deploymentId), email });
+    const issued = await exchangeCode(t.app, ORIGIN, authorization);
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     return issued.body as { access_token: string; refresh_token: string };
   }

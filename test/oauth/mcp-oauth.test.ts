@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
   authorizationUrl,
@@ -11,6 +10,9 @@ import {
   createBrowser,
   exchangeCode,
   MemoryOAuthProvider,
+  OAUTH_ENV,
+  OAUTH_ORIGIN,
+  ownerWithDeployments,
   pkcePair,
   registerClient,
   toConsent,
@@ -23,7 +25,7 @@ import {
  * as an IDE does: the official SDK client given only the endpoint URL, the browser steps (sign-in,
  * consent) as plain HTTP requests following redirects and submitting the forms.
  */
-const ORIGIN = 'http://127.0.0.1';
+const ORIGIN = OAUTH_ORIGIN;
 const OWNER = 'owner@example.com';
 
 describe('OAuth for MCP clients', () => {
@@ -37,18 +39,14 @@ describe('OAuth for MCP clients', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      clock,
-      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
-    });
-    token = await t.token(OWNER);
-    const userId = await userIdOf(t, token);
-    const wf = await seedWorkflow(t, userId, { name: 'Feature pipeline', description: 'Ships a feature.' });
-    const create = async (body: Record<string, unknown>) =>
-      (await t.call('POST', '/v1/deployments', { token, body })).body.data.deploymentId as string;
-    depA = await create({ name: 'Deployment A', workflowIds: [wf] });
-    depB = await create({ name: 'Deployment B', workflowIds: [wf] });
-    anon = await create({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
+    t = await startTestApp({ clock, env: OAUTH_ENV });
+    ({
+      token,
+      deploymentIds: [depA, depB, anon],
+    } = await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B', { name: 'Open', allowAnonymous: true }], {
+      name: 'Feature pipeline',
+      description: 'Ships a feature.',
+    }));
     browser = createBrowser(t.app, ORIGIN);
   });
   afterAll(async () => {

@@ -5,16 +5,17 @@ import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
-  answerConsent,
   authorizationUrl,
+  authorize,
   createBrowser,
-  pkcePair,
-  REDIRECT_URI,
-  registerClient,
+  exchangeCode,
+  OAUTH_ENV,
+  OAUTH_ORIGIN,
+  ownerWithDeployments,
   toConsent,
   tokenRequest,
+  type Authorization,
 } from '../helpers/oauth.js';
 
 /**
@@ -22,9 +23,8 @@ import {
  * authorization code or refresh token redeemed 10 times at once, on one instance and across two
  * instances sharing the database, and access tokens written while their grant is being revoked.
  */
-const ORIGIN = 'http://127.0.0.1';
+const ORIGIN = OAUTH_ORIGIN;
 const OWNER = 'races@example.com';
-const SECRET = 'a-test-session-secret-of-at-least-32-characters';
 
 describe.skipIf(testDatabaseKind() !== 'postgres')('redemption races (PostgreSQL)', () => {
   let t: TestApp;
@@ -33,7 +33,7 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('redemption races (PostgreSQL
   const instances = () => [t.app, second];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
+    t = await startTestApp({ env: OAUTH_ENV });
     // A second instance: its own process state and its own pool on the same database.
     second = await createApp(
       loadConfig({
@@ -42,41 +42,19 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('redemption races (PostgreSQL
         RATE_LIMIT_MODE: 'report',
         DATABASE_URL: t.database.url!,
         DATA_DIR: t.dataDir,
-        MCP_SESSION_SECRET: SECRET,
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+        ...OAUTH_ENV,
       }),
       { logger: createLogger('silent') },
     );
-    const token = await t.token(OWNER);
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Raced', workflowIds: [wf] } })).body.data.deploymentId;
+    [dep] = (await ownerWithDeployments(t, OWNER, ['Raced'])).deploymentIds;
   });
   afterAll(async () => {
     await second?.close();
     await t?.close();
   });
 
-  async function codeFor() {
-    const browser = createBrowser(t.app, ORIGIN);
-    const clientId = await registerClient(t.app, ORIGIN);
-    const { verifier, challenge } = pkcePair();
-    const consent = await toConsent(
-      browser,
-      authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, resource: `${ORIGIN}/v1/mcp/${dep}` }),
-      OWNER,
-    );
-    const code = new URL((await answerConsent(browser, consent, 'confirm')).url).searchParams.get('code')!;
-    return { clientId, verifier, code };
-  }
-
-  const redeem = (app: App, a: { clientId: string; verifier: string; code: string }) =>
-    tokenRequest(app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code: a.code,
-      code_verifier: a.verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: a.clientId,
-    });
+  const codeFor = () => authorize(t.app, createBrowser(t.app, ORIGIN), ORIGIN, { resource: `${ORIGIN}/v1/mcp/${dep}`, email: OWNER });
+  const redeem = (app: App, a: Authorization) => exchangeCode(app, ORIGIN, a);
   const refresh = (app: App, clientId: string, refreshToken: string) =>
     tokenRequest(app, ORIGIN, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
   const toolsList = (accessToken: string) =>

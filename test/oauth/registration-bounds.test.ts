@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedFetch, isSpecialUseAddress } from '../../src/net/guarded-fetch.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import {
   answerConsent,
   authorizationUrl,
   createBrowser,
+  OAUTH_ENV,
+  OAUTH_ORIGIN,
+  ownerWithDeployments,
   pkcePair,
   REDIRECT_URI,
   registerClient,
@@ -24,8 +26,7 @@ import {
  * Registration with bounds, unauthenticated work charged before it runs, expired records swept,
  * outbound fetches that cannot be aimed inward, and known IDE clients without egress.
  */
-const ORIGIN = 'http://127.0.0.1';
-const SECRET = 'a-test-session-secret-of-at-least-32-characters';
+const ORIGIN = OAUTH_ORIGIN;
 
 /** A TCP port that accepts connections and never answers, counting them. */
 async function silentPort(): Promise<{ server: Server; port: number; connections: () => number; close: () => Promise<void> }> {
@@ -58,8 +59,7 @@ describe('registration with bounds and the flood of unauthenticated requests', (
     t = await startTestApp({
       clock,
       env: {
-        MCP_SESSION_SECRET: SECRET,
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+        ...OAUTH_ENV,
         RATE_LIMIT_MODE: 'enforce',
         // Documents on loopback may be fetched (the silent port stands for a slow client host).
         OAUTH_CLIENT_METADATA_LOOPBACK: 'on',
@@ -132,7 +132,7 @@ describe('registration bounds and the sweep', () => {
   const clock = new MovableClock();
 
   beforeAll(async () => {
-    t = await startTestApp({ clock, env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
+    t = await startTestApp({ clock, env: OAUTH_ENV });
   });
   afterAll(async () => {
     await t?.close();
@@ -256,15 +256,12 @@ describe('known IDE clients without egress', () => {
     );
     t = await startTestApp({
       env: {
-        MCP_SESSION_SECRET: SECRET,
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+        ...OAUTH_ENV,
         OAUTH_CLIENT_METADATA_FETCH: 'off',
         OAUTH_CLIENT_METADATA_DIR: dir,
       },
     });
-    const token = await t.token('ide-user@example.com');
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Mine', workflowIds: [wf] } })).body.data.deploymentId;
+    [dep] = (await ownerWithDeployments(t, 'ide-user@example.com', ['Mine'])).deploymentIds;
   });
   afterAll(async () => {
     await t?.close();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
-import { startGitHubStandIn, type GitHubStandIn } from '../helpers/github-stand-in.js';
-import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
+import { startSignInProviders, type GitHubStandIn } from '../helpers/github-stand-in.js';
+import { linkIn, type TestSmtpServer } from '../helpers/smtp.js';
 
 /**
  * One account, several ways in: listing them (GraphQL), adding GitHub and an e-mail address from a
@@ -20,29 +20,20 @@ function sessionOf(response: Response): string | undefined {
 }
 
 describe('ways into one account', () => {
+  let providers: Awaited<ReturnType<typeof startSignInProviders>>;
   let github: GitHubStandIn;
   let smtp: TestSmtpServer;
   let t: TestApp;
   const clock = new MovableClock();
 
   beforeAll(async () => {
-    github = await startGitHubStandIn();
-    smtp = await startSmtpServer();
-    t = await startTestApp({
-      clock,
-      env: {
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
-        GITHUB_CLIENT_ID: github.clientId,
-        GITHUB_CLIENT_SECRET: github.clientSecret,
-        GITHUB_URL: github.url,
-        SMTP_URL: smtp.url,
-      },
-    });
+    providers = await startSignInProviders();
+    ({ github, smtp } = providers);
+    t = await startTestApp({ clock, env: { PUBLIC_BASE_URL: `${ORIGIN}/v1`, ...providers.env } });
   });
   afterAll(async () => {
     await t?.close();
-    await github?.close();
-    await smtp?.close();
+    await providers?.close();
   });
 
   const post = (path: string, fields: Record<string, string>, cookie = '') =>

@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  bearer,
   defineClient,
   form,
   installBaseOf,
@@ -18,11 +17,12 @@ import {
   type InstallForm,
   type InstallTarget,
   type Machine,
+  serverEntry,
 } from './shared.js';
 
 /** Claude Code's server entry: `claude mcp add-json`, and `mcpServers` of ~/.claude.json (user scope). */
 function claudeCodeEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
-  return withKey ? { type: 'http', url: target.endpoint, headers: bearer(target) } : { type: 'http', url: target.endpoint };
+  return serverEntry(target, withKey, { type: 'http', url: target.endpoint });
 }
 
 /** Claude Code's own folder (its OAuth sign-ins are kept there): $CLAUDE_CONFIG_DIR, else ~/.claude. */

@@ -9,8 +9,7 @@ import {
   keyBoundEndpointOf,
   keyEnvVarOf,
   keyOf,
-  plainAuth,
-  plainLabel,
+  plainAndKeyedForms,
   serverNameOf,
   shellQuote,
   shownPathOf,
@@ -51,31 +50,24 @@ const configFile: TomlConfigFile = {
 function forms(target: InstallTarget): InstallForm[] {
   const name = serverNameOf(target);
   const envVar = keyEnvVarOf(target);
-  const result = [
-    form({
-      auth: plainAuth(target),
-      kind: 'command',
-      label: plainLabel(target, 'Add to Codex'),
+  const result = plainAndKeyedForms(
+    target,
+    'command',
+    {
+      what: 'Add to Codex',
       commands: [
         `codex mcp add ${shellQuote(name)} --url ${shellQuote(target.endpoint)}`,
         ...(target.allowAnonymous ? [] : [`codex mcp login ${shellQuote(name)}`]),
       ],
+    },
+    () => ({
+      label: `Add to Codex with an API key read from ${envVar} (Codex has no header flag)`,
+      commands: [
+        `export ${envVar}=${shellQuote(keyOf(target))}`,
+        `codex mcp add ${shellQuote(name)} --url ${shellQuote(target.endpoint)} --bearer-token-env-var ${envVar}`,
+      ],
     }),
-  ];
-  if (!target.allowAnonymous) {
-    result.push(
-      form({
-        auth: 'api_key',
-        kind: 'command',
-        label: `Add to Codex with an API key read from ${envVar} (Codex has no header flag)`,
-        commands: [
-          `export ${envVar}=${shellQuote(keyOf(target))}`,
-          `codex mcp add ${shellQuote(name)} --url ${shellQuote(target.endpoint)} --bearer-token-env-var ${envVar}`,
-        ],
-        usesApiKey: true,
-      }),
-    );
-  }
+  );
   const path = shownPathOf(configFile);
   result.push(
     form({

@@ -5,13 +5,11 @@
 import {
   base64,
   defineClient,
-  form,
   keyBoundEndpointOf,
-  plainAuth,
-  plainLabel,
   serverNameOf,
   type InstallForm,
   type InstallTarget,
+  plainAndKeyedForms,
 } from './shared.js';
 
 /**
@@ -36,15 +34,11 @@ function cursorEntry(target: InstallTarget, withKey: boolean): Record<string, un
 function forms(target: InstallTarget): InstallForm[] {
   const name = serverNameOf(target);
   const plain = cursorDeeplink(name, cursorEntry(target, false), false);
-  const result = [form({ auth: plainAuth(target), kind: 'deeplink', label: plainLabel(target, 'Add to Cursor'), ...plain })];
-  if (!target.allowAnonymous) {
-    // Cursor drops a configured header when the server offers OAuth: the key goes in the path instead.
-    const keyed = cursorDeeplink(name, cursorEntry(target, true), true);
-    result.push(
-      form({ auth: 'api_key', kind: 'deeplink', label: 'Add to Cursor with an API key (key-bound URL)', ...keyed, usesApiKey: true }),
-    );
-  }
-  return result;
+  // Cursor drops a configured header when the server offers OAuth: the key goes in the path instead.
+  return plainAndKeyedForms(target, 'deeplink', { what: 'Add to Cursor', ...plain }, () => ({
+    label: 'Add to Cursor with an API key (key-bound URL)',
+    ...cursorDeeplink(name, cursorEntry(target, true), true),
+  }));
 }
 
 export const cursor = defineClient({

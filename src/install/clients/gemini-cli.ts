@@ -3,15 +3,14 @@
  * Gemini CLI extension that asks for the key once.
  */
 import {
-  bearer,
   defineClient,
   form,
   json,
   keyAuth,
   keyEnvVarOf,
   keyOf,
-  plainAuth,
-  plainLabel,
+  plainAndKeyedForms,
+  serverEntry,
   serverNameOf,
   shellQuote,
   shownPathOf,
@@ -22,7 +21,7 @@ import {
 
 /** Gemini's settings.json entry: `httpUrl` is Streamable HTTP (`url` would mean SSE). */
 function geminiSettingsEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
-  return withKey ? { httpUrl: target.endpoint, headers: bearer(target) } : { httpUrl: target.endpoint };
+  return serverEntry(target, withKey, { httpUrl: target.endpoint });
 }
 
 const configFile: JsonConfigFile = {
@@ -77,28 +76,18 @@ function fileForms(target: InstallTarget): InstallForm[] {
 
 function forms(target: InstallTarget): InstallForm[] {
   const name = serverNameOf(target);
-  const result = [
-    form({
-      auth: plainAuth(target),
-      kind: 'command',
-      label: plainLabel(target, 'Add to Gemini CLI'),
-      commands: [`gemini mcp add -t http ${shellQuote(name)} ${shellQuote(target.endpoint)}`],
+  const commands = plainAndKeyedForms(
+    target,
+    'command',
+    { what: 'Add to Gemini CLI', commands: [`gemini mcp add -t http ${shellQuote(name)} ${shellQuote(target.endpoint)}`] },
+    () => ({
+      label: 'Add to Gemini CLI with an API key',
+      commands: [
+        `gemini mcp add -t http -H ${shellQuote(`Authorization: Bearer ${keyOf(target)}`)} ${shellQuote(name)} ${shellQuote(target.endpoint)}`,
+      ],
     }),
-  ];
-  if (!target.allowAnonymous) {
-    result.push(
-      form({
-        auth: 'api_key',
-        kind: 'command',
-        label: 'Add to Gemini CLI with an API key',
-        commands: [
-          `gemini mcp add -t http -H ${shellQuote(`Authorization: Bearer ${keyOf(target)}`)} ${shellQuote(name)} ${shellQuote(target.endpoint)}`,
-        ],
-        usesApiKey: true,
-      }),
-    );
-  }
-  return [...result, ...fileForms(target)];
+  );
+  return [...commands, ...fileForms(target)];
 }
 
 export const geminiCli = defineClient({

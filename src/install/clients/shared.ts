@@ -168,8 +168,13 @@ export function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
 }
 
-export function bearer(target: InstallTarget): Record<string, string> {
+function bearer(target: InstallTarget): Record<string, string> {
   return { Authorization: `Bearer ${keyOf(target)}` };
+}
+
+/** A client's server entry: `fields` naming the endpoint in the client's words, and with a key the Authorization header. */
+export function serverEntry(target: InstallTarget, withKey: boolean, fields: Record<string, unknown>): Record<string, unknown> {
+  return withKey ? { ...fields, headers: bearer(target) } : fields;
 }
 
 export function form(partial: Partial<InstallForm> & Pick<InstallForm, 'auth' | 'kind' | 'label'>): InstallForm {
@@ -188,6 +193,24 @@ export function keyAuth(target: InstallTarget): InstallAuth {
 
 export function plainLabel(target: InstallTarget, what: string): string {
   return target.allowAnonymous ? `${what} (no sign-in: this deployment allows anonymous use)` : `${what}, then sign in (OAuth)`;
+}
+
+type FormParts = Omit<Partial<InstallForm>, 'auth' | 'kind' | 'label' | 'usesApiKey'>;
+
+/**
+ * A client's forms of one kind: the one without a key (OAuth, or nothing to do for an anonymous
+ * deployment), labelled from `what`, and for a private deployment the one with an API key.
+ */
+export function plainAndKeyedForms(
+  target: InstallTarget,
+  kind: InstallForm['kind'],
+  plain: FormParts & { what: string },
+  keyed: () => FormParts & { label: string },
+): InstallForm[] {
+  const { what, ...parts } = plain;
+  const forms = [form({ ...parts, auth: plainAuth(target), kind, label: plainLabel(target, what) })];
+  if (!target.allowAnonymous) forms.push(form({ ...keyed(), auth: 'api_key', kind, usesApiKey: true }));
+  return forms;
 }
 
 export function json(value: unknown): string {

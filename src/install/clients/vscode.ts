@@ -2,17 +2,7 @@
  * VS Code and VS Code Insiders: the `mcp/install` link and `code --add-mcp` (the key asked for and
  * kept in VS Code's secret storage), and `servers` of the user `mcp.json` on a machine.
  */
-import {
-  bearer,
-  defineClient,
-  form,
-  plainAuth,
-  plainLabel,
-  serverNameOf,
-  shellQuote,
-  type InstallForm,
-  type InstallTarget,
-} from './shared.js';
+import { defineClient, serverNameOf, shellQuote, type InstallForm, type InstallTarget, serverEntry, plainAndKeyedForms } from './shared.js';
 
 /** The input id VS Code prompts for and keeps in its secret storage. */
 const VSCODE_INPUT_ID = 'workflows-api-key';
@@ -31,7 +21,7 @@ function vscodeServer(target: InstallTarget, withKey: boolean): Record<string, u
 
 /** A server of VS Code's user `mcp.json` (under `servers`): with a key, the key itself in the header (the file is the user's own). */
 function vscodeFileEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
-  return withKey ? { type: 'http', url: target.endpoint, headers: bearer(target) } : { type: 'http', url: target.endpoint };
+  return serverEntry(target, withKey, { type: 'http', url: target.endpoint });
 }
 
 function vscodeDeeplink(server: Record<string, unknown>, insiders: boolean): { url: string; webUrl: string } {
@@ -40,31 +30,15 @@ function vscodeDeeplink(server: Record<string, unknown>, insiders: boolean): { u
 }
 
 function formsOf(target: InstallTarget, insiders: boolean, title: string, cli: string): InstallForm[] {
-  const plain = vscodeServer(target, false);
-  const forms = [
-    form({
-      auth: plainAuth(target),
-      kind: 'deeplink',
-      label: plainLabel(target, `Add to ${title}`),
-      ...vscodeDeeplink(plain, insiders),
-      commands: [`${cli} --add-mcp ${shellQuote(JSON.stringify(plain))}`],
-    }),
-  ];
-  if (!target.allowAnonymous) {
-    // The key is never in the link: VS Code prompts for it (input with password: true) and keeps it in its secret storage.
-    const keyed = vscodeServer(target, true);
-    forms.push(
-      form({
-        auth: 'api_key',
-        kind: 'deeplink',
-        label: `Add to ${title} with an API key (${title} asks for it and keeps it in its secret storage)`,
-        ...vscodeDeeplink(keyed, insiders),
-        commands: [`${cli} --add-mcp ${shellQuote(JSON.stringify(keyed))}`],
-        usesApiKey: true,
-      }),
-    );
-  }
-  return forms;
+  const parts = (server: Record<string, unknown>) => ({
+    ...vscodeDeeplink(server, insiders),
+    commands: [`${cli} --add-mcp ${shellQuote(JSON.stringify(server))}`],
+  });
+  // The key is never in the link: VS Code prompts for it (input with password: true) and keeps it in its secret storage.
+  return plainAndKeyedForms(target, 'deeplink', { what: `Add to ${title}`, ...parts(vscodeServer(target, false)) }, () => ({
+    label: `Add to ${title} with an API key (${title} asks for it and keeps it in its secret storage)`,
+    ...parts(vscodeServer(target, true)),
+  }));
 }
 
 /** VS Code or its Insiders build: the same forms and file, under another scheme, program and folder. */

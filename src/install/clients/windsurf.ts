@@ -1,21 +1,19 @@
 /** Windsurf: no install link; the entry goes in `mcpServers` of ~/.codeium/windsurf/mcp_config.json. */
 import {
-  bearer,
   defineClient,
-  form,
   json,
-  plainAuth,
-  plainLabel,
   serverNameOf,
   shownPathOf,
   type InstallForm,
   type InstallTarget,
   type JsonConfigFile,
+  serverEntry,
+  plainAndKeyedForms,
 } from './shared.js';
 
 /** Windsurf's server entry: `serverUrl`, and with a key the Authorization header. */
 function windsurfEntry(target: InstallTarget, withKey: boolean): Record<string, unknown> {
-  return withKey ? { serverUrl: target.endpoint, headers: bearer(target) } : { serverUrl: target.endpoint };
+  return serverEntry(target, withKey, { serverUrl: target.endpoint });
 }
 
 const configFile: JsonConfigFile = {
@@ -36,14 +34,11 @@ function forms(target: InstallTarget): InstallForm[] {
     path,
     content: json({ [configFile.container]: { [serverNameOf(target)]: windsurfEntry(target, withKey) } }),
   });
-  const result = [
-    form({ auth: plainAuth(target), kind: 'file', label: plainLabel(target, 'Add to Windsurf'), steps, file: fileOf(false) }),
-  ];
-  if (!target.allowAnonymous)
-    result.push(
-      form({ auth: 'api_key', kind: 'file', label: 'Add to Windsurf with an API key', steps, file: fileOf(true), usesApiKey: true }),
-    );
-  return result;
+  return plainAndKeyedForms(target, 'file', { what: 'Add to Windsurf', steps, file: fileOf(false) }, () => ({
+    label: 'Add to Windsurf with an API key',
+    steps,
+    file: fileOf(true),
+  }));
 }
 
 export const windsurf = defineClient({
