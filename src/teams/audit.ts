@@ -2,6 +2,7 @@ import type { AuditEntry, Prisma } from '@prisma/client';
 import { newId } from '../clock.js';
 import { afterPosition, newestFirstOrderBy } from '../db/keyset.js';
 import { AppError, validationError, type FieldProblem } from '../errors.js';
+import { AUDIT_ACTIONS, type AuditAction } from './audit-actions.js';
 import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '../pagination.js';
 
 /**
@@ -9,33 +10,6 @@ import { pageLimit, timeCursorOf, timeCursorPosition, toPage, type Page } from '
  * person's own log of their security events. Entries are written in the transaction of what they
  * record, so a change and its entry commit together.
  */
-
-/** The actions an entry may record, by the words docs/teams.md lists them under. */
-const AUDIT_ACTIONS = [
-  'team.created',
-  'member.invited',
-  'member.joined',
-  'member.removed',
-  'member.role_changed',
-  'invitation.revoked',
-  'billing_owner.changed',
-  'plan.changed',
-  'workflow.created',
-  'workflow.updated',
-  'workflow.deleted',
-  'workflow.moved',
-  'deployment.created',
-  'deployment.updated',
-  'deployment.deleted',
-  'deployment.moved',
-  'api_key.created',
-  'api_key.revoked',
-  'oauth_connection.granted',
-  'oauth_connection.revoked',
-  'session.signed_in',
-] as const;
-
-type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One event: of a team (`teamId`) or of a person's own account (`userId`), or both. */
 export interface AuditEvent {

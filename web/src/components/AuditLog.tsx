@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Form } from 'react-aria-components';
+import { PERSONAL_AUDIT_ACTIONS, PERSONAL_AUDIT_TARGETS, TEAM_AUDIT_ACTIONS, TEAM_AUDIT_TARGETS } from '../../../src/teams/audit-actions';
 import { request, useQuery, type ApiError } from '../api';
 import { graphql } from '../gql';
 import { ErrorNotice } from './ErrorNotice';
@@ -78,28 +79,6 @@ const MyCsvQuery = graphql(`
   }
 `);
 
-/** The actions each log records (docs/teams.md, "Audit log"). */
-const TEAM_ACTIONS = [
-  'team.created',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'invitation.revoked',
-  'billing_owner.changed',
-  'workflow.created',
-  'workflow.updated',
-  'workflow.deleted',
-  'workflow.moved',
-  'deployment.created',
-  'deployment.updated',
-  'deployment.deleted',
-  'deployment.moved',
-];
-const PERSONAL_ACTIONS = ['api_key.created', 'api_key.revoked', 'oauth_connection.revoked', 'session.signed_in'];
-const TEAM_TARGETS = ['team', 'user', 'invitation', 'workflow', 'deployment', 'api_key'];
-const PERSONAL_TARGETS = ['api_key', 'connected_app', 'sign_in_method'];
-
 interface Filters {
   action: string;
   actorUserId: string;
@@ -142,7 +121,7 @@ function Choice(props: { id: string; label: string; value: string; onChange: (v:
 function FilterForm(props: { team: boolean; people: Map<string, string>; onApply: (f: Filters) => void }) {
   const [f, setF] = useState<Filters>(NO_FILTERS);
   const set = (key: keyof Filters) => (value: string) => setF((old) => ({ ...old, [key]: value }));
-  const pairs = (values: string[]): [string, string][] => values.map((v) => [v, v]);
+  const pairs = (values: readonly string[]): [string, string][] => values.map((v) => [v, v]);
   const prefix = props.team ? 'team-log' : 'my-log';
   return (
     <Form
@@ -158,7 +137,7 @@ function FilterForm(props: { team: boolean; people: Map<string, string>; onApply
         label="Action"
         value={f.action}
         onChange={set('action')}
-        options={pairs(props.team ? TEAM_ACTIONS : PERSONAL_ACTIONS)}
+        options={pairs(props.team ? TEAM_AUDIT_ACTIONS : PERSONAL_AUDIT_ACTIONS)}
       />
       {props.team && (
         <Choice id={`${prefix}-actor`} label="Who" value={f.actorUserId} onChange={set('actorUserId')} options={[...props.people]} />
@@ -168,7 +147,7 @@ function FilterForm(props: { team: boolean; people: Map<string, string>; onApply
         label="Target"
         value={f.targetType}
         onChange={set('targetType')}
-        options={pairs(props.team ? TEAM_TARGETS : PERSONAL_TARGETS)}
+        options={pairs(props.team ? TEAM_AUDIT_TARGETS : PERSONAL_AUDIT_TARGETS)}
       />
       <div className="field">
         <label htmlFor={`${prefix}-from`}>From</label>
