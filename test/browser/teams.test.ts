@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICES, signature, startFakeStripe, stripeEvent, subscriptionObject, type FakeStripe } from '../helpers/fake-stripe.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-import { checkPage, DESKTOP, startBrowserStack, type BrowserStack } from './service.js';
+import { checkPage, DESKTOP, pageGraphql, startBrowserStack, type BrowserStack } from './service.js';
 
 /**
  * Teams in the dashboard, in Debian's Chromium against the built service with mail: an owner makes a
@@ -27,19 +27,9 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-/** A GraphQL operation from the page's session (the dashboard's cookie). */
+/** A GraphQL operation from the page's session (the dashboard's cookie): its data, refusing errors. */
 async function call(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const body = await page.evaluate(
-    async ({ query, variables }) => {
-      const res = await fetch('/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return res.json();
-    },
-    { query, variables },
-  );
+  const body = await pageGraphql(page, query, variables);
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   return body.data;
 }

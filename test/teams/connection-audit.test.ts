@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
-import { authorize, createBrowser, exchangeCode } from '../helpers/oauth.js';
-import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { authorize, createBrowser, exchangeCode, OAUTH_ENV, OAUTH_ORIGIN as ORIGIN, ownerWithDeployments } from '../helpers/oauth.js';
+import { userIdOf } from '../helpers/seed.js';
 
 /**
  * An OAuth connection granted (the consent page answered "allow") is written in the person's own
  * audit log as `oauth_connection.granted` (docs/teams.md, "Audit log"); a denied one writes nothing.
  */
-const ORIGIN = 'http://127.0.0.1';
 const OWNER = 'granting@example.com';
 
 describe('OAuth connections in the personal audit log', () => {
@@ -16,11 +15,11 @@ describe('OAuth connections in the personal audit log', () => {
   let dep: string;
 
   beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers([OWNER], {
-      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
-    });
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Granted pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Granted', workflowIds: [wf] } })).body.data.deploymentId;
+    t = await startTestApp({ env: OAUTH_ENV });
+    ({
+      token,
+      deploymentIds: [dep],
+    } = await ownerWithDeployments(t, OWNER, ['Granted'], { name: 'Granted pipeline' }));
   });
   afterAll(() => t?.close());
 
