@@ -4,10 +4,10 @@ import { defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 
 /**
- * The files that replace a module with `vi.mock`: they get a module graph of their own. Every other
- * file shares its worker's modules with the files before it (`isolate: false`), so the service's
- * modules are loaded once per worker rather than once per file. `test/project/test-isolation.test.ts`
- * keeps this list true.
+ * The files that replace a module with `vi.mock`: each is a project of its own, which the pool runs
+ * in workers of its own. Every other file shares its worker's modules with the files before it
+ * (`isolate: false`), so the service's modules are loaded once per worker rather than once per
+ * file. `test/project/test-isolation.test.ts` keeps this list true.
  */
 export const OWN_MODULE_GRAPH = ['test/auth/cache.test.ts', 'test/graphql/plain-post.test.ts', 'test/cli/safe-write.test.ts'];
 
@@ -26,15 +26,21 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each test file gets its own database; two workers suit the 2-core machine.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Workers keep their modules from file to file (see OWN_MODULE_GRAPH); isolation is the pool's
+    // setting, and the pool still gives each project its own workers.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     reporters: ['default'],
     projects: [
       {
         extends: true,
         // Left out by negated patterns, not by `exclude`, which would replace the command line's --exclude.
-        test: { name: 'shared', include: ['test/**/*.test.ts', ...OWN_MODULE_GRAPH.map((file) => `!${file}`)], isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts', ...OWN_MODULE_GRAPH.map((file) => `!${file}`)],
+        },
       },
-      { extends: true, test: { name: 'isolated', include: OWN_MODULE_GRAPH } },
+      // One project each, so that each runs in workers of its own.
+      ...OWN_MODULE_GRAPH.map((file) => ({ extends: true as const, test: { name: `own module graph: ${file}`, include: [file] } })),
     ],
   },
 });
