@@ -35,6 +35,16 @@ export type ServiceOptions = Omit<NonNullable<Parameters<typeof startTestApp>[0]
 
 /** `serviceTest` on a service started with these environment variables (for instance, a setting under test) and options. */
 export function serviceTestWith(env: Record<string, string> = {}, options: ServiceOptions = {}) {
+  const made = fixtures(env, options);
+  // Vitest's `extend` adds the new fixtures to the list of the test it extends. The test files of a
+  // worker share their modules, so extending one shared `serviceTest` would pile every file's
+  // fixtures onto it, and one file's `token` would answer for another's: each extension starts from
+  // a base of its own.
+  const extend: typeof made.extend = (more) => fixtures(env, options).extend(more);
+  return Object.assign(made, { extend });
+}
+
+function fixtures(env: Record<string, string>, options: ServiceOptions) {
   return test.extend<ServiceFixtures>({
     service: [
       // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
