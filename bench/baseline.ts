@@ -29,6 +29,7 @@ import {
 } from '../src/deployments/bundle.js';
 import type { ReadRows } from '../src/db/statement.js';
 import { ADAPTERS, type Adapter } from '../src/manifest/types.js';
+import { checkSummary, storedCheck } from '../src/marketplace/content-check.js';
 import { handleOf } from '../src/marketplace/identity.js';
 import { CATALOGUE_ROWS, isLarge } from '../src/marketplace/catalogue-size.js';
 import { parseSearchText, prefixAsWords, SEARCH_LIMITS } from '../src/marketplace/query.js';
@@ -195,13 +196,24 @@ interface WorkflowRow {
   published_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  check_findings: unknown;
 }
 
 const stats = (w: Pick<WorkflowRow, 'forks_count' | 'subscribers_count' | 'rating_sum' | 'rating_count'>) =>
   workflowStats({ forksCount: w.forks_count, subscribersCount: w.subscribers_count, ratingSum: w.rating_sum, ratingCount: w.rating_count });
 
-/** The summary fields of a workflow row read with the service's statements (Prisma's field names). */
-function workflowSummary(w: Workflow) {
+/** A stored check as the service answers it (src/marketplace/graphql.ts, ContentCheck). */
+function checkAnswer(findings: unknown) {
+  const check = storedCheck(findings);
+  return { status: check?.status ?? 'unchecked', summary: checkSummary(check), findings: check?.findings ?? [] };
+}
+
+/**
+ * A workflow row read with the service's statements (Prisma's field names) as the service answers
+ * it, keys in its order, the manifest only when given. The data set has no team workflows, so
+ * `teamId` is null (readers of a team's workflow are checked with one statement more).
+ */
+function workflowAnswer(w: Workflow, manifest?: unknown) {
   return {
     workflowId: w.id,
     name: w.name,
@@ -210,11 +222,18 @@ function workflowSummary(w: Workflow) {
     category: w.category,
     tags: w.tags,
     currentVersion: w.currentVersion,
+    digest: w.digest,
     allowForks: w.allowForks,
+    teamId: null,
     stats: workflowStats(w),
     forkedFrom: w.forkedFromWorkflowId
       ? { workflowId: w.forkedFromWorkflowId, userId: w.forkedFromUserId ?? '', version: w.forkedFromVersion ?? '' }
       : null,
+    ...(manifest === undefined ? {} : { manifest }),
+    createdAt: w.createdAt.toISOString(),
+    updatedAt: w.updatedAt.toISOString(),
+    check: checkAnswer(w.checkFindings),
+    moderation: { state: w.moderationState, reason: w.moderationReason, at: w.moderatedAt?.toISOString() ?? null },
   };
 }
 
@@ -242,12 +261,9 @@ async function getWorkflow(viewer: Viewer, workflowId: string): Promise<string> 
   // The service's own statement (sent without Prisma, as a named prepared statement), access checked on the row.
   const { rows } = await pool.query<Workflow>({ name: WORKFLOW_BY_ID.name, text: WORKFLOW_BY_ID.text, values: [workflowId] });
   const w = rows[0];
-  if (!w || (w.ownerId !== viewer.userId && w.visibility !== 'public'))
+  if (!w || w.teamId || (w.ownerId !== viewer.userId && w.visibility !== 'public'))
     throw new HttpError(404, 'NOT_FOUND', `workflow '${workflowId}' was not found`);
-  return JSON.stringify({
-    success: true,
-    data: { ...workflowSummary(w), manifest: w.manifest, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() },
-  });
+  return JSON.stringify({ success: true, data: workflowAnswer(w, w.manifest) });
 }
 
 async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
@@ -258,7 +274,7 @@ async function listWorkflows(viewer: Viewer, url: URL): Promise<string> {
     values: [viewer.userId, limit + 1],
   });
   const { kept, pagination } = page(rows, limit, 'workflows', (w) => [w.createdAt.toISOString(), w.id]);
-  const data = kept.map((w) => ({ ...workflowSummary(w), createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() }));
+  const data = kept.map((w) => workflowAnswer(w));
   return JSON.stringify({ success: true, data, pagination });
 }
 
@@ -315,6 +331,7 @@ async function search(url: URL): Promise<string> {
     publishedAt: w.published_at.toISOString(),
     createdAt: w.created_at.toISOString(),
     updatedAt: w.updated_at.toISOString(),
+    check: checkAnswer(w.check_findings),
   }));
   return JSON.stringify({ success: true, data, pagination });
 }

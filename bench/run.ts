@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { prepareBeforeDatabase } from './before-database.js';
 import { formatSummary, readProfile, summarise, type ProfileSummary } from './cpuprofile.js';
 import {
   buildService,
@@ -333,6 +334,11 @@ async function compareRun(options: Options): Promise<number> {
   if (options.beforeDir) log(`before is the build of commit ${info.beforeCommit} in ${options.beforeDir}`);
   const { db, dataDir, sessionSecret, workload } = await prepare(options);
   const env = serviceEnv(db.url, dataDir, sessionSecret);
+  // Made before any server connects to the seeded database, which a copy needs.
+  const beforeDatabase = options.beforeDir
+    ? await prepareBeforeDatabase(options.adminUrl, { name: options.dbName, url: db.url }, options.beforeDir, log)
+    : null;
+  if (beforeDatabase) cleanups.unshift(beforeDatabase.drop);
 
   const service = await startService(env, { countStatements: true, nodeArgs: options.nodeArgs, dir: options.serviceDir });
   // Idle: started, connected to the database, not a single request served yet.
@@ -340,7 +346,9 @@ async function compareRun(options: Options): Promise<number> {
   const idleRssMb = rssMb(service.pid);
   const baseline = await startBaseline(env);
   // The before build: same environment, so it trusts the same tokens and MCP sessions.
-  const before = options.beforeDir ? await startService(env, { countStatements: true, dir: options.beforeDir, name: 'before' }) : null;
+  const before = beforeDatabase
+    ? await startService({ ...env, DATABASE_URL: beforeDatabase.url }, { countStatements: true, dir: options.beforeDir, name: 'before' })
+    : null;
   log(
     `service pid ${service.pid} at ${service.origin} (idle RSS ${fmt(idleRssMb)} MB), baseline pid ${baseline.pid} at ${baseline.origin}${before ? `, before pid ${before.pid} at ${before.origin}` : ''}`,
   );

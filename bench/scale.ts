@@ -124,18 +124,19 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ ori
 async function buildQueries(url: string, origin: string, dataDir: string, log: (line: string) => void): Promise<Query[]> {
   const picks = await withClient(url, async (c) => {
     // Tokens of the development issuer resolve to seeded users by issuer and subject.
-    await c.query(`UPDATE users SET issuer = $1 WHERE issuer <> $1`, [DEV_ISSUER]);
+    await c.query(`UPDATE sign_in_identities SET issuer = $1 WHERE issuer <> $1`, [DEV_ISSUER]);
     const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)).toISOString().slice(0, 10);
     const deployments = await c.query<{ id: string; email: string; subject: string; n: number }>(
-      `SELECT d.id, u.email, u.subject, s.n FROM (
+      `SELECT d.id, u.email, i.subject, s.n FROM (
          SELECT deployment_id, sum(count)::int AS n FROM deployment_usage WHERE day >= $1::date GROUP BY deployment_id ORDER BY n DESC, deployment_id LIMIT 20
-       ) s JOIN deployments d ON d.id = s.deployment_id JOIN users u ON u.id = d.owner_id ORDER BY s.n DESC`,
+       ) s JOIN deployments d ON d.id = s.deployment_id JOIN users u ON u.id = d.owner_id
+       JOIN sign_in_identities i ON i.user_id = u.id ORDER BY s.n DESC`,
       [month],
     );
     const libraries = await c.query<{ email: string; subject: string; n: number }>(
-      `SELECT u.email, u.subject, s.n FROM (
+      `SELECT u.email, i.subject, s.n FROM (
          SELECT user_id, count(*)::int AS n FROM library_entries GROUP BY user_id ORDER BY n DESC, user_id LIMIT 20
-       ) s JOIN users u ON u.id = s.user_id ORDER BY s.n DESC`,
+       ) s JOIN users u ON u.id = s.user_id JOIN sign_in_identities i ON i.user_id = u.id ORDER BY s.n DESC`,
     );
     const categories = await c.query<{ category: string }>(
       `SELECT category FROM workflows WHERE visibility = 'public' GROUP BY category ORDER BY count(*) DESC LIMIT 3`,

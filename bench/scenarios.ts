@@ -150,7 +150,7 @@ export interface Workload {
  */
 export async function loadWorkload(client: pg.Client, dataDir: string, options: { mcpDeployments: number }): Promise<Workload> {
   const { rows: userRows } = await client.query<{ id: string; subject: string; email: string }>(
-    `SELECT id, subject, email FROM users ORDER BY subject`,
+    `SELECT u.id, i.subject, u.email FROM users u JOIN sign_in_identities i ON i.user_id = u.id ORDER BY i.subject`,
   );
   const users: BenchUser[] = [];
   for (const u of userRows) users.push({ ...u, token: await signDevToken(dataDir, { email: u.email, sub: u.subject }) });

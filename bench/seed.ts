@@ -269,7 +269,7 @@ export async function prepareBenchDatabase(
   }
   await withClient(url, async (c) => {
     await c.query('BEGIN');
-    await c.query('UPDATE users SET issuer = $1', [DEV_ISSUER]);
+    await c.query('UPDATE sign_in_identities SET issuer = $1', [DEV_ISSUER]);
     const made = await seedDeployments(c, size.deployments, size.seed, now);
     await c.query('COMMIT');
     if (made < size.deployments) options.log(`only ${made} deployments could be made (users have too few workflows)`);
