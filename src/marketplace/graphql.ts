@@ -141,7 +141,6 @@ builder.prismaObjectField(WorkflowRef, 'check', (t) =>
   t.field({
     type: ContentCheckRef,
     description: 'The publishing check on the current content (docs/marketplace.md, "The publishing check").',
-    select: { checkFindings: true },
     resolve: (w) => storedCheck(w.checkFindings),
   }),
 );
@@ -149,7 +148,6 @@ builder.prismaObjectField('WorkflowVersion', 'check', (t) =>
   t.field({
     type: ContentCheckRef,
     description: 'The publishing check on this version, as it was recorded.',
-    select: { checkFindings: true },
     resolve: (v) => storedCheck(v.checkFindings),
   }),
 );

@@ -78,7 +78,6 @@ builder.prismaObjectField(WorkflowRef, 'moderation', (t) =>
   t.field({
     type: ModerationRef,
     description: 'Whether the operators unlisted or suspended this workflow, why and when.',
-    select: { moderationState: true, moderationReason: true, moderatedAt: true },
     resolve: (w) => w,
   }),
 );

@@ -5,16 +5,22 @@ import type { UserContext } from './context.js';
 import { USER_WITH_COUNTS } from './sql.js';
 
 /**
- * The user of spec 2.6 as Prisma names it: the columns and the three counts (workflows owned,
- * deployments, library entries that are subscriptions). The selection of the User type, which
- * USER_WITH_COUNTS answers with one statement.
+ * The user of spec 2.6 as Prisma names it: the columns and the three counts (personal workflows,
+ * personal deployments, library entries that are subscriptions; a team's own count toward the
+ * team). The selection of the User type, which USER_WITH_COUNTS answers with one statement.
  */
 export const USER_SELECT = {
   id: true,
   email: true,
   createdAt: true,
   updatedAt: true,
-  _count: { select: { workflows: { where: { teamId: null } }, deployments: true, library: { where: { sourceType: 'subscribed' } } } },
+  _count: {
+    select: {
+      workflows: { where: { teamId: null } },
+      deployments: { where: { teamId: null } },
+      library: { where: { sourceType: 'subscribed' } },
+    },
+  },
 } as const satisfies Prisma.UserSelect;
 
 export type UserRow = Prisma.UserGetPayload<{ select: typeof USER_SELECT }>;

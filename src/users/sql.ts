@@ -41,7 +41,7 @@ export const USER_WITH_COUNTS: Statement = {
   name: 'user_with_counts',
   text: `SELECT u.id, u.email, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
       (SELECT count(*) FROM workflows w WHERE w.owner_id = u.id AND w.team_id IS NULL)::int AS "workflowCount",
-      (SELECT count(*) FROM deployments d WHERE d.owner_id = u.id)::int AS "deploymentCount",
+      (SELECT count(*) FROM deployments d WHERE d.owner_id = u.id AND d.team_id IS NULL)::int AS "deploymentCount",
       (SELECT count(*) FROM library_entries l WHERE l.user_id = u.id AND l.source_type = 'subscribed')::int AS "subscriptionCount"
     FROM users u WHERE u.id = $1`,
 };

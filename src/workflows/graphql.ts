@@ -95,6 +95,12 @@ const ManifestSourceRef = builder.objectRef<{ format: 'yaml' | 'json'; text: str
   }),
 });
 
+/**
+ * Rows of this type carry every column (Pothos's default for an object without a `select`), so no
+ * field of it, here or in another module, selects columns of its own: Pothos would read the row a
+ * second time whenever a parent resolver read it with the service's own SQL (`workflow(workflowId)`,
+ * GET /v1/workflows/:id). test/workflows/graphql.test.ts counts the statements.
+ */
 export const WorkflowRef = builder.prismaObject('Workflow', {
   description: 'A workflow: its manifest and the summary fields of spec 2.3.',
   // The order of the fields is the order of the keys of every REST answer.
@@ -106,17 +112,12 @@ export const WorkflowRef = builder.prismaObject('Workflow', {
     category: t.field(workflowFields.category),
     tags: t.field(workflowFields.tags),
     currentVersion: t.field(workflowFields.currentVersion),
-    digest: t.string({
-      description: DIGEST_DESCRIPTION,
-      select: { digest: true },
-      resolve: (w) => digestOf(w),
-    }),
+    digest: t.string({ description: DIGEST_DESCRIPTION, resolve: (w) => digestOf(w) }),
     allowForks: t.exposeBoolean('allowForks', { description: 'Whether other users may fork this workflow.' }),
     teamId: t.string({
       nullable: true,
       description:
         'The team the workflow belongs to (docs/teams.md, "Team workflows"), shown to the team\'s members; null for a personal workflow, and for anyone outside the team.',
-      select: { teamId: true },
       resolve: async (w, _args, ctx) => (w.teamId && ctx.viewer && (await ctx.loaders.teamRole.load(w.teamId)) ? w.teamId : null),
     }),
     stats: t.field(workflowFields.stats),
@@ -191,7 +192,7 @@ const WorkflowVersionRef = builder.prismaObject('WorkflowVersion', {
     description: t.exposeString('description', { description: 'The description at this version.' }),
     category: t.exposeString('category', { description: 'The category at this version.' }),
     tags: t.exposeStringList('tags', { description: 'The tags at this version.' }),
-    digest: t.string({ description: DIGEST_DESCRIPTION, select: { digest: true }, resolve: (v) => digestOf(v) }),
+    digest: t.string({ description: DIGEST_DESCRIPTION, resolve: (v) => digestOf(v) }),
     manifest: t.field({ type: 'JSON', description: 'The manifest of this version as written.', resolve: (v) => writtenManifest(v) }),
     manifestSource: t.field({
       type: ManifestSourceRef,

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { initializeRequest } from '../helpers/mcp.js';
+import { USER_WITH_COUNTS } from '../../src/users/sql.js';
 
 /**
  * Issue 7's statement budget for the dashboard query that `npm run bench` loads (user →
@@ -97,6 +98,10 @@ describe('the dashboard query of the benchmark', () => {
 
   // The user with its counts, the workflows page, the deployments, their bundles (one statement
   // for all of them, with the owner's library entries) and the usage sums.
+  it('reads the user and its counts with the service’s own statement', () => {
+    expect(large.statements).toContain(USER_WITH_COUNTS.text);
+  });
+
   it('issues at most 5 SQL statements', () => {
     expect(large.statements.length, large.statements.join('\n')).toBeLessThanOrEqual(5);
     expect(small.statements.length, small.statements.join('\n')).toBeLessThanOrEqual(5);

@@ -124,6 +124,25 @@ describe('team deployments', () => {
     expect(outsider.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
+  it('leaves a team’s workflows and deployments out of their author’s counts, on every face', async () => {
+    // The admin wrote the team's workflow; the owner made the team's deployment. Each has a personal one too.
+    await seedWorkflow(t, w.ids.admin, { name: 'Admin’s own' });
+    const ownersOwn = await seedWorkflow(t, w.ids.owner, { name: 'Owner’s own' });
+    await createTeamDeployment(t, w.tokens.owner, { name: 'Owner’s own', workflowIds: [ownersOwn] });
+    for (const token of [w.tokens.owner, w.tokens.admin]) {
+      const workflows = (await t.call('GET', '/v1/workflows?limit=100', { token })).body.data.length as number;
+      const deployments = (await t.call('GET', '/v1/deployments?limit=100', { token })).body.data.length as number;
+      const counts = { workflowCount: workflows, deploymentCount: deployments };
+      expect((await t.call('GET', '/v1/users/me', { token })).body.data).toMatchObject(counts);
+      // The one statement of the user's counts, then Prisma's relation counts (a field beyond them).
+      for (const query of ['{ me { workflowCount deploymentCount } }', '{ me { displayName workflowCount deploymentCount } }']) {
+        const res = await gql(token, query);
+        expect(res.body.errors, query).toBeUndefined();
+        expect(res.body.data.me, query).toMatchObject(counts);
+      }
+    }
+  });
+
   it('is changed by owners and admins only: a member gets 403 team_role on every change', async () => {
     const renamed = await t.call('PUT', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.admin, body: { name: 'Renamed by admin' } });
     expect(renamed.status, renamed.text).toBe(200);

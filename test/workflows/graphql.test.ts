@@ -5,8 +5,21 @@ import { createWorkflow } from '../helpers/workflows.js';
 import { serviceTestWith } from '../helpers/service-test.js';
 
 let statements = 0;
+/** The text of every statement sent, in order. */
+const sent: string[] = [];
 
-const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) });
+const test = serviceTestWith(
+  {},
+  {
+    database: () =>
+      createTestDatabase({
+        onQuery: (sql) => {
+          statements += 1;
+          sent.push(sql);
+        },
+      }),
+  },
+);
 
 /** The dashboard's nested read through GraphQL, and its cost in SQL statements. */
 describe('workflows through GraphQL', () => {
@@ -55,6 +68,28 @@ describe('workflows through GraphQL', () => {
     expect(large.body.data.me.library.data).toHaveLength(11);
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThanOrEqual(10);
+  });
+
+  test('reads a workflow by id in one statement once the viewer is known, every field included', async ({ service: t }) => {
+    const token = await t.token('one-read@example.com');
+    const { workflowId } = await createWorkflow(t, token, { name: 'Read once', visibility: 'public' });
+    const FIELDS = `workflow(workflowId: $id) { workflowId digest teamId allowForks check { status } moderation { state } manifest
+      versions { data { version digest check { status } } } }`;
+    await t.call('GET', `/v1/workflows/${workflowId}`, { token }); // the viewer is read and kept
+    const before = statements;
+    const rest = await t.call('GET', `/v1/workflows/${workflowId}`, { token });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.digest).toMatch(/^sha256:/);
+    expect(statements - before).toBe(1);
+
+    const from = sent.length;
+    const res = await t.graphql(`query ($id: String!) { ${FIELDS} }`, { id: workflowId }, token);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.workflow.digest).toBe(rest.body.data.digest);
+    expect(res.body.data.workflow.moderation.state).toBe('listed');
+    // The workflow row is read once; its versions' first page takes its own statements.
+    const workflowReads = sent.slice(from).filter((sql) => /\bFROM\s+("public"\.)?"?workflows"?\s/i.test(sql));
+    expect(workflowReads).toHaveLength(1);
   });
 
   test('runs the same workflow operations as REST', async ({ service: t }) => {
