@@ -28,9 +28,20 @@ function user(
   return [async ({ service }, use) => use(await service.token(email)), { scope: 'file' }];
 }
 
-/** What else the service is started with: startTestApp's options, the database made when the fixture is (for instance, one that counts statements). */
+/** Servers the service talks to (an identity provider, a mail server, a stand-in for Stripe): started before it, closed after it. */
+export interface Peers {
+  /** What the service is told about them: environment variables added to the fixture's own. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * What else the service is started with: startTestApp's options, the database made when the
+ * fixture is (for instance, one that counts statements), and the peers it needs running first.
+ */
 export type ServiceOptions = Omit<NonNullable<Parameters<typeof startTestApp>[0]>, 'env' | 'database'> & {
   database?: () => Promise<TestDatabase>;
+  peers?: () => Promise<Peers>;
 };
 
 /** `serviceTest` on a service started with these environment variables (for instance, a setting under test) and options. */
@@ -49,13 +60,22 @@ function fixtures(env: Record<string, string>, options: ServiceOptions) {
     service: [
       // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
       async ({}, use) => {
-        const database = await options.database?.();
-        const service = await startTestApp({ ...options, env, database });
+        const { database: makeDatabase, peers: startPeers, ...startOptions } = options;
+        const peers = await startPeers?.();
         try {
-          await use(service);
+          const database = await makeDatabase?.();
+          try {
+            const service = await startTestApp({ ...startOptions, env: { ...env, ...peers?.env }, database });
+            try {
+              await use(service);
+            } finally {
+              await service.close();
+            }
+          } finally {
+            await database?.drop();
+          }
         } finally {
-          await service.close();
-          await database?.drop();
+          await peers?.close();
         }
       },
       { scope: 'file' },
