@@ -55,20 +55,30 @@ const BUNDLED_WORKFLOW_COLUMNS = `w.id AS "workflowId", w.owner_id AS "workflowO
  * workflow the deployment's owner owns, of its team's workflows and, in a team's deployment, of a
  * public workflow its owner has no library entry of; else the library entry's version) and of the author.
  */
-const versionInUse = `LEFT JOIN workflow_versions v ON v.workflow_id = w.id
-      AND v.version = CASE WHEN w.owner_id = d.owner_id OR w.team_id = d.team_id
-        OR (d.team_id IS NOT NULL AND e.workflow_version IS NULL) THEN w.current_version ELSE e.workflow_version END
+const VERSION_IN_USE = `CASE WHEN w.owner_id = d.owner_id OR w.team_id = d.team_id
+        OR (d.team_id IS NOT NULL AND e.workflow_version IS NULL) THEN w.current_version ELSE e.workflow_version END`;
+const versionInUse = `LEFT JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = ${VERSION_IN_USE}
     LEFT JOIN users u ON u.id = w.owner_id`;
 
-/** The bundles of the deployments $1 (text[]), each in deployment order, with each deployment's owner and team. */
+/**
+ * The bundles of the deployments $1 (text[]), each in deployment order, with each deployment's
+ * owner and team: the same rows as ENDPOINT_TARGET's joins, with the deployment, the library
+ * entry, the version in use and the author each read by a LATERAL subquery kept apart from the
+ * join (`OFFSET 0`). PostgreSQL plans this statement afresh on every call (its generic plan, made
+ * for an array of unknown length, costs more than a plan for the ids at hand), and a join of two
+ * tables is planned in a fraction of the time of a join of six (docs/decisions.md, "Performance").
+ */
 export const BUNDLES_OF_DEPLOYMENTS: Statement = {
   name: 'deployment_bundles',
   text: `SELECT dw.deployment_id AS "deploymentId", d.owner_id AS "ownerId", d.team_id AS "teamId", ${BUNDLED_WORKFLOW_COLUMNS}
     FROM deployment_workflows dw
-    JOIN deployments d ON d.id = dw.deployment_id
     JOIN workflows w ON w.id = dw.workflow_id
-    LEFT JOIN library_entries e ON e.user_id = d.owner_id AND e.workflow_id = w.id
-    ${versionInUse}
+    CROSS JOIN LATERAL (SELECT owner_id, team_id FROM deployments WHERE id = dw.deployment_id OFFSET 0) d
+    LEFT JOIN LATERAL (SELECT source_type, is_active, enabled_adapters, workflow_version FROM library_entries
+      WHERE user_id = d.owner_id AND workflow_id = w.id OFFSET 0) e ON true
+    LEFT JOIN LATERAL (SELECT name, description, category, tags, digest FROM workflow_versions
+      WHERE workflow_id = w.id AND version = ${VERSION_IN_USE} OFFSET 0) v ON true
+    LEFT JOIN LATERAL (SELECT display_name FROM users WHERE id = w.owner_id OFFSET 0) u ON true
     WHERE dw.deployment_id = ANY($1::text[])
     ORDER BY dw.deployment_id, dw.position`,
 };
