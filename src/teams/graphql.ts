@@ -1,5 +1,5 @@
 import type { ArgBuilder } from '@pothos/core';
-import { builder } from '../graphql/builder.js';
+import { builder, graphqlOnly } from '../graphql/builder.js';
 import { pageRef } from '../graphql/pagination.js';
 import type { AuditEntryView } from './audit.js';
 import type { CreatedInvitation, InvitationView } from './invitations.js';
@@ -103,6 +103,14 @@ const auditFilterArgs = (arg: ArgBuilder<Types>) => ({
 });
 
 builder.queryFields((t) => ({
+  team: t.field({
+    type: TeamRef,
+    description: 'One team you are in, with your role (a team you are not in is NOT_FOUND, as one that does not exist).',
+    authScopes: { authenticated: true },
+    extensions: graphqlOnly,
+    args: { teamId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.teams.getTeam(ctx.viewer!, args.teamId),
+  }),
   teams: t.field({
     type: pageRef('TeamPage', TeamRef),
     description: 'The teams you are in, with your role in each, newest membership first. REST: GET /v1/teams.',

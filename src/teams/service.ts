@@ -81,6 +81,12 @@ async function listTeams(
   );
 }
 
+/** One team the caller is in, with their role; NOT_FOUND for a team they are not in, as for one that does not exist. */
+async function getTeam(ctx: TeamContext, viewer: Viewer, teamId: string): Promise<TeamView> {
+  const { role, team } = await membershipOf(ctx.db.prisma, teamId, viewer.userId);
+  return { teamId: team.id, name: team.name, role, billingOwnerId: team.billingOwnerId, createdAt: team.createdAt };
+}
+
 /** The team's log, for its owners and admins; `format: csv` is the export. */
 async function readTeamAudit(ctx: TeamContext, viewer: Viewer, teamId: string): Promise<void> {
   const me = await membershipOf(ctx.db.prisma, teamId, viewer.userId);
@@ -117,6 +123,7 @@ export function createTeamService(deps: ServiceDeps, teamDeps: TeamDeps) {
       roleIn,
       record,
       createTeam,
+      getTeam,
       listTeams,
       listMembers,
       updateMember,

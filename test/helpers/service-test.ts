@@ -29,7 +29,7 @@ function user(
 }
 
 /** Servers the service talks to (an identity provider, a mail server, a stand-in for Stripe): started before it, closed after it. */
-export interface Peers {
+interface Peers {
   /** What the service is told about them: environment variables added to the fixture's own. */
   env: Record<string, string>;
   close(): Promise<void>;

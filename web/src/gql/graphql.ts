@@ -438,7 +438,7 @@ export type TeamPageQueryVariables = Exact<{
 }>;
 
 
-export type TeamPageQuery = { teams: { data: Array<{ teamId: string, name: string, role: TeamRole, billingOwnerId: string, createdAt: string }> }, teamMembers: { data: Array<{ userId: string, email: string | null, displayName: string | null, role: TeamRole, joinedAt: string }> } };
+export type TeamPageQuery = { team: { teamId: string, name: string, role: TeamRole, billingOwnerId: string, createdAt: string }, teamMembers: { data: Array<{ userId: string, email: string | null, displayName: string | null, role: TeamRole, joinedAt: string }> } };
 
 export type TeamInvitationsQueryVariables = Exact<{
   teamId: string;
@@ -1408,14 +1408,12 @@ export const UnsubscribeDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<UnsubscribeMutation, UnsubscribeMutationVariables>;
 export const TeamPageDocument = new TypedDocumentString(`
     query TeamPage($teamId: String!) {
-  teams(limit: 100) {
-    data {
-      teamId
-      name
-      role
-      billingOwnerId
-      createdAt
-    }
+  team(teamId: $teamId) {
+    teamId
+    name
+    role
+    billingOwnerId
+    createdAt
   }
   teamMembers(teamId: $teamId, limit: 100) {
     data {

@@ -14,14 +14,12 @@ import { useViewer } from '../viewer';
 
 const TeamQuery = graphql(`
   query TeamPage($teamId: String!) {
-    teams(limit: 100) {
-      data {
-        teamId
-        name
-        role
-        billingOwnerId
-        createdAt
-      }
+    team(teamId: $teamId) {
+      teamId
+      name
+      role
+      billingOwnerId
+      createdAt
     }
     teamMembers(teamId: $teamId, limit: 100) {
       data {
@@ -331,8 +329,7 @@ export default function Team() {
   if (error?.code === 'NOT_FOUND') return <NotFound />;
   if (error && !data) return <ErrorNotice error={error} onRetry={reload} />;
   if (!data) return <p aria-live="polite">Loading…</p>;
-  const team = data.teams.data.find((t) => t.teamId === id);
-  if (!team) return <NotFound />;
+  const team = data.team;
   const members = data.teamMembers.data;
   const manages = team.role !== 'member';
   const people = new Map(members.map((m) => [m.userId, nameOf(m)] as [string, string]));
