@@ -37,7 +37,7 @@ import {
   type Connection,
   type ModernEdge,
 } from './sdk-bridge.js';
-import { promptPage, toolPage } from './tool-list.js';
+import { listAnswerText, promptPage, toolPage } from './tool-list.js';
 
 /**
  * MCP requests answered by the official SDK (v2). 2025-era requests: one long-lived `Server` fed
@@ -250,7 +250,7 @@ function sentAnswer(message: JSONRPCMessage): McpAnswer {
 
 /** The JSON text of an answer, as the reply carries it. */
 export function answerText(answer: McpAnswer): string {
-  return 'message' in answer ? JSON.stringify(answer.message) : answer.text;
+  return 'message' in answer ? listAnswerText(answer.message) : answer.text;
 }
 
 /** Whether the text of an answer of the SDK's handler is a result (the SDK writes `result` first; anything else is read in full). */

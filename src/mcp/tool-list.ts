@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JSONRPC } from './protocol.js';
 import type { Catalog, RenderedPrompt } from './render/types.js';
@@ -6,7 +7,9 @@ import type { Catalog, RenderedPrompt } from './render/types.js';
  * The `tools` of a `tools/list` answer, made once per catalog and revision, and cut into pages as
  * they are asked for.
  * A catalog is cached and never changes (src/mcp/render/catalog.ts), so neither does the list a
- * client is given for it.
+ * client is given for it, nor its pages: each page is kept with its JSON text, and `listAnswerText`
+ * writes that text into the answer instead of serializing the page again on every request
+ * (docs/decisions.md, "Performance").
  */
 
 /** What every plan tool declares: it only reads the deployment's workflows, so clients may run it without asking. */
@@ -64,14 +67,18 @@ export const LIST_PAGE = { maxItems: 100, maxBytes: 1024 * 1024 } as const;
  */
 interface Paged<T> {
   items: readonly T[];
-  textOf: (item: T) => string;
   /** `ends[k]`: the index after page k's last entry, for the pages measured so far. */
   ends: number[];
+  /** `pages[k]`: page k's entries, the one array every answer with that page is given. */
+  pages: T[][];
 }
 
 function pagedList<T>(items: readonly T[]): Paged<T> {
-  return { items, textOf: (item) => JSON.stringify(item), ends: [] };
+  return { items, ends: [], pages: [] };
 }
+
+/** The JSON text of each page handed out, as `JSON.stringify` writes it. */
+const pageText = new WeakMap<readonly unknown[], string>();
 
 /** Where page `page` ends, measuring the pages before it first; null when the list has no such page. */
 function endOf<T>(paged: Paged<T>, page: number): number | null {
@@ -82,13 +89,18 @@ function endOf<T>(paged: Paged<T>, page: number): number | null {
     if (ends.length > 0 && start >= items.length) return null;
     let end = start;
     let bytes = 0;
+    const texts: string[] = [];
     while (end < items.length) {
-      const length = paged.textOf(items[end]!).length + 1;
-      if (end > start && (end - start >= LIST_PAGE.maxItems || bytes + length > LIST_PAGE.maxBytes)) break;
-      bytes += length;
+      const text = JSON.stringify(items[end]);
+      if (end > start && (end - start >= LIST_PAGE.maxItems || bytes + text.length + 1 > LIST_PAGE.maxBytes)) break;
+      texts.push(text);
+      bytes += text.length + 1;
       end += 1;
     }
+    const page = items.slice(start, end);
+    pageText.set(page, `[${texts.join(',')}]`);
     ends.push(end);
+    paged.pages.push(page);
   }
   return ends[page]!;
 }
@@ -113,7 +125,7 @@ function pageAsked<T>(paged: Paged<T>, kind: string, cursor: unknown): { items: 
       );
   }
   const end = endOf(paged, index)!;
-  const items = paged.items.slice(index > 0 ? paged.ends[index - 1]! : 0, end);
+  const items = paged.pages[index]!;
   return end < paged.items.length ? { items, nextCursor: cursorOf(kind, index + 1) } : { items };
 }
 
@@ -154,4 +166,32 @@ export function promptPage(catalog: Catalog, titled: boolean, cursor: unknown): 
   }
   const { items, nextCursor } = pageAsked(paged, titled ? 'prompts' : 'prompts0', cursor);
   return nextCursor ? { prompts: items, nextCursor } : { prompts: items };
+}
+
+/**
+ * Stands in for a page while the answer around it is serialized. Random per process, so that no
+ * value a client sends (an id, a cursor) can be taken for it.
+ */
+const SLOT = `list-page-${randomBytes(12).toString('hex')}`;
+const SLOT_JSON = JSON.stringify(SLOT);
+
+/**
+ * The JSON text of a message the SDK sent: `JSON.stringify(message)`, byte for byte, with a page of
+ * `tools/list` or `prompts/list` written from its kept text (test/mcp/tool-list.test.ts).
+ */
+export function listAnswerText(message: unknown): string {
+  const result = (message as { result?: Record<string, unknown> } | null)?.result;
+  const key = result && Array.isArray(result.tools) ? 'tools' : result && Array.isArray(result.prompts) ? 'prompts' : null;
+  const page = key ? (result![key] as unknown[]) : undefined;
+  const text = page ? pageText.get(page) : undefined;
+  if (text === undefined) return JSON.stringify(message);
+  result![key!] = SLOT;
+  let envelope: string;
+  try {
+    envelope = JSON.stringify(message);
+  } finally {
+    result![key!] = page;
+  }
+  const at = envelope.indexOf(SLOT_JSON);
+  return envelope.slice(0, at) + text + envelope.slice(at + SLOT_JSON.length);
 }

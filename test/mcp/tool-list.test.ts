@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { renderCatalog } from '../../src/mcp/render/catalog.js';
 import type { RenderableWorkflow } from '../../src/mcp/render/types.js';
-import { toolList } from '../../src/mcp/tool-list.js';
+import { listAnswerText, promptPage, toolList, toolPage } from '../../src/mcp/tool-list.js';
 import { initializeRequest, MCP_ACCEPT, MODERN } from '../helpers/mcp.js';
 import { seedManifest, seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { serviceTest } from '../helpers/service-test.js';
@@ -27,6 +27,40 @@ describe('toolList', () => {
     expect(titled.every((t) => typeof t.title === 'string' && t.outputSchema?.type === 'object')).toBe(true);
     expect(plain.some((t) => 'title' in t || 'outputSchema' in t)).toBe(false);
     expect(plain.every((t) => t.annotations.readOnlyHint && t.inputSchema.type === 'object')).toBe(true);
+  });
+});
+
+describe('listAnswerText', () => {
+  serviceTest('writes a kept page into the answer, byte for byte what JSON.stringify writes, whatever the id', () => {
+    const catalog = renderCatalog([workflow('wf_a', 'Alpha'), workflow('wf_b', 'Beta \u2028 "b"')], 'adapter_three');
+    const tools = toolPage(catalog, true, undefined);
+    const prompts = promptPage(catalog, false, undefined);
+    expect(toolPage(catalog, true, undefined).tools).toBe(tools.tools);
+    for (const id of [1, 'an "id" \u2028 with </script>', null]) {
+      for (const result of [tools, prompts]) {
+        const message = { jsonrpc: '2.0', id, result: { ...result } };
+        expect(listAnswerText(message)).toBe(JSON.stringify(message));
+        expect(message.result).toEqual(result);
+      }
+    }
+    // The page's kept text is what goes out: a list never changes once made, so a change made here
+    // behind its back shows in JSON.stringify's text and not in the answer's.
+    const kept = { jsonrpc: '2.0', id: 7, result: { tools: tools.tools } };
+    const first = tools.tools[0]!;
+    const description = first.description;
+    first.description = 'changed';
+    try {
+      expect(JSON.stringify(kept)).toContain('changed');
+      expect(listAnswerText(kept)).not.toContain('changed');
+    } finally {
+      first.description = description;
+    }
+    // A page that is not a kept one is serialized as it is.
+    const copy = { jsonrpc: '2.0', id: 7, result: { tools: tools.tools.map((t) => ({ ...t, description: 'copied' })) } };
+    expect(listAnswerText(copy)).toBe(JSON.stringify(copy));
+    expect(listAnswerText({ jsonrpc: '2.0', id: 8, error: { code: -1, message: 'no' } })).toBe(
+      '{"jsonrpc":"2.0","id":8,"error":{"code":-1,"message":"no"}}',
+    );
   });
 });
 
