@@ -24,6 +24,8 @@ describe('personal API keys', () => {
   const ping = (app: TestApp, deploymentId: string, token: string | null) =>
     app.call('POST', `/v1/mcp/${deploymentId}`, { token, body: { jsonrpc: '2.0', method: 'ping', id: 1 } });
 
+  // Starts its own services: a second instance (and, for the logs, a third) runs on the same
+  // database, and a key revoked on one instance must be refused on the other.
   beforeAll(async () => {
     database = await createTestDatabase();
     t = await startTestApp({ database });

@@ -1,17 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { PRICES, startAppWithFakeStripe, stopAppWithFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
+import { PRICES, startAppWithFakeStripe, startFakeStripe, stopAppWithFakeStripe, type FakeStripe } from '../helpers/fake-stripe.js';
 import { seedPlan, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 const GOOD = { successUrl: 'https://app.example.com/billing/done', cancelUrl: 'https://app.example.com/billing' };
 
-describe('billing routes with Stripe (a loopback fake)', () => {
-  let stripe: FakeStripe;
-  let t: TestApp;
-  beforeAll(async () => ({ stripe, t } = await startAppWithFakeStripe()));
-  afterAll(() => stopAppWithFakeStripe(t, stripe));
+/** The fake Stripe the service is started with. */
+let fakeStripe: FakeStripe | undefined;
 
-  it('GET /v1/billing/subscription: a user who never paid is on free, active', async () => {
+/** A service pointed at a fake Stripe started before it. */
+const test = serviceTestWith(
+  {},
+  {
+    peers: async () => {
+      const stripe = await startFakeStripe();
+      fakeStripe = stripe;
+      return { env: stripe.env(), close: () => stripe.close() };
+    },
+  },
+).extend<{ stripe: FakeStripe }>({
+  // The fake the service was started with (so after the service).
+  stripe: [async ({ service: _ }, use) => use(fakeStripe!), { scope: 'file' }],
+});
+
+describe('billing routes with Stripe (a loopback fake)', () => {
+  test('GET /v1/billing/subscription: a user who never paid is on free, active', async ({ service: t }) => {
     const token = await t.token('never-paid@example.com', { plan: 'free' });
     const res = await t.call('GET', '/v1/billing/subscription', { token });
     expect(res.status).toBe(200);
@@ -26,7 +40,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     });
   });
 
-  it('POST /v1/billing/checkout starts a subscription checkout for the user’s customer, created once', async () => {
+  test('POST /v1/billing/checkout starts a subscription checkout for the user’s customer, created once', async ({ service: t, stripe }) => {
     const token = await t.token('buyer@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     const first = await t.call('POST', '/v1/billing/checkout', { token, body: { priceId: 'pro_monthly', ...GOOD } });
@@ -57,7 +71,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect(sub.body.data).toMatchObject({ plan: 'free', status: 'active', customerId });
   });
 
-  it('concurrent first checkouts of one user create one customer', async () => {
+  test('concurrent first checkouts of one user create one customer', async ({ service: t, stripe }) => {
     const token = await t.token('double-click@example.com', { plan: 'free' });
     const before = stripe.customers.size;
     const results = await Promise.all(
@@ -69,7 +83,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect(stripe.customers.has(customerId)).toBe(true);
   });
 
-  it('refuses redirect URLs that are not absolute http(s), and unknown prices', async () => {
+  test('refuses redirect URLs that are not absolute http(s), and unknown prices', async ({ service: t, stripe }) => {
     const token = await t.token('bad-urls@example.com', { plan: 'free' });
     const before = stripe.requests.length;
     for (const [field, value] of [
@@ -91,7 +105,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect(stripe.requests.length).toBe(before);
   });
 
-  it('refuses a second checkout while a paid subscription is live', async () => {
+  test('refuses a second checkout while a paid subscription is live', async ({ service: t }) => {
     const token = await t.token('already-pro@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'pro', 'active', { subscriptionId: 'sub_live_1' });
@@ -100,7 +114,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect(res.body.error.message).toMatch(/billing portal/);
   });
 
-  it('a live subscription that grants no plan (unpaid, incomplete, paused) still blocks a second checkout', async () => {
+  test('a live subscription that grants no plan (unpaid, incomplete, paused) still blocks a second checkout', async ({ service: t }) => {
     for (const status of ['unpaid', 'incomplete', 'paused']) {
       const token = await t.token(`live-${status}@example.com`, { plan: 'free' });
       const userId = await userIdOf(t, token);
@@ -126,7 +140,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect((await t.call('POST', '/v1/billing/checkout', { token: ended, body: { priceId: 'pro_monthly', ...GOOD } })).status).toBe(200);
   });
 
-  it('POST /v1/billing/portal opens the portal for a customer, and says clearly when there is none', async () => {
+  test('POST /v1/billing/portal opens the portal for a customer, and says clearly when there is none', async ({ service: t, stripe }) => {
     const none = await t.call('POST', '/v1/billing/portal', {
       token: await t.token('no-customer@example.com', { plan: 'free' }),
       body: { returnUrl: 'https://app.example.com/' },
@@ -144,7 +158,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect((await t.call('POST', '/v1/billing/portal', { token, body: { returnUrl: 'javascript:alert(1)' } })).status).toBe(400);
   });
 
-  it('answers 503 when Stripe fails, without creating anything', async () => {
+  test('answers 503 when Stripe fails, without creating anything', async ({ service: t, stripe }) => {
     const token = await t.token('stripe-down@example.com', { plan: 'free' });
     stripe.failing = true;
     try {
@@ -158,7 +172,7 @@ describe('billing routes with Stripe (a loopback fake)', () => {
     expect((await t.call('GET', '/v1/billing/subscription', { token })).body.data.customerId).toBeNull();
   });
 
-  it('offers the same operations in GraphQL', async () => {
+  test('offers the same operations in GraphQL', async ({ service: t }) => {
     const token = await t.token('gql-buyer@example.com', { plan: 'free' });
     const res = await t.graphql(
       'mutation($s: String!, $c: String!) { createCheckoutSession(priceId: team_monthly, successUrl: $s, cancelUrl: $c) { checkoutUrl } }',
@@ -173,6 +187,8 @@ describe('billing routes with Stripe (a loopback fake)', () => {
 
 describe('billing without Stripe configuration', () => {
   let t: TestApp;
+  // These tests start services of their own, without Stripe or with part of it: a file has one
+  // fixture service (vitest keeps a file-scoped fixture by its name, once per file), the one above.
   beforeAll(async () => {
     t = await startTestApp();
   });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
 import { authorize, createBrowser, exchangeCode, tokenRequest } from '../helpers/oauth.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * Connected apps (the OAuth clients a user let into a tool endpoint): listed on REST and GraphQL
@@ -11,23 +12,15 @@ import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 const ORIGIN = 'http://127.0.0.1';
 const OWNER = 'owner@example.com';
 
-describe('connected apps', () => {
-  let t: TestApp;
-  let token: string;
-  let dep: string;
+const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
 
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers([OWNER], {
-      env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters', PUBLIC_BASE_URL: `${ORIGIN}/v1` },
-    });
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Feature pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Connected', workflowIds: [wf] } })).body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+/** What the file's tests share: the owner's token and a deployment of theirs, and the calls they make of the service. */
+async function seed(t: TestApp) {
+  const token = await t.token(OWNER);
+  const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Feature pipeline' });
+  const dep: string = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Connected', workflowIds: [wf] } })).body.data
+    .deploymentId;
 
-  const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
   const rpc = (id: string, accessToken: string) =>
     t.call('POST', `/v1/mcp/${id}`, {
       token: accessToken,
@@ -43,7 +36,21 @@ describe('connected apps', () => {
     return { clientId: authorization.clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
   }
 
-  it('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async () => {
+  return { token, dep, rpc, tokensFor };
+}
+
+const test = serviceTestWith({
+  MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters',
+  PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+}).extend<{ world: Awaited<ReturnType<typeof seed>> }>({
+  world: [async ({ service }, use) => use(await seed(service)), { scope: 'file' }],
+});
+
+describe('connected apps', () => {
+  test('lists the clients the user connected, and disconnecting one stops its tokens at once (REST and GraphQL)', async ({
+    service: t,
+    world: { token, dep, rpc, tokensFor },
+  }) => {
     const issued = await tokensFor(endpointOf(dep).href);
     const list = await t.call('GET', '/v1/connected-apps', { token });
     expect(list.status).toBe(200);
@@ -93,7 +100,7 @@ describe('connected apps', () => {
     expect(again.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('deleting the account revokes every token of its connected clients', async () => {
+  test('deleting the account revokes every token of its connected clients', async ({ service: t, world: { dep, rpc } }) => {
     const email = 'leaving@example.com';
     const leaving = await t.token(email);
     const wf = await seedWorkflow(t, await userIdOf(t, leaving), { name: 'Leaving pipeline' });

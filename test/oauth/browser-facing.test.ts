@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { decodeJwt } from 'jose';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import {
   answerConsent,
   authorizationUrl,
@@ -29,21 +29,19 @@ const OWNER = 'pages-owner@example.com';
 const OTHER = 'pages-other@example.com';
 const ATTACKER_REDIRECT = 'https://attacker.example/cb';
 
+/** The service, the tool endpoint of a private deployment of OWNER's (the resource asked for), and a browser the file's tests share. */
+const test = serviceTestWith(OAUTH_ENV).extend<{ resource: string; browser: TestBrowser }>({
+  resource: [
+    async ({ service: t }, use) => {
+      const [dep] = (await ownerWithDeployments(t, OWNER, ['Private one'])).deploymentIds;
+      await use(`${ORIGIN}/v1/mcp/${dep}`);
+    },
+    { scope: 'file' },
+  ],
+  browser: [async ({ service: t }, use) => use(createBrowser(t.app, ORIGIN)), { scope: 'file' }],
+});
+
 describe('the authorization server in a browser', () => {
-  let t: TestApp;
-  let dep: string;
-  let browser: TestBrowser;
-  const resource = () => `${ORIGIN}/v1/mcp/${dep}`;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: OAUTH_ENV });
-    [dep] = (await ownerWithDeployments(t, OWNER, ['Private one'])).deploymentIds;
-    browser = createBrowser(t.app, ORIGIN);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   function expectServicePage(res: Response, html: string) {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(html).toMatch(/^<!doctype html>/);
@@ -58,7 +56,11 @@ describe('the authorization server in a browser', () => {
   }
 
   describe('no open redirects (RFC 9700, 4.11.2)', () => {
-    it('before consent, an error for a client with an https redirect URI is a page of the service, not a redirect', async () => {
+    test('before consent, an error for a client with an https redirect URI is a page of the service, not a redirect', async ({
+      service: t,
+      browser,
+      resource,
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN, { client_name: 'Far away', redirect_uris: [ATTACKER_REDIRECT] });
       const variants: Record<string, string>[] = [
         { prompt: 'none' },
@@ -67,7 +69,7 @@ describe('the authorization server in a browser', () => {
       ];
       for (const params of variants) {
         const res = await browser.request(
-          authorizationUrl(ORIGIN, { client_id: clientId, redirect_uri: ATTACKER_REDIRECT, resource: resource(), ...params }),
+          authorizationUrl(ORIGIN, { client_id: clientId, redirect_uri: ATTACKER_REDIRECT, resource, ...params }),
         );
         const html = await res.text();
         expect(res.headers.get('location'), JSON.stringify(params)).toBeNull();
@@ -78,24 +80,32 @@ describe('the authorization server in a browser', () => {
       }
     });
 
-    it("a loopback client still gets its errors at its redirect URI (it is the user's own IDE)", async () => {
+    test("a loopback client still gets its errors at its redirect URI (it is the user's own IDE)", async ({
+      service: t,
+      browser,
+      resource,
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN);
-      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: resource(), prompt: 'none' }));
+      const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource, prompt: 'none' }));
       const location = new URL(res.headers.get('location')!);
       expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
       expect(location.searchParams.get('error')).toBe('login_required');
     });
 
-    it('response modes that answer with a self-submitting page or a fragment are refused with a page', async () => {
+    test('response modes that answer with a self-submitting page or a fragment are refused with a page', async ({
+      service: t,
+      browser,
+      resource,
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       for (const mode of ['form_post', 'fragment', 'web_message']) {
-        const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: resource(), response_mode: mode }));
+        const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource, response_mode: mode }));
         expect(res.headers.get('location')).toBeNull();
         expectServicePage(res, await res.text());
       }
     });
 
-    it('there is no RP-initiated logout to bounce through', async () => {
+    test('there is no RP-initiated logout to bounce through', async ({ service: t, browser }) => {
       const clientId = await registerClient(t.app, ORIGIN, { redirect_uris: [ATTACKER_REDIRECT] });
       const res = await browser.request(
         `/oauth/session/end?client_id=${encodeURIComponent(clientId)}&post_logout_redirect_uri=${encodeURIComponent(ATTACKER_REDIRECT)}`,
@@ -112,13 +122,16 @@ describe('the authorization server in a browser', () => {
   });
 
   describe('errors a person sees are pages of the service', () => {
-    it('an unknown client, a metadata document that cannot be read, a bad redirect URI: each says what happened and what to do', async () => {
+    test('an unknown client, a metadata document that cannot be read, a bad redirect URI: each says what happened and what to do', async ({
+      browser,
+      resource,
+    }) => {
       const cases: [Record<string, string>, RegExp][] = [
         [{ client_id: 'no-such-client' }, /Unknown application[\s\S]*Start the connection again from your IDE/],
         [{ client_id: 'https://127.0.0.1:1/doc.json' }, /could not be identified[\s\S]*operator/],
       ];
       for (const [params, text] of cases) {
-        const res = await browser.request(authorizationUrl(ORIGIN, { resource: resource(), ...params }));
+        const res = await browser.request(authorizationUrl(ORIGIN, { resource, ...params }));
         const html = await res.text();
         expect(res.status).toBeGreaterThanOrEqual(400);
         expectServicePage(res, html);
@@ -127,7 +140,7 @@ describe('the authorization server in a browser', () => {
       }
     });
 
-    it('programs still get JSON: the token and registration endpoints', async () => {
+    test('programs still get JSON: the token and registration endpoints', async ({ service: t }) => {
       const token = await tokenRequest(t.app, ORIGIN, { grant_type: 'authorization_code', code: 'nope', client_id: 'nope' });
       expect(token.body.error).toBe('invalid_client');
       const registration = await t.call('POST', '/oauth/register', { body: { redirect_uris: ['javascript:alert(1)'] } });
@@ -137,10 +150,10 @@ describe('the authorization server in a browser', () => {
   });
 
   describe('consent', () => {
-    it("L1: confirming consent for another user's private deployment is refused on POST as on GET", async () => {
+    test("L1: confirming consent for another user's private deployment is refused on POST as on GET", async ({ service: t, resource }) => {
       const other = createBrowser(t.app, ORIGIN);
       const clientId = await registerClient(t.app, ORIGIN);
-      const page = await toConsent(other, authorizationUrl(ORIGIN, { client_id: clientId, resource: resource() }), OTHER);
+      const page = await toConsent(other, authorizationUrl(ORIGIN, { client_id: clientId, resource }), OTHER);
       expect(page.response.status).toBe(404);
       expect(await page.response.text()).toContain('Deployment not found');
       const confirm = await other.follow(`${new URL(page.url).pathname}/confirm`, { form: {} });
@@ -149,26 +162,29 @@ describe('the authorization server in a browser', () => {
       expect(await confirm.response.text()).toContain('Deployment not found');
     });
 
-    it('L2: before sign-in, an existing private deployment and an unknown one are answered alike', async () => {
+    test('L2: before sign-in, an existing private deployment and an unknown one are answered alike', async ({ service: t, resource }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const anonymous = createBrowser(t.app, ORIGIN);
       const shape = async (target: string) => {
         const res = await anonymous.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: target }));
         return { status: res.status, location: (res.headers.get('location') ?? '').replace(/[A-Za-z0-9_-]{20,}/g, 'ID') };
       };
-      const known = await shape(resource());
+      const known = await shape(resource);
       const unknown = await shape(`${ORIGIN}/v1/mcp/dep_doesnotexist0000000000`);
       expect(known).toEqual(unknown);
       expect(known.status).toBe(303);
     });
 
-    it('L3: scope openid gives the account id shown on the consent page and never the e-mail address', async () => {
+    test('L3: scope openid gives the account id shown on the consent page and never the e-mail address', async ({
+      service: t,
+      resource,
+    }) => {
       const own = createBrowser(t.app, ORIGIN);
       const clientId = await registerClient(t.app, ORIGIN);
       const { verifier, challenge } = pkcePair();
       const consent = await toConsent(
         own,
-        authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, resource: resource(), scope: 'openid email mcp' }),
+        authorizationUrl(ORIGIN, { client_id: clientId, code_challenge: challenge, resource, scope: 'openid email mcp' }),
         OWNER,
       );
       const back = await answerConsent(own, consent, 'confirm');
@@ -184,7 +200,10 @@ describe('the authorization server in a browser', () => {
       if (issued.body.id_token) expect(decodeJwt(issued.body.id_token as string).email).toBeUndefined();
     });
 
-    it('L4: client_name is bounded and plain, and shown as a quoted name the service has not checked', async () => {
+    test('L4: client_name is bounded and plain, and shown as a quoted name the service has not checked', async ({
+      service: t,
+      resource,
+    }) => {
       const long = await t.call('POST', '/oauth/register', { body: { client_name: 'x'.repeat(81), redirect_uris: [REDIRECT_URI] } });
       expect(long.status).toBe(400);
       expect(long.body.error_description).toMatch(/client_name is longer than 80/);
@@ -194,11 +213,7 @@ describe('the authorization server in a browser', () => {
       expect(shaped.status).toBe(400);
       const lookalike = 'Workflow dashboard — verified';
       const clientId = await registerClient(t.app, ORIGIN, { client_name: lookalike });
-      const page = await toConsent(
-        createBrowser(t.app, ORIGIN),
-        authorizationUrl(ORIGIN, { client_id: clientId, resource: resource() }),
-        OWNER,
-      );
+      const page = await toConsent(createBrowser(t.app, ORIGIN), authorizationUrl(ORIGIN, { client_id: clientId, resource }), OWNER);
       const html = await page.response.text();
       expect(html).toContain('<h1>Connect an application?</h1>');
       expect(html).toContain(`calling itself <q><bdi>${lookalike}</bdi></q>`);
@@ -207,7 +222,7 @@ describe('the authorization server in a browser', () => {
   });
 
   describe('L6: bad inputs answered without a 500', () => {
-    it('a return path outside Latin-1 on /sign-in', async () => {
+    test('a return path outside Latin-1 on /sign-in', async ({ service: t, browser }) => {
       const res = await t.app.fetch(new Request(`${ORIGIN}/sign-in?return=${encodeURIComponent('/workflows/ünïcödé/☃')}`));
       expect(res.status).toBe(200);
       const html = await res.text();
@@ -217,14 +232,14 @@ describe('the authorization server in a browser', () => {
       expect(signedIn.url).toBe(`${ORIGIN}/workflows/%C3%BCn%C3%AF`);
     });
 
-    it('deeply nested JSON on /oauth/register', async () => {
+    test('deeply nested JSON on /oauth/register', async ({ service: t }) => {
       const res = await t.call('POST', '/oauth/register', { rawBody: `${'['.repeat(3000)}${']'.repeat(3000)}` });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_client_metadata');
     });
   });
 
-  it('L7: a deleted account signs in again in the browser as a new account, and IDE OAuth works for it', async () => {
+  test('L7: a deleted account signs in again in the browser as a new account, and IDE OAuth works for it', async ({ service: t }) => {
     const email = 'phoenix@example.com';
     const first = createBrowser(t.app, ORIGIN);
     await first.follow('/sign-in/dev', { form: { email, return: '/' } });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { createWorkflow } from '../helpers/workflows.js';
 
 const ORIGIN = 'http://127.0.0.1';
@@ -32,15 +33,12 @@ function graphqlWithCookie(t: TestApp, cookie: string, query: string, headers: R
   );
 }
 
-describe('browser sign-in and sessions (development sign-in)', () => {
-  const clock = new MovableClock(Date.parse('2026-03-01T10:00:00Z'));
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ clock, env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });
-  });
-  afterAll(() => t.close());
+const clock = new MovableClock(Date.parse('2026-03-01T10:00:00Z'));
+/** The service on loopback, on a clock the tests move. */
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'http://127.0.0.1/v1' }, { clock });
 
-  it('shows the development sign-in page, with an e-mail field and no password', async () => {
+describe('browser sign-in and sessions (development sign-in)', () => {
+  test('shows the development sign-in page, with an e-mail field and no password', async ({ service: t }) => {
     const res = await t.call('GET', '/sign-in?return=%2Fdeployments');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
@@ -49,7 +47,9 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(res.text).toContain('value="/deployments"');
   });
 
-  it('signs in with an e-mail address: an HttpOnly SameSite cookie (not Secure on loopback) naming a server-side session', async () => {
+  test('signs in with an e-mail address: an HttpOnly SameSite cookie (not Secure on loopback) naming a server-side session', async ({
+    service: t,
+  }) => {
     const res = await devSignIn(t, 'ada@example.com');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/workflows');
@@ -69,7 +69,7 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(await me.json()).toEqual({ data: { me: { email: 'ada@example.com' } } });
   });
 
-  it('is the same account as a development token for that address', async () => {
+  test('is the same account as a development token for that address', async ({ service: t }) => {
     const token = await t.token('bob@example.com');
     await createWorkflow(t, token);
     const cookie = cookieOf(await devSignIn(t, 'bob@example.com')).split(';')[0]!;
@@ -77,7 +77,7 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect((await res.json()).data.me.workflowCount).toBe(1);
   });
 
-  it('refuses an e-mail address that is not one, and a return path to another host', async () => {
+  test('refuses an e-mail address that is not one, and a return path to another host', async ({ service: t }) => {
     const bad = await devSignIn(t, 'not-an-address');
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('Enter an e-mail address such as name@example.com.');
@@ -87,13 +87,13 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(away.headers.get('location')).toBe('/');
   });
 
-  it('refuses a sign-in form posted from another site', async () => {
+  test('refuses a sign-in form posted from another site', async ({ service: t }) => {
     const res = await devSignIn(t, 'ada@example.com', '/', 'https://evil.example');
     expect(res.status).toBe(403);
     expect((await res.json()).error.code).toBe('FORBIDDEN');
   });
 
-  it('refuses a cross-site GraphQL request that carries the session cookie', async () => {
+  test('refuses a cross-site GraphQL request that carries the session cookie', async ({ service: t }) => {
     const cookie = cookieOf(await devSignIn(t, 'ada@example.com')).split(';')[0]!;
     const mutation = 'mutation { createDeployment(name: "stolen", workflowIds: []) { deploymentId } }';
     const cases: Record<string, string>[] = [
@@ -112,7 +112,7 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(await t.database.db.prisma.deployment.count({ where: { name: 'stolen' } })).toBe(0);
   });
 
-  it('ends a session after 7 days without activity, and keeps an active one going', async () => {
+  test('ends a session after 7 days without activity, and keeps an active one going', async ({ service: t }) => {
     const cookie = cookieOf(await devSignIn(t, 'idle@example.com')).split(';')[0]!;
     // Active every 6 days: still signed in three weeks later, and the cookie is renewed.
     for (let i = 0; i < 3; i++) {
@@ -132,7 +132,7 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(page.status).toBe(200);
   });
 
-  it('ends the session on sign-out', async () => {
+  test('ends the session on sign-out', async ({ service: t }) => {
     const cookie = cookieOf(await devSignIn(t, 'out@example.com')).split(';')[0]!;
     const out = await t.app.fetch(new Request(`${ORIGIN}/sign-out`, { method: 'POST', headers: { cookie, origin: ORIGIN } }));
     expect(out.status).toBe(303);
@@ -142,14 +142,14 @@ describe('browser sign-in and sessions (development sign-in)', () => {
     expect(res.status).toBe(401);
   });
 
-  it('passes a signed-in browser straight through the sign-in page', async () => {
+  test('passes a signed-in browser straight through the sign-in page', async ({ service: t }) => {
     const cookie = cookieOf(await devSignIn(t, 'ada@example.com')).split(';')[0]!;
     const res = await t.app.fetch(new Request(`${ORIGIN}/sign-in?return=%2Faccount`, { headers: { cookie } }));
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/account');
   });
 
-  it('still takes Bearer tokens on /graphql, whatever cookie is sent beside them', async () => {
+  test('still takes Bearer tokens on /graphql, whatever cookie is sent beside them', async ({ service: t }) => {
     const token = await t.token('carol@example.com');
     const res = await t.app.fetch(
       new Request(`${ORIGIN}/graphql`, {
@@ -162,6 +162,8 @@ describe('browser sign-in and sessions (development sign-in)', () => {
   });
 });
 
+// Each test starts a service of its own, with the setting it is about: a file has one fixture
+// service (vitest keeps a file-scoped fixture by its name, once per file), the loopback one above.
 describe('browser sign-in settings', () => {
   it('names the cookie __Host- and marks it Secure outside loopback', async () => {
     const t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://workflows.example.com/v1' } });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/oauth-store/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 /** E-mail sign-in by one-time link, through the service's pages, with a real SMTP server on loopback. */
@@ -45,31 +46,36 @@ async function meWith(t: TestApp, cookie: string) {
   return ((await res.json()) as { data: { me: { userId: string; email: string } | null } }).data?.me ?? null;
 }
 
+const clock = new MovableClock();
+/** The mail server the service sends to, started before it. */
+let mailServer: TestSmtpServer | undefined;
+
+/** The service on a clock the tests move, sending through a mail server of the file's. */
+const test = serviceTestWith(
+  { PUBLIC_BASE_URL: `${ORIGIN}/v1`, MAIL_FROM: 'Workflows <signin@example.com>' },
+  {
+    clock,
+    peers: async () => {
+      const smtp = await startSmtpServer();
+      mailServer = smtp;
+      return { env: { SMTP_URL: smtp.url }, close: () => smtp.close() };
+    },
+  },
+).extend<{ smtp: TestSmtpServer }>({
+  // The mail server the service was started with (so after the service).
+  smtp: [async ({ service: _ }, use) => use(mailServer!), { scope: 'file' }],
+});
+
 describe('e-mail sign-in by one-time link', () => {
-  const clock = new MovableClock();
-  let smtp: TestSmtpServer;
-  let t: TestApp;
   let sent = 0;
 
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({
-      clock,
-      env: { PUBLIC_BASE_URL: `${ORIGIN}/v1`, SMTP_URL: smtp.url, MAIL_FROM: 'Workflows <signin@example.com>' },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
-
-  async function ask(email: string) {
+  async function ask(t: TestApp, email: string) {
     const res = await page(await form(t, '/sign-in/email', { email, return: '/workflows' }));
     if (res.status === 200) sent += 1;
     return res;
   }
 
-  it('offers the e-mail form, not the development page', async () => {
+  test('offers the e-mail form, not the development page', async ({ service: t }) => {
     const res = await t.call('GET', '/sign-in?return=%2Fworkflows');
     expect(res.status).toBe(200);
     expect(res.text).toContain('action="/sign-in/email"');
@@ -77,8 +83,8 @@ describe('e-mail sign-in by one-time link', () => {
     expect(res.text).not.toContain('/sign-in/dev');
   });
 
-  it('sends a link to the service’s own origin, keeps only its hash, and signs in once', async () => {
-    const answer = await ask('Ada@Example.com');
+  test('sends a link to the service’s own origin, keeps only its hash, and signs in once', async ({ service: t, smtp }) => {
+    const answer = await ask(t, 'Ada@Example.com');
     expect(answer.status).toBe(200);
     expect(answer.type).toContain('text/html');
     expect(answer.text).toContain('Check your e-mail');
@@ -117,22 +123,22 @@ describe('e-mail sign-in by one-time link', () => {
     expect(reopened.text).toContain('already been used');
 
     // A second link for the same address opens the same account.
-    await ask('ada@example.com');
+    await ask(t, 'ada@example.com');
     const second = await form(t, '/sign-in/email/confirm', { token: tokenOf(linkIn(await smtp.waitForMessage(sent), ORIGIN)) });
     expect((await meWith(t, sessionCookie(second)!))?.userId).toBe(me?.userId);
   });
 
-  it('answers the same whether or not the address has an account', async () => {
-    const known = await ask('ada@example.com');
-    const unknown = await ask('nobody-yet@example.com');
+  test('answers the same whether or not the address has an account', async ({ service: t, smtp }) => {
+    const known = await ask(t, 'ada@example.com');
+    const unknown = await ask(t, 'nobody-yet@example.com');
     expect(unknown.status).toBe(known.status);
     expect(unknown.text.replace('nobody-yet@example.com', 'X')).toBe(known.text.replace('ada@example.com', 'X'));
     await smtp.waitForMessage(sent);
     expect(await t.database.db.prisma.user.count({ where: { email: 'nobody-yet@example.com' } })).toBe(0);
   });
 
-  it('refuses a link older than 15 minutes', async () => {
-    await ask('late@example.com');
+  test('refuses a link older than 15 minutes', async ({ service: t, smtp }) => {
+    await ask(t, 'late@example.com');
     const token = tokenOf(linkIn(await smtp.waitForMessage(sent), ORIGIN));
     clock.advance(15 * 60 * 1000 + 1000);
     const res = await page(await form(t, '/sign-in/email/confirm', { token }));
@@ -142,7 +148,7 @@ describe('e-mail sign-in by one-time link', () => {
     expect(await t.database.db.prisma.user.count({ where: { email: 'late@example.com' } })).toBe(0);
   });
 
-  it('answers every bad input with a page', async () => {
+  test('answers every bad input with a page', async ({ service: t }) => {
     for (const email of ['', 'not-an-address', 'a@b', `${'x'.repeat(250)}@example.com`, 'two@example.com, three@example.com']) {
       const res = await page(await form(t, '/sign-in/email', { email, return: '/' }));
       expect(res.status, email).toBe(400);
@@ -168,20 +174,20 @@ describe('e-mail sign-in by one-time link', () => {
     expect(wrongMethod.headers.get('content-type')).toContain('text/html');
   });
 
-  it('limits the links sent to one address', async () => {
+  test('limits the links sent to one address', async ({ service: t }) => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) statuses.push((await ask('busy@example.com')).status);
+    for (let i = 0; i < 6; i += 1) statuses.push((await ask(t, 'busy@example.com')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    const refused = await ask('busy@example.com');
+    const refused = await ask(t, 'busy@example.com');
     expect(refused.text).toContain('Too many sign-in links were sent to this address');
     expect(await t.database.db.prisma.emailSignInLink.count({ where: { email: 'busy@example.com' } })).toBe(5);
     // Another address is not held up by it.
-    expect((await ask('calm@example.com')).status).toBe(200);
+    expect((await ask(t, 'calm@example.com')).status).toBe(200);
   });
 
-  it('limits the links one client address asks for', async () => {
+  test('limits the links one client address asks for', async ({ service: t }) => {
     let last = { status: 0, text: '' };
-    for (let i = 0; i < 25 && last.status !== 429; i += 1) last = await ask(`many-${i}@example.com`);
+    for (let i = 0; i < 25 && last.status !== 429; i += 1) last = await ask(t, `many-${i}@example.com`);
     expect(last.status).toBe(429);
     expect(last.text).toContain('Too many sign-in links were asked for from your network');
     // Every link this client address asked for in the hour counts, earlier tests' too: 20.
@@ -192,6 +198,8 @@ describe('e-mail sign-in by one-time link', () => {
 
 describe('e-mail sign-in with the mail server down', () => {
   let t: TestApp;
+  // Starts a service of its own, with a mail server that is not there: a file has one fixture
+  // service (vitest keeps a file-scoped fixture by its name, once per file), the one above.
   beforeAll(async () => {
     // A port nothing listens on.
     const port = await new Promise<number>((resolve) => {

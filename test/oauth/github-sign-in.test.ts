@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startGitHubStandIn, startSignInProviders, type GitHubStandIn } from '../helpers/github-stand-in.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { linkIn, type TestSmtpServer } from '../helpers/smtp.js';
 
 /** GitHub sign-in against a GitHub Enterprise stand-in on loopback, through the service's routes. */
@@ -44,23 +45,21 @@ async function throughGitHub(t: TestApp, options: { cookie?: string; tamper?: (c
   return { status: back.status, location: back.headers.get('location'), type: back.headers.get('content-type'), text, session };
 }
 
+/** The sign-in providers the first service is started with (the GitHub stand-in and a mail server). */
+let providers: Awaited<ReturnType<typeof startSignInProviders>> | undefined;
+
+/** The service, signing in through the GitHub stand-in and by e-mail. */
+const test = serviceTestWith(
+  { PUBLIC_BASE_URL: `${ORIGIN}/v1` },
+  { peers: async () => (providers = await startSignInProviders()) },
+).extend<{ github: GitHubStandIn; smtp: TestSmtpServer }>({
+  // The providers the service was started with (so after the service).
+  github: [async ({ service: _ }, use) => use(providers!.github), { scope: 'file' }],
+  smtp: [async ({ service: _ }, use) => use(providers!.smtp), { scope: 'file' }],
+});
+
 describe('GitHub sign-in (Enterprise stand-in)', () => {
-  let providers: Awaited<ReturnType<typeof startSignInProviders>>;
-  let github: GitHubStandIn;
-  let smtp: TestSmtpServer;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    providers = await startSignInProviders();
-    ({ github, smtp } = providers);
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: `${ORIGIN}/v1`, ...providers.env } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await providers?.close();
-  });
-
-  async function emailAccount(address: string): Promise<string> {
+  async function emailAccount(t: TestApp, smtp: TestSmtpServer, address: string): Promise<string> {
     const before = smtp.messages.length;
     const asked = await t.app.fetch(
       new Request(`${ORIGIN}/sign-in/email`, {
@@ -84,7 +83,7 @@ describe('GitHub sign-in (Enterprise stand-in)', () => {
     ))!.userId;
   }
 
-  it('lists GitHub and e-mail on the sign-in page', async () => {
+  test('lists GitHub and e-mail on the sign-in page', async ({ service: t }) => {
     const page = await t.call('GET', '/sign-in?return=%2Fworkflows');
     expect(page.status).toBe(200);
     expect(page.text).toContain('href="/sign-in/github?return=%2Fworkflows"');
@@ -92,7 +91,10 @@ describe('GitHub sign-in (Enterprise stand-in)', () => {
     expect(page.text).toContain('action="/sign-in/email"');
   });
 
-  it('signs in: the stand-in sees the client id, a redirect URI on the service, state, PKCE and the secret', async () => {
+  test('signs in: the stand-in sees the client id, a redirect URI on the service, state, PKCE and the secret', async ({
+    service: t,
+    github,
+  }) => {
     github.account = { id: 101, login: 'octo-ada', emails: [{ email: 'ada@gh.example', primary: true, verified: true }] };
     const result = await throughGitHub(t);
     expect(result.status).toBe(303);
@@ -112,13 +114,17 @@ describe('GitHub sign-in (Enterprise stand-in)', () => {
     expect((await me(t, again.session!))!.userId).toBe(user!.userId);
   });
 
-  it('signs a verified primary address into the account it already opens; an unverified one never', async () => {
-    const verifiedOwner = await emailAccount('bea@example.com');
+  test('signs a verified primary address into the account it already opens; an unverified one never', async ({
+    service: t,
+    github,
+    smtp,
+  }) => {
+    const verifiedOwner = await emailAccount(t, smtp, 'bea@example.com');
     github.account = { id: 202, login: 'bea-gh', emails: [{ email: 'Bea@Example.com', primary: true, verified: true }] };
     const verified = await throughGitHub(t);
     expect((await me(t, verified.session!))!.userId).toBe(verifiedOwner);
 
-    const unverifiedOwner = await emailAccount('cy@example.com');
+    const unverifiedOwner = await emailAccount(t, smtp, 'cy@example.com');
     github.account = {
       id: 303,
       login: 'cy-gh',
@@ -134,13 +140,13 @@ describe('GitHub sign-in (Enterprise stand-in)', () => {
     expect(other!.email).toBeNull();
   });
 
-  it('keeps the rules of names: a login that looks like another user’s handle is not taken', async () => {
+  test('keeps the rules of names: a login that looks like another user’s handle is not taken', async ({ service: t, github }) => {
     github.account = { id: 404, login: 'user-abcd1234', emails: [] };
     const result = await throughGitHub(t);
     expect((await me(t, result.session!))!.displayName).toBeNull();
   });
 
-  it('answers a state mismatch, a missing attempt and GitHub refusing with pages', async () => {
+  test('answers a state mismatch, a missing attempt and GitHub refusing with pages', async ({ service: t, github }) => {
     github.account = { id: 505, login: 'eve', emails: [] };
     const mismatch = await throughGitHub(t, { tamper: (u) => u.searchParams.set('state', 'not-the-state') });
     expect(mismatch.status).toBe(400);
@@ -174,6 +180,8 @@ describe('GitHub sign-in (Enterprise stand-in)', () => {
 describe('GitHub sign-in with the wrong secret', () => {
   let github: GitHubStandIn;
   let t: TestApp;
+  // Starts a service of its own, with the wrong secret: a file has one fixture service (vitest
+  // keeps a file-scoped fixture by its name, once per file), the one of the first describe.
   beforeAll(async () => {
     github = await startGitHubStandIn();
     t = await startTestApp({
@@ -198,6 +206,8 @@ describe('GitHub sign-in with the wrong secret', () => {
 
 describe('the sign-in page with every way in', () => {
   let t: TestApp;
+  // Starts a service of its own, with every way in configured: a file has one fixture service, the
+  // one of the first describe.
   beforeAll(async () => {
     t = await startTestApp({
       env: {

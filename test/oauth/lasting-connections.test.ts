@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
 import { MCP_ACCEPT } from '../helpers/mcp.js';
 import {
@@ -18,6 +18,7 @@ import {
   tokenRequest,
   type TestBrowser,
 } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * IDE connections that last as documented (issue: connections died with the authorization
@@ -29,22 +30,13 @@ const OWNER = 'lasting@example.com';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-describe('IDE connections that last', () => {
-  let t: TestApp;
-  let depA: string;
-  let depB: string;
-  const clock = new MovableClock();
-  let browser: TestBrowser;
-  const endpoint = (id: string) => `${ORIGIN}/v1/mcp/${id}`;
+const clock = new MovableClock();
+const endpoint = (id: string) => `${ORIGIN}/v1/mcp/${id}`;
 
-  beforeAll(async () => {
-    t = await startTestApp({ clock, env: OAUTH_ENV });
-    [depA, depB] = (await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B'])).deploymentIds;
-    browser = createBrowser(t.app, ORIGIN);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+/** What the file's tests share: two deployments of OWNER's, a browser, and the calls they make of the service. */
+async function seed(t: TestApp) {
+  const [depA, depB] = (await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B'])).deploymentIds;
+  const browser = createBrowser(t.app, ORIGIN);
 
   /** Authorizes `clientId` for a deployment through sign-in and consent, and exchanges the code. */
   async function connect(clientId: string, deploymentId: string, as: TestBrowser = browser, email = OWNER) {
@@ -77,7 +69,19 @@ describe('IDE connections that last', () => {
       .connectedApps;
   }
 
-  it('a refresh 25 hours later works (the 24-hour session of the authorization server does not end it)', async () => {
+  return { depA, depB, browser, connect, refresh, toolsList, connectedApps };
+}
+
+/** The service on a clock the tests move (never waited for). */
+const test = serviceTestWith(OAUTH_ENV, { clock }).extend<{ world: Awaited<ReturnType<typeof seed>> }>({
+  world: [async ({ service }, use) => use(await seed(service)), { scope: 'file' }],
+});
+
+describe('IDE connections that last', () => {
+  test('a refresh 25 hours later works (the 24-hour session of the authorization server does not end it)', async ({
+    service: t,
+    world: { depA, connect, refresh, toolsList },
+  }) => {
     const clientId = await registerClient(t.app, ORIGIN);
     const tokens = await connect(clientId, depA);
     clock.offsetMs += 25 * HOUR;
@@ -86,7 +90,10 @@ describe('IDE connections that last', () => {
     expect((await toolsList(depA, refreshed.body.access_token)).status).toBe(200);
   });
 
-  it('a refresh token is good for 30 days from its last use: day 29 works (twice over), day 31 fails', async () => {
+  test('a refresh token is good for 30 days from its last use: day 29 works (twice over), day 31 fails', async ({
+    service: t,
+    world: { depA, connect, refresh, toolsList, connectedApps },
+  }) => {
     const clientId = await registerClient(t.app, ORIGIN);
     const first = await connect(clientId, depA);
     clock.offsetMs += 29 * DAY;
@@ -108,7 +115,10 @@ describe('IDE connections that last', () => {
     expect((await connectedApps(fresh)).map((a) => a.clientId)).not.toContain(clientId);
   });
 
-  it('authorizing a client for a second deployment keeps the first; connected apps list exactly the two that work', async () => {
+  test('authorizing a client for a second deployment keeps the first; connected apps list exactly the two that work', async ({
+    service: t,
+    world: { depA, depB, connect, refresh, toolsList, connectedApps },
+  }) => {
     const clientId = await registerClient(t.app, ORIGIN);
     const onA = await connect(clientId, depA);
     const onB = await connect(clientId, depB);
@@ -128,7 +138,10 @@ describe('IDE connections that last', () => {
     expect(after.map((a) => a.deploymentIds).sort()).toEqual([[depA], [depB]].sort());
   });
 
-  it('no sign-out link ends a connection: the provider has no logout endpoint, and the dashboard sign-out leaves IDEs connected', async () => {
+  test('no sign-out link ends a connection: the provider has no logout endpoint, and the dashboard sign-out leaves IDEs connected', async ({
+    service: t,
+    world: { depA, browser, connect, refresh, toolsList },
+  }) => {
     const clientId = await registerClient(t.app, ORIGIN, { redirect_uris: [REDIRECT_URI, 'https://ide.example/cb'] });
     const tokens = await connect(clientId, depA);
     const logout = await browser.request(
@@ -145,7 +158,10 @@ describe('IDE connections that last', () => {
   });
 
   describe('the token endpoint never loses a refresh', () => {
-    it('a refresh whose answer was lost can be sent again within 5 minutes without revoking anything', async () => {
+    test('a refresh whose answer was lost can be sent again within 5 minutes without revoking anything', async ({
+      service: t,
+      world: { depA, connect, refresh, toolsList },
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const tokens = await connect(clientId, depA);
       const lost = await refresh(clientId, tokens.refresh_token);
@@ -162,7 +178,10 @@ describe('IDE connections that last', () => {
       expect((await toolsList(depA, next.body.access_token)).status).toBe(200);
     });
 
-    it('after the window, presenting a rotated refresh token again is reuse and revokes the connection', async () => {
+    test('after the window, presenting a rotated refresh token again is reuse and revokes the connection', async ({
+      service: t,
+      world: { depA, connect, refresh, toolsList },
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const tokens = await connect(clientId, depA);
       const rotated = await refresh(clientId, tokens.refresh_token);
@@ -174,7 +193,10 @@ describe('IDE connections that last', () => {
       expect((await toolsList(depA, rotated.body.access_token)).status).toBe(401);
     });
 
-    it('within the window too, once the new refresh token was used, the old one is reuse', async () => {
+    test('within the window too, once the new refresh token was used, the old one is reuse', async ({
+      service: t,
+      world: { depA, connect, refresh, toolsList },
+    }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const tokens = await connect(clientId, depA);
       const second = await refresh(clientId, tokens.refresh_token);
@@ -186,7 +208,10 @@ describe('IDE connections that last', () => {
     });
   });
 
-  it('tokens and codes are stored hashed: no stored id or payload holds them', async () => {
+  test('tokens and codes are stored hashed: no stored id or payload holds them', async ({
+    service: t,
+    world: { depA, browser, refresh, toolsList },
+  }) => {
     const clientId = await registerClient(t.app, ORIGIN);
     const { verifier, challenge } = pkcePair();
     const consent = await toConsent(

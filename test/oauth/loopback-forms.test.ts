@@ -4,9 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentService, seedDeployment, type AgentService } from '../agents/service.js';
-import { startTestApp } from '../helpers/app.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { answerConsent, createBrowser, MemoryOAuthProvider, REDIRECT_URI, toConsent } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * Both loopback names of one machine's service: an endpoint reached as `localhost` or as
@@ -42,6 +42,9 @@ describe('an endpoint reached by either loopback name', () => {
   let deploymentId: string;
   const initialize = JSON.stringify(initializeRequest({ clientName: 'claude-code' }));
 
+  // Starts its own service, as the agent CLIs reach it: listening on a loopback port over node:http,
+  // with PUBLIC_BASE_URL naming that port. The fixture's service is called in process, and the Host
+  // header that real HTTP carries is what this describe tests.
   beforeAll(async () => {
     service = await startAgentService();
     port = Number(new URL(service.origin).port);
@@ -129,28 +132,26 @@ describe('an endpoint reached by either loopback name', () => {
   });
 });
 
+/** A service configured with a public https address. */
+const publicTest = serviceTestWith({ PUBLIC_BASE_URL: 'https://workflows.example.com/v1' });
+
 describe('a service configured with a public address', () => {
-  it('answers with that address whatever the Host header says, loopback names included', async () => {
-    const t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://workflows.example.com/v1' } });
-    try {
-      const { deploymentId } = await seedDeployment(t);
-      for (const origin of ['http://localhost', 'http://127.0.0.1', 'http://evil.example']) {
-        const res = await t.app.fetch(
-          new Request(`${origin}/v1/mcp/${deploymentId}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...MCP_ACCEPT },
-            body: JSON.stringify(initializeRequest({ clientName: 'claude-code' })),
-          }),
-        );
-        expect(res.status).toBe(401);
-        expect(res.headers.get('www-authenticate')).toContain(
-          `resource_metadata="https://workflows.example.com/.well-known/oauth-protected-resource/v1/mcp/${deploymentId}"`,
-        );
-        const prm = await t.app.fetch(new Request(`${origin}/.well-known/oauth-protected-resource/v1/mcp/${deploymentId}`));
-        expect(((await prm.json()) as { resource: string }).resource).toBe(`https://workflows.example.com/v1/mcp/${deploymentId}`);
-      }
-    } finally {
-      await t.close();
+  publicTest('answers with that address whatever the Host header says, loopback names included', async ({ service: t }) => {
+    const { deploymentId } = await seedDeployment(t);
+    for (const origin of ['http://localhost', 'http://127.0.0.1', 'http://evil.example']) {
+      const res = await t.app.fetch(
+        new Request(`${origin}/v1/mcp/${deploymentId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...MCP_ACCEPT },
+          body: JSON.stringify(initializeRequest({ clientName: 'claude-code' })),
+        }),
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain(
+        `resource_metadata="https://workflows.example.com/.well-known/oauth-protected-resource/v1/mcp/${deploymentId}"`,
+      );
+      const prm = await t.app.fetch(new Request(`${origin}/.well-known/oauth-protected-resource/v1/mcp/${deploymentId}`));
+      expect(((await prm.json()) as { resource: string }).resource).toBe(`https://workflows.example.com/v1/mcp/${deploymentId}`);
     }
   });
 });

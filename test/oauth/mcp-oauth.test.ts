@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import {
@@ -17,8 +17,8 @@ import {
   registerClient,
   toConsent,
   tokenRequest,
-  type TestBrowser,
 } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * The tool endpoint as an OAuth protected resource and the service's authorization server, driven
@@ -28,30 +28,22 @@ import {
 const ORIGIN = OAUTH_ORIGIN;
 const OWNER = 'owner@example.com';
 
-describe('OAuth for MCP clients', () => {
-  let t: TestApp;
-  let token: string;
-  let depA: string;
-  let depB: string;
-  let anon: string;
-  const clock = new MovableClock();
-  const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
-  let browser: TestBrowser;
+const clock = new MovableClock();
+const endpointOf = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
 
-  beforeAll(async () => {
-    t = await startTestApp({ clock, env: OAUTH_ENV });
-    ({
-      token,
-      deploymentIds: [depA, depB, anon],
-    } = await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B', { name: 'Open', allowAnonymous: true }], {
-      name: 'Feature pipeline',
-      description: 'Ships a feature.',
-    }));
-    browser = createBrowser(t.app, ORIGIN);
+/**
+ * What the file's tests share: OWNER's token and three deployments of one workflow (two private,
+ * one open to anonymous callers), a browser, and the calls they make of the service.
+ */
+async function seed(t: TestApp) {
+  const {
+    token,
+    deploymentIds: [depA, depB, anon],
+  } = await ownerWithDeployments(t, OWNER, ['Deployment A', 'Deployment B', { name: 'Open', allowAnonymous: true }], {
+    name: 'Feature pipeline',
+    description: 'Ships a feature.',
   });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const browser = createBrowser(t.app, ORIGIN);
 
   const rpc = (id: string, accessToken: string | null, method = 'tools/list') =>
     t.call('POST', `/v1/mcp/${id}`, {
@@ -71,8 +63,19 @@ describe('OAuth for MCP clients', () => {
     return { clientId: authorization.clientId, ...(exchanged.body as { access_token: string; refresh_token: string }) };
   }
 
+  return { token, depA, depB, anon, browser, rpc, authorizeRaw, tokensFor };
+}
+
+/** The service on a clock the tests move. */
+const test = serviceTestWith(OAUTH_ENV, { clock }).extend<{ world: Awaited<ReturnType<typeof seed>> }>({
+  world: [async ({ service }, use) => use(await seed(service)), { scope: 'file' }],
+});
+
+describe('OAuth for MCP clients', () => {
   describe('discovery', () => {
-    it('a private endpoint without a credential answers 401 pointing at its protected resource metadata', async () => {
+    test('a private endpoint without a credential answers 401 pointing at its protected resource metadata', async ({
+      world: { depA, rpc },
+    }) => {
       const res = await rpc(depA, null, 'initialize');
       expect(res.status).toBe(401);
       const challenge = res.headers.get('www-authenticate')!;
@@ -83,7 +86,10 @@ describe('OAuth for MCP clients', () => {
       expect(bad.body.error.message).toMatch(/access token is unknown, expired or revoked/);
     });
 
-    it('serves the protected resource metadata (RFC 9728) and the authorization server metadata (RFC 8414)', async () => {
+    test('serves the protected resource metadata (RFC 9728) and the authorization server metadata (RFC 8414)', async ({
+      service: t,
+      world: { depA },
+    }) => {
       const prm = await t.call('GET', `/.well-known/oauth-protected-resource/v1/mcp/${depA}`);
       expect(prm.status).toBe(200);
       expect(prm.body).toMatchObject({ resource: `${ORIGIN}/v1/mcp/${depA}`, authorization_servers: [ORIGIN], scopes_supported: ['mcp'] });
@@ -108,7 +114,7 @@ describe('OAuth for MCP clients', () => {
       }
     });
 
-    it('discovery paths with nothing there answer JSON 404s, never HTML', async () => {
+    test('discovery paths with nothing there answer JSON 404s, never HTML', async ({ service: t, world: { depA, anon } }) => {
       // An unknown deployment's path is answered like a private one's (below), so it reveals nothing.
       const unknown = await t.call('GET', '/.well-known/oauth-protected-resource/v1/mcp/dep_unknown', { headers: { accept: 'text/html' } });
       expect(unknown.status).toBe(200);
@@ -128,7 +134,10 @@ describe('OAuth for MCP clients', () => {
       }
     });
 
-    it('a request with an ID token or an API key is served as before, never pushed into OAuth', async () => {
+    test('a request with an ID token or an API key is served as before, never pushed into OAuth', async ({
+      service: t,
+      world: { token, depA, rpc },
+    }) => {
       expect((await rpc(depA, token, 'initialize')).status).toBe(200);
       const key = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'IDE', scope: 'mcp' } })).body.data.secret as string;
       const res = await rpc(depA, key, 'initialize');
@@ -138,7 +147,10 @@ describe('OAuth for MCP clients', () => {
   });
 
   describe('the whole flow with the SDK client, given only the endpoint URL', () => {
-    it('401 → metadata → dynamic registration → development sign-in → consent → token → tools/list → refresh → revoke → 401', async () => {
+    test('401 → metadata → dynamic registration → development sign-in → consent → token → tools/list → refresh → revoke → 401', async ({
+      service: t,
+      world: { depA, rpc },
+    }) => {
       const provider = new MemoryOAuthProvider();
       const ide = createBrowser(t.app, ORIGIN);
       const { client, html } = await connectWithOAuth(t.app, endpointOf(depA), provider, async (auth) => {
@@ -189,14 +201,14 @@ describe('OAuth for MCP clients', () => {
   });
 
   describe('bad input', () => {
-    it('a wrong PKCE verifier is refused (invalid_grant)', async () => {
+    test('a wrong PKCE verifier is refused (invalid_grant)', async ({ service: t, world: { depA, authorizeRaw } }) => {
       const authorization = await authorizeRaw(endpointOf(depA).href);
       const res = await exchangeCode(t.app, ORIGIN, authorization, { code_verifier: pkcePair().verifier });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/grant request is invalid/) });
     });
 
-    it('the plain PKCE method is refused', async () => {
+    test('the plain PKCE method is refused', async ({ service: t, world: { depA, browser } }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const res = await browser.request(
         authorizationUrl(ORIGIN, {
@@ -212,7 +224,10 @@ describe('OAuth for MCP clients', () => {
       expect(location.searchParams.get('error_description')).toMatch(/not supported value of code_challenge_method/);
     });
 
-    it('a reused authorization code is refused and revokes what it issued', async () => {
+    test('a reused authorization code is refused and revokes what it issued', async ({
+      service: t,
+      world: { depA, rpc, authorizeRaw },
+    }) => {
       const authorization = await authorizeRaw(endpointOf(depA).href);
       const first = await exchangeCode(t.app, ORIGIN, authorization);
       expect(first.status).toBe(200);
@@ -222,7 +237,7 @@ describe('OAuth for MCP clients', () => {
       expect((await rpc(depA, first.body.access_token)).status).toBe(401);
     });
 
-    it('a redirect URI that was not registered is refused without redirecting', async () => {
+    test('a redirect URI that was not registered is refused without redirecting', async ({ service: t, world: { depA, browser } }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const res = await browser.request(
         authorizationUrl(ORIGIN, {
@@ -242,7 +257,10 @@ describe('OAuth for MCP clients', () => {
       expect(html).toContain('<q><bdi>Raw client</bdi></q>');
     });
 
-    it("a token bound to deployment A is refused on B's endpoint and on REST and GraphQL", async () => {
+    test("a token bound to deployment A is refused on B's endpoint and on REST and GraphQL", async ({
+      service: t,
+      world: { depA, depB, rpc, tokensFor },
+    }) => {
       const { access_token } = await tokensFor(endpointOf(depA).href);
       expect((await rpc(depA, access_token)).status).toBe(200);
       const onB = await rpc(depB, access_token);
@@ -256,7 +274,7 @@ describe('OAuth for MCP clients', () => {
       expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
     });
 
-    it('an expired access token is refused with invalid_token', async () => {
+    test('an expired access token is refused with invalid_token', async ({ world: { depA, rpc, tokensFor } }) => {
       const { access_token } = await tokensFor(endpointOf(depA).href);
       clock.offsetMs = 60 * 60 * 1000 + 1000;
       try {
@@ -269,7 +287,10 @@ describe('OAuth for MCP clients', () => {
       }
     });
 
-    it('reusing a rotated refresh token after its successor was used revokes the whole family', async () => {
+    test('reusing a rotated refresh token after its successor was used revokes the whole family', async ({
+      service: t,
+      world: { depA, rpc, tokensFor },
+    }) => {
       const issued = await tokensFor(endpointOf(depA).href);
       const refresh = (rt: string) =>
         tokenRequest(t.app, ORIGIN, { grant_type: 'refresh_token', refresh_token: rt, client_id: issued.clientId });
@@ -287,7 +308,7 @@ describe('OAuth for MCP clients', () => {
       expect((await rpc(depA, next.body.access_token)).status).toBe(401);
     });
 
-    it('registration with a javascript: or a non-loopback http redirect URI is refused', async () => {
+    test('registration with a javascript: or a non-loopback http redirect URI is refused', async ({ service: t }) => {
       for (const [uri, message] of [
         ['javascript:alert(1)', /scheme 'javascript:' is not allowed/],
         ['http://ide.example.com/callback', /uses http on a host that is not loopback/],
@@ -316,7 +337,10 @@ describe('OAuth for MCP clients', () => {
       }
     });
 
-    it('a denied consent sends the client access_denied, with its state, and issues nothing', async () => {
+    test('a denied consent sends the client access_denied, with its state, and issues nothing', async ({
+      service: t,
+      world: { depA, browser },
+    }) => {
       const { url } = await authorize(t.app, browser, ORIGIN, {
         resource: endpointOf(depA).href,
         email: OWNER,
@@ -329,13 +353,13 @@ describe('OAuth for MCP clients', () => {
       expect(url.searchParams.get('code')).toBeNull();
     });
 
-    it('state comes back exactly as sent, so a client detects a mismatch', async () => {
+    test('state comes back exactly as sent, so a client detects a mismatch', async ({ world: { depA, authorizeRaw } }) => {
       const { url } = await authorizeRaw(endpointOf(depA).href, { state: 'exact-state-value' });
       expect(url.searchParams.get('state')).toBe('exact-state-value');
       expect(url.searchParams.get('state')).not.toBe('another-state');
     });
 
-    it('a resource that is not one of the tool endpoints is refused', async () => {
+    test('a resource that is not one of the tool endpoints is refused', async ({ service: t, world: { browser } }) => {
       const clientId = await registerClient(t.app, ORIGIN);
       const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/workflows` }));
       const location = new URL(res.headers.get('location')!);

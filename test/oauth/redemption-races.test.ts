@@ -32,6 +32,8 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('redemption races (PostgreSQL
   let dep: string;
   const instances = () => [t.app, second];
 
+  // Starts its own service: a second instance runs on the same database, and the races between
+  // the two are what these tests are about.
   beforeAll(async () => {
     t = await startTestApp({ env: OAUTH_ENV });
     // A second instance: its own process state and its own pool on the same database.

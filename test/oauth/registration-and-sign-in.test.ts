@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { freePort, startProcess, stopProcess } from '../helpers/process.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import {
   answerConsent,
   authorizationUrl,
@@ -33,14 +34,14 @@ async function errorPage(res: Response): Promise<{ error: string | undefined; te
   };
 }
 
-describe('client ID metadata documents', () => {
-  let t: TestApp;
-  let server: Server;
-  let port: number;
-  let dep: string;
-  let browser: TestBrowser;
-  /** What the loopback server answers per path: a body, a delay. */
-  const documents = new Map<string, { body: string; delayMs?: number }>();
+/** What the loopback server of client ID metadata documents answers per path: a body, a delay. */
+const documents = new Map<string, { body: string; delayMs?: number }>();
+
+/**
+ * What the first describe's tests share: the loopback server of documents (closed after them), a
+ * private deployment of the owner's, a browser, and the addresses and calls they use.
+ */
+async function seed(t: TestApp, port: number) {
   const docUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
   const metadataOf = (path: string, extra: Record<string, unknown> = {}) =>
     JSON.stringify({
@@ -52,31 +53,51 @@ describe('client ID metadata documents', () => {
       token_endpoint_auth_method: 'none',
       ...extra,
     });
+  const token = await t.token('owner@example.com');
+  const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Feature pipeline' });
+  const dep: string = (await t.call('POST', '/v1/deployments', { token, body: { name: 'By document', workflowIds: [wf] } })).body.data
+    .deploymentId;
+  const browser = createBrowser(t.app, ORIGIN);
 
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const doc = documents.get(req.url ?? '');
-      if (!doc) {
-        res.writeHead(404).end();
-        return;
+  async function authorizeWith(clientId: string) {
+    const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/mcp/${dep}` }));
+    return { status: res.status, ...(await errorPage(res)) };
+  }
+
+  return { port, docUrl, metadataOf, dep, browser, authorizeWith };
+}
+
+/** A service that fetches client ID metadata documents from loopback (the test-only setting). */
+const test = serviceTestWith({ MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1`, OAUTH_CLIENT_METADATA_LOOPBACK: 'on' }).extend<{
+  world: Awaited<ReturnType<typeof seed>>;
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const server: Server = createServer((req, res) => {
+        const doc = documents.get(req.url ?? '');
+        if (!doc) {
+          res.writeHead(404).end();
+          return;
+        }
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(doc.body), doc.delayMs ?? 0);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        await use(await seed(t, (server.address() as AddressInfo).port));
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
       }
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(doc.body), doc.delayMs ?? 0);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1`, OAUTH_CLIENT_METADATA_LOOPBACK: 'on' } });
-    const token = await t.token('owner@example.com');
-    const wf = await seedWorkflow(t, await userIdOf(t, token), { name: 'Feature pipeline' });
-    dep = (await t.call('POST', '/v1/deployments', { token, body: { name: 'By document', workflowIds: [wf] } })).body.data.deploymentId;
-    browser = createBrowser(t.app, ORIGIN);
-  });
-  afterAll(async () => {
-    await t?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  });
+    },
+    { scope: 'file' },
+  ],
+});
 
-  it('the SDK client registers by its metadata document: sign-in, consent naming it, tools/list', async () => {
+describe('client ID metadata documents', () => {
+  test('the SDK client registers by its metadata document: sign-in, consent naming it, tools/list', async ({
+    service: t,
+    world: { docUrl, metadataOf, dep, browser },
+  }) => {
     documents.set('/ide.json', { body: metadataOf('/ide.json') });
     const provider = new MemoryOAuthProvider({}, docUrl('/ide.json'));
     const { client, html } = await connectWithOAuth(t.app, new URL(`${ORIGIN}/v1/mcp/${dep}`), provider, async (auth) => {
@@ -90,33 +111,28 @@ describe('client ID metadata documents', () => {
     await client.close();
   });
 
-  async function authorizeWith(clientId: string) {
-    const res = await browser.request(authorizationUrl(ORIGIN, { client_id: clientId, resource: `${ORIGIN}/v1/mcp/${dep}` }));
-    return { status: res.status, ...(await errorPage(res)) };
-  }
-
-  it('a client_id that is not an https URL is not fetched', async () => {
+  test('a client_id that is not an https URL is not fetched', async ({ world: { port, metadataOf, authorizeWith } }) => {
     documents.set('/plain.json', { body: metadataOf('/plain.json') });
     const res = await authorizeWith(`http://127.0.0.1:${port}/plain.json`);
     expect(res.status).toBe(400);
     expect(res.error).toBe('invalid_client');
   });
 
-  it('a document too large (over 5 KiB) is refused', async () => {
+  test('a document too large (over 5 KiB) is refused', async ({ world: { docUrl, metadataOf, authorizeWith } }) => {
     documents.set('/large.json', { body: metadataOf('/large.json', { padding: 'x'.repeat(6 * 1024) }) });
     const res = await authorizeWith(docUrl('/large.json'));
     expect(res.error).toBe('invalid_client');
     expect(res.text).toMatch(/could not be identified[\s\S]*client_id metadata document fetch failed/);
   });
 
-  it('a document that takes too long (over 2.5 s) is refused', async () => {
+  test('a document that takes too long (over 2.5 s) is refused', async ({ world: { docUrl, metadataOf, authorizeWith } }) => {
     documents.set('/slow.json', { body: metadataOf('/slow.json'), delayMs: 3500 });
     const res = await authorizeWith(docUrl('/slow.json'));
     expect(res.error).toBe('invalid_client');
     expect(res.text).toMatch(/fetch failed/);
   });
 
-  it('a document naming another client_id is refused', async () => {
+  test('a document naming another client_id is refused', async ({ world: { docUrl, metadataOf, authorizeWith } }) => {
     documents.set('/other.json', {
       body: JSON.stringify({ ...JSON.parse(metadataOf('/other.json')), client_id: docUrl('/someone-else.json') }),
     });
@@ -126,13 +142,17 @@ describe('client ID metadata documents', () => {
     expect(res.text).toMatch(/could not be identified/);
   });
 
-  it('a document whose redirect URI breaks the registration rules is refused', async () => {
+  test('a document whose redirect URI breaks the registration rules is refused', async ({
+    world: { docUrl, metadataOf, authorizeWith },
+  }) => {
     documents.set('/js.json', { body: metadataOf('/js.json', { redirect_uris: ['http://ide.example.com/cb'] }) });
     const res = await authorizeWith(docUrl('/js.json'));
     expect(res.error).toBe('invalid_client');
   });
 });
 
+// The tests below start services of their own, each with the settings it is about: a file has one
+// fixture service (vitest keeps a file-scoped fixture by its name, once per file), the one above.
 describe('client ID metadata documents outside tests', () => {
   it('documents on private or loopback addresses are refused before any fetch', async () => {
     const t = await startTestApp({ env: { MCP_SESSION_SECRET: SECRET, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });

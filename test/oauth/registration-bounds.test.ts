@@ -21,6 +21,7 @@ import {
   toConsent,
   tokenRequest,
 } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * Registration with bounds, unauthenticated work charged before it runs, expired records swept,
@@ -49,11 +50,41 @@ async function silentPort(): Promise<{ server: Server; port: number; connections
   };
 }
 
+const operatorClient = 'https://127.0.0.1:9/ide.json';
+
+/** A service that fetches no client document, with an operator's folder of pinned ones made before it; and a deployment of its user's. */
+const pinnedTest = serviceTestWith(
+  { ...OAUTH_ENV, OAUTH_CLIENT_METADATA_FETCH: 'off' },
+  {
+    peers: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'wf-client-docs-'));
+      // An operator's copy of a client the service cannot reach (here: a special-use address, never fetched).
+      writeFileSync(
+        join(dir, 'ide.json'),
+        JSON.stringify({
+          client_id: operatorClient,
+          client_name: 'Operator IDE',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
+      return { env: { OAUTH_CLIENT_METADATA_DIR: dir }, close: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+).extend<{ dep: string }>({
+  dep: [
+    async ({ service: t }, use) => use((await ownerWithDeployments(t, 'ide-user@example.com', ['Mine'])).deploymentIds[0]),
+    { scope: 'file' },
+  ],
+});
+
 describe('registration with bounds and the flood of unauthenticated requests', () => {
   let t: TestApp;
   let silent: Awaited<ReturnType<typeof silentPort>>;
   const clock = new MovableClock();
 
+  // Starts a service of its own, enforcing its rate limits: a file has one fixture service (vitest
+  // keeps a file-scoped fixture by its name, once per file), the one of the last describe.
   beforeAll(async () => {
     silent = await silentPort();
     t = await startTestApp({
@@ -131,6 +162,8 @@ describe('registration bounds and the sweep', () => {
   let t: TestApp;
   const clock = new MovableClock();
 
+  // Starts a service of its own, on a clock of its own: a file has one fixture service, the one of
+  // the last describe.
   beforeAll(async () => {
     t = await startTestApp({ clock, env: OAUTH_ENV });
   });
@@ -237,104 +270,82 @@ describe('the guarded outbound fetcher', () => {
 });
 
 describe('known IDE clients without egress', () => {
-  let t: TestApp;
-  let dir: string;
-  let dep: string;
-  const operatorClient = 'https://127.0.0.1:9/ide.json';
+  pinnedTest(
+    "Claude Code's client ID reaches the consent page from the pinned copy (loopback callback on any port)",
+    async ({ service: t, dep }) => {
+      const browser = createBrowser(t.app, ORIGIN);
+      const page = await toConsent(
+        browser,
+        authorizationUrl(ORIGIN, {
+          client_id: 'https://claude.ai/oauth/claude-code-client-metadata',
+          redirect_uri: 'http://localhost:41234/callback',
+          scope: 'mcp offline_access',
+          resource: `${ORIGIN}/v1/mcp/${dep}`,
+        }),
+        'ide-user@example.com',
+      );
+      const html = await page.response.text();
+      expect(page.response.status, html.slice(0, 400)).toBe(200);
+      expect(html).toContain('<q><bdi>Claude Code</bdi></q>');
+      expect(html).toContain('Name published by <strong>claude.ai</strong>');
+    },
+  );
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wf-client-docs-'));
-    // An operator's copy of a client the service cannot reach (here: a special-use address, never fetched).
-    writeFileSync(
-      join(dir, 'ide.json'),
-      JSON.stringify({
-        client_id: operatorClient,
-        client_name: 'Operator IDE',
-        redirect_uris: ['http://127.0.0.1/callback'],
-        token_endpoint_auth_method: 'none',
-      }),
-    );
-    t = await startTestApp({
-      env: {
-        ...OAUTH_ENV,
-        OAUTH_CLIENT_METADATA_FETCH: 'off',
-        OAUTH_CLIENT_METADATA_DIR: dir,
-      },
-    });
-    [dep] = (await ownerWithDeployments(t, 'ide-user@example.com', ['Mine'])).deploymentIds;
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("Claude Code's client ID reaches the consent page from the pinned copy (loopback callback on any port)", async () => {
-    const browser = createBrowser(t.app, ORIGIN);
-    const page = await toConsent(
-      browser,
-      authorizationUrl(ORIGIN, {
-        client_id: 'https://claude.ai/oauth/claude-code-client-metadata',
-        redirect_uri: 'http://localhost:41234/callback',
-        scope: 'mcp offline_access',
-        resource: `${ORIGIN}/v1/mcp/${dep}`,
-      }),
-      'ide-user@example.com',
-    );
-    const html = await page.response.text();
-    expect(page.response.status, html.slice(0, 400)).toBe(200);
-    expect(html).toContain('<q><bdi>Claude Code</bdi></q>');
-    expect(html).toContain('Name published by <strong>claude.ai</strong>');
-  });
-
-  it('once connected, Claude Code is listed under Connected applications by the name the consent page gave it', async () => {
-    const browser = createBrowser(t.app, ORIGIN);
-    const { verifier, challenge } = pkcePair();
-    const redirectUri = 'http://localhost:41235/callback';
-    const clientId = 'https://claude.ai/oauth/claude-code-client-metadata';
-    const resource = `${ORIGIN}/v1/mcp/${dep}`;
-    const consent = await toConsent(
-      browser,
-      authorizationUrl(ORIGIN, {
-        client_id: clientId,
+  pinnedTest(
+    'once connected, Claude Code is listed under Connected applications by the name the consent page gave it',
+    async ({ service: t, dep }) => {
+      const browser = createBrowser(t.app, ORIGIN);
+      const { verifier, challenge } = pkcePair();
+      const redirectUri = 'http://localhost:41235/callback';
+      const clientId = 'https://claude.ai/oauth/claude-code-client-metadata';
+      const resource = `${ORIGIN}/v1/mcp/${dep}`;
+      const consent = await toConsent(
+        browser,
+        authorizationUrl(ORIGIN, {
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          code_challenge: challenge,
+          scope: 'mcp offline_access',
+          resource,
+        }),
+        'ide-user@example.com',
+      );
+      const back = await answerConsent(browser, consent, 'confirm');
+      expect(back.html).toContain('<q><bdi>Claude Code</bdi></q>');
+      const code = new URL(back.url).searchParams.get('code')!;
+      const issued = await tokenRequest(t.app, ORIGIN, {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
         redirect_uri: redirectUri,
-        code_challenge: challenge,
-        scope: 'mcp offline_access',
+        client_id: clientId,
         resource,
-      }),
-      'ide-user@example.com',
-    );
-    const back = await answerConsent(browser, consent, 'confirm');
-    expect(back.html).toContain('<q><bdi>Claude Code</bdi></q>');
-    const code = new URL(back.url).searchParams.get('code')!;
-    const issued = await tokenRequest(t.app, ORIGIN, {
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: redirectUri,
-      client_id: clientId,
-      resource,
-    });
-    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-    const apps = await t.call('GET', '/v1/connected-apps', { token: await t.token('ide-user@example.com') });
-    expect(apps.body.data).toContainEqual(expect.objectContaining({ clientId, clientName: 'Claude Code', deploymentIds: [dep] }));
-  });
+      });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+      const apps = await t.call('GET', '/v1/connected-apps', { token: await t.token('ide-user@example.com') });
+      expect(apps.body.data).toContainEqual(expect.objectContaining({ clientId, clientName: 'Claude Code', deploymentIds: [dep] }));
+    },
+  );
 
-  it("an operator's document is used the same way, and an unknown document client is refused with a page", async () => {
-    const browser = createBrowser(t.app, ORIGIN);
-    const page = await toConsent(
-      browser,
-      authorizationUrl(ORIGIN, {
-        client_id: operatorClient,
-        redirect_uri: 'http://127.0.0.1:5555/callback',
-        resource: `${ORIGIN}/v1/mcp/${dep}`,
-      }),
-      'ide-user@example.com',
-    );
-    expect(await page.response.text()).toContain('<q><bdi>Operator IDE</bdi></q>');
-    const unknown = await browser.request(
-      authorizationUrl(ORIGIN, { client_id: 'https://ide.example/client.json', resource: `${ORIGIN}/v1/mcp/${dep}` }),
-    );
-    expect(unknown.status).toBe(400);
-    expect(await unknown.text()).toContain('could not be identified');
-  });
+  pinnedTest(
+    "an operator's document is used the same way, and an unknown document client is refused with a page",
+    async ({ service: t, dep }) => {
+      const browser = createBrowser(t.app, ORIGIN);
+      const page = await toConsent(
+        browser,
+        authorizationUrl(ORIGIN, {
+          client_id: operatorClient,
+          redirect_uri: 'http://127.0.0.1:5555/callback',
+          resource: `${ORIGIN}/v1/mcp/${dep}`,
+        }),
+        'ide-user@example.com',
+      );
+      expect(await page.response.text()).toContain('<q><bdi>Operator IDE</bdi></q>');
+      const unknown = await browser.request(
+        authorizationUrl(ORIGIN, { client_id: 'https://ide.example/client.json', resource: `${ORIGIN}/v1/mcp/${dep}` }),
+      );
+      expect(unknown.status).toBe(400);
+      expect(await unknown.text()).toContain('could not be identified');
+    },
+  );
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { MovableClock } from '../helpers/clock.js';
 import { startSignInProviders, type GitHubStandIn } from '../helpers/github-stand-in.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { linkIn, type TestSmtpServer } from '../helpers/smtp.js';
 
 /**
@@ -19,23 +20,12 @@ function sessionOf(response: Response): string | undefined {
     .find((c) => c.startsWith('wf_session='));
 }
 
-describe('ways into one account', () => {
-  let providers: Awaited<ReturnType<typeof startSignInProviders>>;
-  let github: GitHubStandIn;
-  let smtp: TestSmtpServer;
-  let t: TestApp;
-  const clock = new MovableClock();
+const clock = new MovableClock();
+/** The sign-in providers the service is started with (the GitHub stand-in and a mail server). */
+let providers: Awaited<ReturnType<typeof startSignInProviders>> | undefined;
 
-  beforeAll(async () => {
-    providers = await startSignInProviders();
-    ({ github, smtp } = providers);
-    t = await startTestApp({ clock, env: { PUBLIC_BASE_URL: `${ORIGIN}/v1`, ...providers.env } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await providers?.close();
-  });
-
+/** What the file's tests share: the GitHub stand-in, and the browser's calls they make of the service. */
+function seed(t: TestApp, { github, smtp }: { github: GitHubStandIn; smtp: TestSmtpServer }) {
   const post = (path: string, fields: Record<string, string>, cookie = '') =>
     t.app.fetch(
       new Request(`${ORIGIN}${path}`, {
@@ -82,9 +72,24 @@ describe('ways into one account', () => {
     );
   }
 
+  return { github, post, gql, linkToken, signInByEmail, throughGitHub };
+}
+
+/** The service on a clock the tests move, signing in through the GitHub stand-in and by e-mail. */
+const test = serviceTestWith(
+  { PUBLIC_BASE_URL: `${ORIGIN}/v1` },
+  { clock, peers: async () => (providers = await startSignInProviders()) },
+).extend<{ world: ReturnType<typeof seed> }>({
+  // The providers the service was started with (so after the service).
+  world: [async ({ service }, use) => use(seed(service, providers!)), { scope: 'file' }],
+});
+
+describe('ways into one account', () => {
   const METHODS = '{ signInMethods { id method label email emailVerified } signInMethodsToAdd me { userId } }';
 
-  it('lists, adds and removes ways in; the last one stays', async () => {
+  test('lists, adds and removes ways in; the last one stays', async ({
+    world: { github, post, gql, linkToken, signInByEmail, throughGitHub },
+  }) => {
     const cookie = await signInByEmail('kim@example.com');
     const first = await gql(cookie, METHODS);
     expect(first.data.signInMethods).toMatchObject([{ method: 'email', label: 'kim@example.com', emailVerified: true }]);
@@ -140,7 +145,10 @@ describe('ways into one account', () => {
     expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('refuses to add a way in that opens another account, with a page', async () => {
+  test('refuses to add a way in that opens another account, with a page', async ({
+    service: t,
+    world: { github, post, linkToken, signInByEmail, throughGitHub },
+  }) => {
     const a = await signInByEmail('owner-a@example.com');
     github.account = { id: 9101, login: 'taken', emails: [] };
     await throughGitHub('/sign-in/github?return=%2F'); // GitHub 9101 opens an account of its own
@@ -161,7 +169,10 @@ describe('ways into one account', () => {
     expect(await elsewhere.text()).toContain('Open the link where you asked for it');
   });
 
-  it('keeps a deleted account deleted whichever way its owner comes back', async () => {
+  test('keeps a deleted account deleted whichever way its owner comes back', async ({
+    service: t,
+    world: { github, post, gql, linkToken, signInByEmail, throughGitHub },
+  }) => {
     const cookie = await signInByEmail('gone@example.com');
     github.account = { id: 9201, login: 'gone-gh', emails: [{ email: 'gone@example.com', primary: true, verified: true }] };
     await throughGitHub('/sign-in/github?link=1&return=%2Faccount', cookie);
@@ -190,7 +201,7 @@ describe('ways into one account', () => {
     expect((await gql(viaEmail, '{ me { userId } }')).data.me.userId).toBe(fresh.data.me.userId);
   });
 
-  it('answers the same over REST: GET and DELETE /v1/users/me/sign-in-methods', async () => {
+  test('answers the same over REST: GET and DELETE /v1/users/me/sign-in-methods', async ({ service: t }) => {
     const token = await t.token('rest-user@example.com');
     const listed = await t.call('GET', '/v1/users/me/sign-in-methods', { token });
     expect(listed.status).toBe(200);
