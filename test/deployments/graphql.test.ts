@@ -1,71 +1,64 @@
 import { ADAPTERS } from '../../src/manifest/adapter-list.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/database.js';
 import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { initializeRequest } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+let statements = 0;
+
+/** A service on a database that counts the statements sent to it. */
+const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) });
+
+const DASHBOARD = `{
+  me {
+    userId
+    deployments {
+      deploymentId name status enabledAdapters mcpEndpoint
+      workflows { workflowId name version isOwned stats { subscribersCount forksCount ratingCount averageRating } }
+      usage { connectionsThisMonth lastConnectedAt }
+    }
+  }
+}`;
+
+/** A user with `count` deployments of two workflows each (one owned, one subscribed). */
+async function userWith(t: TestApp, email: string, count: number): Promise<string> {
+  const token = await t.token(email);
+  const userId = await userIdOf(t, token);
+  await seedPlan(t, userId, 'team');
+  const authorId = await userIdOf(t, await t.token(`author-of-${email}`));
+  let last = '';
+  for (let i = 0; i < count; i += 1) {
+    const own = await seedWorkflow(t, userId, { name: `Own ${i}` });
+    const other = await seedWorkflow(t, authorId, { name: `Shared ${i}`, visibility: 'public' });
+    await seedSubscription(t, userId, other);
+    const res = await t.graphql(
+      `mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`,
+      { ids: [own, other], name: `D${i}` },
+      token,
+    );
+    expect(res.body.errors).toBeUndefined();
+    last = res.body.data.createDeployment.deploymentId;
+  }
+  // One connection, so usage has something to read.
+  const init = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
+  expect((await t.call('POST', `/v1/mcp/${last}`, { token, body: init })).status).toBe(200);
+  return token;
+}
+
+async function countDashboard(t: TestApp, token: string): Promise<{ statements: number; body: any }> {
+  await t.graphql(DASHBOARD, {}, token);
+  statements = 0;
+  const res = await t.graphql(DASHBOARD, {}, token);
+  return { statements, body: res.body };
+}
 
 /** Deployments on the GraphQL face, and the dashboard query without N+1 statements. */
 describe('deployments in GraphQL', () => {
-  let database: TestDatabase;
-  let t: TestApp;
-  let statements = 0;
-
-  beforeAll(async () => {
-    database = await createTestDatabase({ onQuery: () => (statements += 1) });
-    t = await startTestApp({ database });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await database?.drop();
-  });
-
-  const DASHBOARD = `{
-    me {
-      userId
-      deployments {
-        deploymentId name status enabledAdapters mcpEndpoint
-        workflows { workflowId name version isOwned stats { subscribersCount forksCount ratingCount averageRating } }
-        usage { connectionsThisMonth lastConnectedAt }
-      }
-    }
-  }`;
-
-  /** A user with `count` deployments of two workflows each (one owned, one subscribed). */
-  async function userWith(email: string, count: number): Promise<string> {
-    const token = await t.token(email);
-    const userId = await userIdOf(t, token);
-    await seedPlan(t, userId, 'team');
-    const authorId = await userIdOf(t, await t.token(`author-of-${email}`));
-    let last = '';
-    for (let i = 0; i < count; i += 1) {
-      const own = await seedWorkflow(t, userId, { name: `Own ${i}` });
-      const other = await seedWorkflow(t, authorId, { name: `Shared ${i}`, visibility: 'public' });
-      await seedSubscription(t, userId, other);
-      const res = await t.graphql(
-        `mutation($ids: [String!]!, $name: String!) { createDeployment(name: $name, workflowIds: $ids) { deploymentId } }`,
-        { ids: [own, other], name: `D${i}` },
-        token,
-      );
-      expect(res.body.errors).toBeUndefined();
-      last = res.body.data.createDeployment.deploymentId;
-    }
-    // One connection, so usage has something to read.
-    const init = initializeRequest({ clientName: 'claude-code', protocolVersion: '2025-11-25' });
-    expect((await t.call('POST', `/v1/mcp/${last}`, { token, body: init })).status).toBe(200);
-    return token;
-  }
-
-  async function countDashboard(token: string): Promise<{ statements: number; body: any }> {
-    await t.graphql(DASHBOARD, {}, token);
-    statements = 0;
-    const res = await t.graphql(DASHBOARD, {}, token);
-    return { statements, body: res.body };
-  }
-
-  it('reads the dashboard in a number of statements that does not grow with the deployments', async () => {
-    const one = await countDashboard(await userWith('one@example.com', 1));
-    const many = await countDashboard(await userWith('many@example.com', 8));
+  test('reads the dashboard in a number of statements that does not grow with the deployments', async ({ service: t }) => {
+    const one = await countDashboard(t, await userWith(t, 'one@example.com', 1));
+    const many = await countDashboard(t, await userWith(t, 'many@example.com', 8));
     expect(one.body.errors).toBeUndefined();
     expect(many.body.errors).toBeUndefined();
     expect(one.body.data.me.deployments).toHaveLength(1);
@@ -87,7 +80,7 @@ describe('deployments in GraphQL', () => {
     expect(many.statements).toBe(one.statements);
   });
 
-  it('serves the queries and mutations of the REST routes', async () => {
+  test('serves the queries and mutations of the REST routes', async ({ service: t }) => {
     const token = await t.token('gql@example.com');
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'pro');

@@ -1,62 +1,96 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ADAPTERS } from '../../src/manifest/adapter-list.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { countsByAdapter } from '../helpers/mcp.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, setVisibility, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+/** Alice and bob (team plan): alice's two workflows, bob's private and public ones (alice subscribed to the public one at 1.0.0). */
+interface World {
+  aliceId: string;
+  bobId: string;
+  owned: string;
+  owned2: string;
+  bobsPrivate: string;
+  bobsPublic: string;
+}
+
+const creator =
+  (t: TestApp, alice: string) =>
+  (body: Record<string, unknown>, token = alice) =>
+    t.call('POST', '/v1/deployments', { token, body });
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'https://api.example.com/v1' }).extend<{
+  world: World;
+  create: ReturnType<typeof creator>;
+  lister: { tok: string; ids: string[] };
+  editable: string;
+}>({
+  world: [
+    async ({ service: t, alice, bob }, use) => {
+      const aliceId = await userIdOf(t, alice);
+      const bobId = await userIdOf(t, bob);
+      await seedPlan(t, aliceId, 'team');
+      await seedPlan(t, bobId, 'team');
+      const owned = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
+      const owned2 = await seedWorkflow(t, aliceId, {
+        name: 'Bug triage',
+        versions: [
+          { version: '1.0.0', manifest: seedManifest() },
+          { version: '1.1.0', manifest: seedManifest() },
+        ],
+      });
+      const bobsPrivate = await seedWorkflow(t, bobId, { name: 'Secret', visibility: 'private' });
+      const bobsPublic = await seedWorkflow(t, bobId, {
+        name: 'Shared review',
+        visibility: 'public',
+        versions: [
+          { version: '1.0.0', manifest: seedManifest() },
+          { version: '2.0.0', manifest: seedManifest() },
+        ],
+      });
+      await seedSubscription(t, aliceId, bobsPublic, { version: '1.0.0' });
+      await use({ aliceId, bobId, owned, owned2, bobsPrivate, bobsPublic });
+    },
+    { scope: 'file' },
+  ],
+  /** Creates a deployment as alice, or as the given token's user. */
+  create: [async ({ service, alice }, use) => use(creator(service, alice)), { scope: 'file' }],
+  /** A team-plan user with deployments "one", "two" (inactive) and "three". */
+  lister: [
+    async ({ service: t, create }, use) => {
+      const ids: string[] = [];
+      const tok = await t.token('lister@example.com');
+      const uid = await userIdOf(t, tok);
+      await seedPlan(t, uid, 'team');
+      const wf = await seedWorkflow(t, uid);
+      for (const name of ['one', 'two', 'three']) {
+        const res = await create({ name, workflowIds: [wf] }, tok);
+        ids.push(res.body.data.deploymentId);
+      }
+      await t.call('POST', `/v1/deployments/${ids[1]}/deactivate`, { token: tok });
+      await use({ tok, ids });
+    },
+    { scope: 'file' },
+  ],
+  /** Alice's deployment "Editable" of her first workflow, which the tests of one deployment change in turn. */
+  editable: [
+    async ({ create, world: { owned } }, use) =>
+      use((await create({ name: 'Editable', description: 'first', workflowIds: [owned] })).body.data.deploymentId),
+    { scope: 'file' },
+  ],
+});
+
+const expect400 = (res: { status: number; body: any }, pattern: RegExp) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.success).toBe(false);
+  expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  expect(res.body.error.message).toMatch(pattern);
+};
 
 /** The deployment routes of spec 4.2 with the shapes of spec 2.4 and the states of spec 3. */
 describe('deployment routes', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let aliceId: string;
-  let bobId: string;
-  let owned: string;
-  let owned2: string;
-  let bobsPrivate: string;
-  let bobsPublic: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
-    alice = await t.token('alice@example.com');
-    bob = await t.token('bob@example.com');
-    aliceId = await userIdOf(t, alice);
-    bobId = await userIdOf(t, bob);
-    await seedPlan(t, aliceId, 'team');
-    await seedPlan(t, bobId, 'team');
-    owned = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
-    owned2 = await seedWorkflow(t, aliceId, {
-      name: 'Bug triage',
-      versions: [
-        { version: '1.0.0', manifest: seedManifest() },
-        { version: '1.1.0', manifest: seedManifest() },
-      ],
-    });
-    bobsPrivate = await seedWorkflow(t, bobId, { name: 'Secret', visibility: 'private' });
-    bobsPublic = await seedWorkflow(t, bobId, {
-      name: 'Shared review',
-      visibility: 'public',
-      versions: [
-        { version: '1.0.0', manifest: seedManifest() },
-        { version: '2.0.0', manifest: seedManifest() },
-      ],
-    });
-    await seedSubscription(t, aliceId, bobsPublic, { version: '1.0.0' });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const create = (body: Record<string, unknown>, token = alice) => t.call('POST', '/v1/deployments', { token, body });
-
-  const expect400 = (res: { status: number; body: any }, pattern: RegExp) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(400);
-    expect(res.body.success).toBe(false);
-    expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(res.body.error.message).toMatch(pattern);
-  };
-
-  it('creates a deployment with the defaults of spec 4.2 (201)', async () => {
+  test('creates a deployment with the defaults of spec 4.2 (201)', async ({ create, world: { owned, bobsPublic } }) => {
     const res = await create({ name: 'My IDE', workflowIds: [owned, bobsPublic] });
     expect(res.status).toBe(201);
     const d = res.body.data;
@@ -79,7 +113,10 @@ describe('deployment routes', () => {
     expect(d.updatedAt).toBe(d.createdAt);
   });
 
-  it('takes description, enabledAdapters (deduplicated, in canonical order) and allowAnonymous', async () => {
+  test('takes description, enabledAdapters (deduplicated, in canonical order) and allowAnonymous', async ({
+    create,
+    world: { owned2 },
+  }) => {
     const res = await create({
       name: 'x',
       description: 'for Cursor',
@@ -98,7 +135,7 @@ describe('deployment routes', () => {
     ]);
   });
 
-  it('refuses a bad name: 101 characters, empty, blank', async () => {
+  test('refuses a bad name: 101 characters, empty, blank', async ({ create, world: { owned } }) => {
     expect((await create({ name: 'n'.repeat(100), workflowIds: [owned] })).status).toBe(201);
     expect400(await create({ name: 'n'.repeat(101), workflowIds: [owned] }), /name must be at most 100 characters/);
     expect400(await create({ name: '', workflowIds: [owned] }), /name must not be empty/);
@@ -107,7 +144,10 @@ describe('deployment routes', () => {
     expect400(await create({ name: 5, workflowIds: [owned] }), /name must be a string/);
   });
 
-  it('refuses workflowIds that are empty, unknown, private to another user or repeated, naming the ids', async () => {
+  test('refuses workflowIds that are empty, unknown, private to another user or repeated, naming the ids', async ({
+    create,
+    world: { owned, bobsPrivate },
+  }) => {
     expect400(await create({ name: 'x', workflowIds: [] }), /at least one workflow/);
     const unknown = await create({ name: 'x', workflowIds: [owned, 'wf_doesnotexist'] });
     expect400(unknown, /not: wf_doesnotexist$/);
@@ -120,7 +160,11 @@ describe('deployment routes', () => {
     expect400(await create({ name: 'x', workflowIds: owned }), /workflowIds must be an array/);
   });
 
-  it('refuses a public workflow that is not in the library; a kept subscription that became private is taken, unavailable', async () => {
+  test('refuses a public workflow that is not in the library; a kept subscription that became private is taken, unavailable', async ({
+    service: t,
+    create,
+    world: { aliceId, bobId },
+  }) => {
     const other = await seedWorkflow(t, bobId, { name: 'Public but not subscribed', visibility: 'public' });
     expect400(await create({ name: 'x', workflowIds: [other] }), new RegExp(other));
     await seedSubscription(t, aliceId, other);
@@ -136,7 +180,7 @@ describe('deployment routes', () => {
     expect400(await create({ name: 'x', workflowIds: [hidden] }), new RegExp(hidden));
   });
 
-  it('refuses an unknown adapter and unknown body fields', async () => {
+  test('refuses an unknown adapter and unknown body fields', async ({ create, world: { owned } }) => {
     expect400(
       await create({ name: 'x', workflowIds: [owned], enabledAdapters: ['adapter_nine'] }),
       /enabledAdapters\[0\] must be one of adapter_one, adapter_two, adapter_three/,
@@ -144,28 +188,14 @@ describe('deployment routes', () => {
     expect400(await create({ name: 'x', workflowIds: [owned], status: 'inactive' }), /status is not a field/);
   });
 
-  it('requires a token', async () => {
+  test('requires a token', async ({ service: t }) => {
     const res = await t.call('GET', '/v1/deployments');
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
   describe('list', () => {
-    let tok: string;
-    const ids: string[] = [];
-    beforeAll(async () => {
-      tok = await t.token('lister@example.com');
-      const uid = await userIdOf(t, tok);
-      await seedPlan(t, uid, 'team');
-      const wf = await seedWorkflow(t, uid);
-      for (const name of ['one', 'two', 'three']) {
-        const res = await create({ name, workflowIds: [wf] }, tok);
-        ids.push(res.body.data.deploymentId);
-      }
-      await t.call('POST', `/v1/deployments/${ids[1]}/deactivate`, { token: tok });
-    });
-
-    it('lists newest first with usage and pagination', async () => {
+    test('lists newest first with usage and pagination', async ({ service: t, lister: { tok } }) => {
       const res = await t.call('GET', '/v1/deployments', { token: tok });
       expect(res.status).toBe(200);
       expect(res.body.data.map((d: any) => d.name)).toEqual(['three', 'two', 'one']);
@@ -173,14 +203,14 @@ describe('deployment routes', () => {
       for (const d of res.body.data) expect(d.usage).toEqual({ connectionsThisMonth: 0, lastConnectedAt: null });
     });
 
-    it('filters by status', async () => {
+    test('filters by status', async ({ service: t, lister: { tok, ids } }) => {
       const active = await t.call('GET', '/v1/deployments?status=active', { token: tok });
       expect(active.body.data.map((d: any) => d.name)).toEqual(['three', 'one']);
       const inactive = await t.call('GET', '/v1/deployments?status=inactive', { token: tok });
       expect(inactive.body.data.map((d: any) => d.deploymentId)).toEqual([ids[1]]);
     });
 
-    it('pages with limit and cursor', async () => {
+    test('pages with limit and cursor', async ({ service: t, lister: { tok } }) => {
       const first = await t.call('GET', '/v1/deployments?limit=2', { token: tok });
       expect(first.body.pagination).toMatchObject({ hasMore: true, count: 2 });
       const second = await t.call('GET', `/v1/deployments?limit=2&cursor=${first.body.pagination.nextCursor}`, { token: tok });
@@ -188,7 +218,7 @@ describe('deployment routes', () => {
       expect(second.body.pagination).toEqual({ nextCursor: null, hasMore: false, count: 1 });
     });
 
-    it('refuses status=paused, limit=101 and a foreign cursor', async () => {
+    test('refuses status=paused, limit=101 and a foreign cursor', async ({ service: t, lister: { tok } }) => {
       expect400(await t.call('GET', '/v1/deployments?status=paused', { token: tok }), /status must be one of active, inactive/);
       expect400(await t.call('GET', '/v1/deployments?limit=101', { token: tok }), /limit must be an integer from 1 to 100/);
       expect400(await t.call('GET', '/v1/deployments?limit=0', { token: tok }), /limit must be an integer from 1 to 100/);
@@ -198,7 +228,7 @@ describe('deployment routes', () => {
       expect400(await t.call('GET', `/v1/deployments?cursor=${farOff}`, { token: tok }), /cursor is not valid/);
     });
 
-    it('pages with status and cursor together', async () => {
+    test('pages with status and cursor together', async ({ service: t, lister: { tok } }) => {
       const first = await t.call('GET', '/v1/deployments?status=active&limit=1', { token: tok });
       expect(first.body.data.map((d: any) => d.name)).toEqual(['three']);
       const second = await t.call('GET', `/v1/deployments?status=active&limit=1&cursor=${first.body.pagination.nextCursor}`, {
@@ -208,19 +238,14 @@ describe('deployment routes', () => {
       expect(second.body.pagination.hasMore).toBe(false);
     });
 
-    it("shows nobody else's deployments", async () => {
+    test("shows nobody else's deployments", async ({ service: t, bob, lister: { ids } }) => {
       const res = await t.call('GET', '/v1/deployments', { token: bob });
       expect(res.body.data.some((d: any) => ids.includes(d.deploymentId))).toBe(false);
     });
   });
 
   describe('one deployment', () => {
-    let id: string;
-    beforeAll(async () => {
-      id = (await create({ name: 'Editable', description: 'first', workflowIds: [owned] })).body.data.deploymentId;
-    });
-
-    it('gets it; another user gets 404 as for an unknown id', async () => {
+    test('gets it; another user gets 404 as for an unknown id', async ({ service: t, alice, bob, editable: id }) => {
       const res = await t.call('GET', `/v1/deployments/${id}`, { token: alice });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ deploymentId: id, name: 'Editable', usage: { connectionsThisMonth: 0 } });
@@ -240,7 +265,7 @@ describe('deployment routes', () => {
       }
     });
 
-    it('updates fields independently; description null removes it', async () => {
+    test('updates fields independently; description null removes it', async ({ service: t, alice, editable: id }) => {
       const renamed = await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { name: 'Renamed' } });
       expect(renamed.status).toBe(200);
       expect(renamed.body.data).toMatchObject({ name: 'Renamed', description: 'first', allowAnonymous: false });
@@ -253,7 +278,12 @@ describe('deployment routes', () => {
       expect(adapters.body.data.enabledAdapters).toEqual(['adapter_one']);
     });
 
-    it('re-checks workflowIds on update and keeps their order', async () => {
+    test('re-checks workflowIds on update and keeps their order', async ({
+      service: t,
+      alice,
+      world: { owned2, bobsPrivate, bobsPublic },
+      editable: id,
+    }) => {
       const res = await t.call('PUT', `/v1/deployments/${id}`, { token: alice, body: { workflowIds: [bobsPublic, owned2] } });
       expect(res.status).toBe(200);
       expect(res.body.data.workflows.map((w: any) => w.workflowId)).toEqual([bobsPublic, owned2]);
@@ -272,7 +302,7 @@ describe('deployment routes', () => {
       expect(after.body.data.workflows.map((w: any) => w.workflowId)).toEqual([bobsPublic, owned2]);
     });
 
-    it('enables and disables single adapters', async () => {
+    test('enables and disables single adapters', async ({ service: t, alice, editable: id }) => {
       await t.call('PUT', `/v1/deployments/${id}`, {
         token: alice,
         body: { enabledAdapters: ['adapter_one', 'adapter_two', 'adapter_three'] },
@@ -304,7 +334,7 @@ describe('deployment routes', () => {
       );
     });
 
-    it('deactivates and activates (spec 3), idempotently', async () => {
+    test('deactivates and activates (spec 3), idempotently', async ({ service: t, alice, editable: id }) => {
       const off = await t.call('POST', `/v1/deployments/${id}/deactivate`, { token: alice });
       expect(off.status).toBe(200);
       expect(off.body.data).toMatchObject({ deploymentId: id, status: 'inactive' });
@@ -315,7 +345,7 @@ describe('deployment routes', () => {
       expect((await t.call('POST', `/v1/deployments/${id}/activate`, { token: alice })).body.data.status).toBe('active');
     });
 
-    it('reports usage for day, week and month; refuses period=year', async () => {
+    test('reports usage for day, week and month; refuses period=year', async ({ service: t, alice, editable: id }) => {
       const month = await t.call('GET', `/v1/deployments/${id}/usage`, { token: alice });
       expect(month.status).toBe(200);
       const today = new Date().toISOString().slice(0, 10);
@@ -338,7 +368,7 @@ describe('deployment routes', () => {
       expect400(await t.call('GET', `/v1/deployments/${id}/usage?period=year`, { token: alice }), /period must be one of day, week, month/);
     });
 
-    it('deletes for good', async () => {
+    test('deletes for good', async ({ service: t, alice, editable: id }) => {
       const res = await t.call('DELETE', `/v1/deployments/${id}`, { token: alice });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ deploymentId: id, deleted: true });
@@ -348,7 +378,12 @@ describe('deployment routes', () => {
     });
   });
 
-  it('keeps a subscribed workflow in the deployment, marked unavailable, while it is not public', async () => {
+  test('keeps a subscribed workflow in the deployment, marked unavailable, while it is not public', async ({
+    service: t,
+    alice,
+    create,
+    world: { aliceId, bobId, owned },
+  }) => {
     const wf = await seedWorkflow(t, bobId, { name: 'Going private', visibility: 'public' });
     await seedSubscription(t, aliceId, wf);
     const dep = (await create({ name: 'x', workflowIds: [owned, wf] })).body.data;

@@ -1,40 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { testDatabaseKind } from '../helpers/database.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { countsByAdapter, initializeRequest } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
-/**
- * Connection counts are exact: after N connections, sequential or concurrent (on PostgreSQL
- * truly concurrent transactions over a pool), the usage route, the list's usage and the owner's
- * monthly quota counter all say N. A connection is the first served request of a caller (here an
- * anonymous client address) on an adapter of a deployment in a UTC day, in either MCP era; more
- * requests of the same connection, and whatever the client writes in `_meta`, add nothing.
- */
-describe(`connection usage on ${testDatabaseKind()}`, () => {
-  let t: TestApp;
-  let token: string;
-  let first: string;
-  let second: string;
+const CLIENTS = ['claude-code', 'cursor-vscode', 'other-agent'];
 
-  beforeAll(async () => {
-    t = await startTestApp({ env: { TRUST_PROXY_HOPS: '1' } });
-    token = await t.token('counter@example.com');
-    const userId = await userIdOf(t, token);
-    await seedPlan(t, userId, 'pro');
-    const wf = await seedWorkflow(t, userId);
-    const create = async (name: string) =>
-      (await t.call('POST', '/v1/deployments', { token, body: { name, workflowIds: [wf], allowAnonymous: true } })).body.data
-        .deploymentId as string;
-    first = await create('first');
-    second = await create('second');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const CLIENTS = ['claude-code', 'cursor-vscode', 'other-agent'];
-
+/** Connections of both eras to a tool endpoint of `t`, each from an anonymous client address, and the usage `token`'s owner reads. */
+function endpointOf(t: TestApp, token: string) {
   function post(deploymentId: string, address: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return t.app.fetch(
       new Request(`http://127.0.0.1/v1/mcp/${deploymentId}`, {
@@ -86,7 +60,44 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
 
   const usageOf = async (id: string) => (await t.call('GET', `/v1/deployments/${id}/usage`, { token })).body.data;
 
-  it('counts N sequential connections exactly', async () => {
+  return { initialize, modern, usageOf };
+}
+
+/** A pro-plan user with deployments "first" and "second" of one workflow, both open to anonymous clients. */
+interface World {
+  token: string;
+  first: string;
+  second: string;
+}
+
+const test = serviceTestWith({ TRUST_PROXY_HOPS: '1' }).extend<{ world: World; endpoint: ReturnType<typeof endpointOf> }>({
+  world: [
+    async ({ service: t }, use) => {
+      const token = await t.token('counter@example.com');
+      const userId = await userIdOf(t, token);
+      await seedPlan(t, userId, 'pro');
+      const wf = await seedWorkflow(t, userId);
+      const create = async (name: string) =>
+        (await t.call('POST', '/v1/deployments', { token, body: { name, workflowIds: [wf], allowAnonymous: true } })).body.data
+          .deploymentId as string;
+      const first = await create('first');
+      const second = await create('second');
+      await use({ token, first, second });
+    },
+    { scope: 'file' },
+  ],
+  endpoint: [async ({ service, world: { token } }, use) => use(endpointOf(service, token)), { scope: 'file' }],
+});
+
+/**
+ * Connection counts are exact: after N connections, sequential or concurrent (on PostgreSQL
+ * truly concurrent transactions over a pool), the usage route, the list's usage and the owner's
+ * monthly quota counter all say N. A connection is the first served request of a caller (here an
+ * anonymous client address) on an adapter of a deployment in a UTC day, in either MCP era; more
+ * requests of the same connection, and whatever the client writes in `_meta`, add nothing.
+ */
+describe(`connection usage on ${testDatabaseKind()}`, () => {
+  test('counts N sequential connections exactly', async ({ world: { first }, endpoint: { initialize, usageOf } }) => {
     for (let i = 0; i < 9; i += 1) {
       // Each address connects twice on its adapter: the second initialize belongs to the same connection.
       expect((await initialize(first, CLIENTS[i % 3]!, `198.51.100.${i}`)).status).toBe(200);
@@ -97,7 +108,11 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     expect(usage.byAdapter).toEqual(countsByAdapter({ adapter_one: 3, adapter_two: 3, adapter_three: 3 }));
   });
 
-  it('counts N concurrent connections on two deployments exactly, in both eras', async () => {
+  test('counts N concurrent connections on two deployments exactly, in both eras', async ({
+    service: t,
+    world: { token, first, second },
+    endpoint: { initialize, modern, usageOf },
+  }) => {
     const N = 40;
     // 40 clients at once, half of them 2026-07-28 clients, each sending its requests twice in parallel.
     const client = (i: number) => (i % 4 < 2 ? initialize : modern)(i % 2 ? second : first, CLIENTS[i % 3]!, `203.0.113.${i}`);
@@ -122,7 +137,9 @@ describe(`connection usage on ${testDatabaseKind()}`, () => {
     for (const d of list) expect(d.usage.lastConnectedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
-  it('every face reads the same plan: an unpaid team subscription counts as free in the usage report, GraphQL and the rate limit', async () => {
+  test('every face reads the same plan: an unpaid team subscription counts as free in the usage report, GraphQL and the rate limit', async ({
+    service: t,
+  }) => {
     const owner = await t.token('unpaid-team@example.com', { plan: 'free' });
     // No request yet: the first one (below) reads the plan with the subscription already there.
     const { id: ownerId } = await t.database.db.prisma.user.findFirstOrThrow({ where: { email: 'unpaid-team@example.com' } });

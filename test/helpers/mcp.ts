@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import { ADAPTERS, type Adapter } from '../../src/manifest/adapter-list.js';
-import { startTestApp, type TestApp } from './app.js';
+import type { TestApp } from './app.js';
 import { seedManifest, seedPlan, seedSubscription, seedWorkflow, userIdOf } from './seed.js';
 
 /** The revision the v2 SDK client is pinned to unless a test asks for the 2025 era. */
@@ -109,12 +109,10 @@ export async function seedEndpointOwner(t: TestApp): Promise<EndpointOwner> {
 }
 
 /**
- * What the SDK client suites (v1 and v2) connect to: an app, a team-plan owner (seedEndpointOwner)
- * with "Everything" (private, both workflows) and "Open" (anonymous, the owner's workflow). Call it
- * in a describe block: the app starts before its tests and closes after them.
+ * What the SDK client suites (v1 and v2) connect to: a team-plan owner (seedEndpointOwner) with
+ * "Everything" (private, both workflows) and "Open" (anonymous, the owner's workflow).
  */
 export interface SdkClientSuite {
-  t: TestApp;
   token: string;
   owned: string;
   subscribed: string;
@@ -122,21 +120,15 @@ export interface SdkClientSuite {
   anonymousId: string;
 }
 
-export function setUpSdkClientSuite(options: Parameters<typeof startTestApp>[0] = {}): SdkClientSuite {
-  const suite = {} as SdkClientSuite;
-  beforeAll(async () => {
-    suite.t = await startTestApp(options);
-    const owner = await seedEndpointOwner(suite.t);
-    suite.token = owner.token;
-    suite.owned = owner.owned;
-    suite.subscribed = owner.subscribed;
-    suite.deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owner.owned, owner.subscribed] });
-    suite.anonymousId = await owner.deploy({ name: 'Open', workflowIds: [owner.owned], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await suite.t?.close();
-  });
-  return suite;
+export async function seedSdkClientSuite(t: TestApp): Promise<SdkClientSuite> {
+  const owner = await seedEndpointOwner(t);
+  return {
+    token: owner.token,
+    owned: owner.owned,
+    subscribed: owner.subscribed,
+    deploymentId: await owner.deploy({ name: 'Everything', workflowIds: [owner.owned, owner.subscribed] }),
+    anonymousId: await owner.deploy({ name: 'Open', workflowIds: [owner.owned], allowAnonymous: true }),
+  };
 }
 
 /** What the SDK clients (v1 and v2) have in common, as far as these checks use it. */

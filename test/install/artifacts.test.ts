@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
 import { seedManifest, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * Install artefacts are built once per content and charged before any work: the catalogs of an
@@ -27,31 +28,47 @@ function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The endpoint owner and their deployment "Open Tools" (both workflows, anonymous). */
+interface World {
+  token: string;
+  userId: string;
+  owned: string;
+  anonymousId: string;
+}
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: base }).extend<{
+  world: World;
+  get: (path: string) => Promise<{ status: number; bytes: Uint8Array }>;
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const owner = await seedEndpointOwner(t);
+      const anonymousId = await owner.deploy({
+        name: 'Open Tools',
+        workflowIds: [owner.owned, owner.subscribed],
+        allowAnonymous: true,
+      });
+      await use({ token: owner.token, userId: owner.userId, owned: owner.owned, anonymousId });
+    },
+    { scope: 'file' },
+  ],
+  /** A file of the anonymous deployment's catalogs, fetched as a stranger does. */
+  get: [
+    async ({ service: t, world: { anonymousId } }, use) =>
+      use(async (path) => {
+        const response = await t.app.fetch(new Request(`http://127.0.0.1/v1/install/${anonymousId}/${path}`));
+        return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
+      }),
+    { scope: 'file' },
+  ],
+});
+
 describe('install artefacts built once per content', () => {
-  let t: TestApp;
-  let token: string;
-  let userId: string;
-  let owned: string;
-  let anonymousId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: base } });
-    const owner = await seedEndpointOwner(t);
-    token = owner.token;
-    userId = owner.userId;
-    owned = owner.owned;
-    anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned, owner.subscribed], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  async function get(path: string) {
-    const response = await t.app.fetch(new Request(`http://127.0.0.1/v1/install/${anonymousId}/${path}`));
-    return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
-  }
-
-  it("a stranger's repeated fetches build the anonymous catalogs once; a change builds them again", async () => {
+  test("a stranger's repeated fetches build the anonymous catalogs once; a change builds them again", async ({
+    service: t,
+    world: { token, owned, anonymousId },
+    get,
+  }) => {
     const before = await lookups(t);
     const marketplace = JSON.parse(new TextDecoder().decode((await get('marketplace.json')).bytes));
     const plugin = marketplace.plugins[0];
@@ -86,7 +103,10 @@ describe('install artefacts built once per content', () => {
     expect(last.miss - after.miss).toBe(2);
   });
 
-  it('a deployment whose skills exceed the archive bound is refused with a clear error, and refusing again builds nothing', async () => {
+  test('a deployment whose skills exceed the archive bound is refused with a clear error, and refusing again builds nothing', async ({
+    service: t,
+    world: { token, userId },
+  }) => {
     // Seeded (the API bounds a manifest to 256 KiB): steps whose names add up to more than 8 MiB of skills.
     const long = 'x'.repeat(30_000);
     const manifest = seedManifest('huge');
@@ -124,6 +144,8 @@ describe("the user's catalog charges the key's owner before any work", () => {
   let token: string;
   let key: string;
 
+  // A service of its own: this one enforces rate limits, and the file's fixture service (above) is
+  // one per file, so a second serviceTestWith here would be handed that service.
   beforeAll(async () => {
     t = await startTestApp({ env: { PUBLIC_BASE_URL: base, RATE_LIMIT_MODE: 'enforce' } });
     token = await t.token('free@example.com', { plan: 'free' });

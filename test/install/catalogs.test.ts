@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createLogger } from '../../src/logger.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { inProcessFetch, MODERN, seedEndpointOwner } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { readZip } from './zip-reader.js';
 
 /**
@@ -27,37 +28,8 @@ function pathOf(url: string): string {
   return new URL(url).pathname;
 }
 
-describe('install catalogs and the key-bound endpoint', () => {
-  let t: TestApp;
-  let token: string;
-  let otherToken: string;
-  let privateId: string;
-  let anonymousId: string;
-  let otherPrivateId: string;
-  let key: string;
-  const logLines: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    });
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: base }, logger: createLogger('info', sink) });
-    const owner = await seedEndpointOwner(t);
-    token = owner.token;
-    otherToken = await t.token('stranger@example.com');
-    privateId = await owner.deploy({ name: 'Code Review', description: 'Reviews code.', workflowIds: [owner.owned, owner.subscribed] });
-    anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned], allowAnonymous: true });
-    otherPrivateId = await owner.deploy({ name: 'Notes', workflowIds: [owner.owned] });
-    const made = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
-    key = made.body.data.apiKey.secret;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
+/** The URLs of the service's own catalogs, fetched as a client does (without a token). */
+function fetcherOf(t: TestApp) {
   async function get(url: string) {
     const response = await t.app.fetch(new Request(`http://127.0.0.1${pathOf(url)}`));
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
@@ -69,7 +41,58 @@ describe('install catalogs and the key-bound endpoint', () => {
     return JSON.parse(new TextDecoder().decode(res.bytes));
   }
 
-  it("a private deployment's marketplace pins an archive on the same origin whose SHA-256 and files hold", async () => {
+  return { get, getJson };
+}
+
+/** What the service logs, line by line. */
+const logLines: string[] = [];
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+/** The endpoint owner's deployments "Code Review" (private, with an install key), "Open Tools" (anonymous) and "Notes", and a stranger. */
+interface World {
+  token: string;
+  otherToken: string;
+  privateId: string;
+  anonymousId: string;
+  otherPrivateId: string;
+  key: string;
+}
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: base }, { logger: createLogger('info', sink) }).extend<{
+  world: World;
+  fetcher: ReturnType<typeof fetcherOf>;
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const owner = await seedEndpointOwner(t);
+      const token = owner.token;
+      const otherToken = await t.token('stranger@example.com');
+      const privateId = await owner.deploy({
+        name: 'Code Review',
+        description: 'Reviews code.',
+        workflowIds: [owner.owned, owner.subscribed],
+      });
+      const anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned], allowAnonymous: true });
+      const otherPrivateId = await owner.deploy({ name: 'Notes', workflowIds: [owner.owned] });
+      const made = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
+      await use({ token, otherToken, privateId, anonymousId, otherPrivateId, key: made.body.data.apiKey.secret });
+    },
+    { scope: 'file' },
+  ],
+  fetcher: [async ({ service }, use) => use(fetcherOf(service)), { scope: 'file' }],
+});
+
+describe('install catalogs and the key-bound endpoint', () => {
+  test("a private deployment's marketplace pins an archive on the same origin whose SHA-256 and files hold", async ({
+    service: t,
+    world: { token, privateId, key },
+    fetcher: { get, getJson },
+  }) => {
     const install = (await t.call('GET', `/v1/deployments/${privateId}/install`, { token })).body.data;
     const url = install.claudeMarketplaceUrl.replace('<API_KEY>', key);
     const marketplace = await getJson(url);
@@ -110,7 +133,10 @@ describe('install catalogs and the key-bound endpoint', () => {
     }
   });
 
-  it('the skills index names each skill with the digest of exactly the bytes served', async () => {
+  test('the skills index names each skill with the digest of exactly the bytes served', async ({
+    world: { privateId, key },
+    fetcher: { get, getJson },
+  }) => {
     const index = await getJson(`${base}/install/${privateId}/${key}/.well-known/agent-skills/index.json`);
     expect(index.$schema).toBe('https://schemas.agentskills.io/discovery/0.2.0/schema.json');
     expect(index.skills).toHaveLength(2);
@@ -128,7 +154,11 @@ describe('install catalogs and the key-bound endpoint', () => {
     }
   });
 
-  it('updating the deployment gives the plugin a new version; the old archive is no longer served', async () => {
+  test('updating the deployment gives the plugin a new version; the old archive is no longer served', async ({
+    service: t,
+    world: { token, privateId, key },
+    fetcher: { get, getJson },
+  }) => {
     const url = `${base}/install/${privateId}/${key}/marketplace.json`;
     const before = (await getJson(url)).plugins[0];
     expect((await getJson(url)).plugins[0].version).toBe(before.version);
@@ -142,7 +172,11 @@ describe('install catalogs and the key-bound endpoint', () => {
     expect((await get(after.source.url)).status).toBe(200);
   });
 
-  it('an anonymous deployment has its catalogs without a key; a private one has none without its key', async () => {
+  test('an anonymous deployment has its catalogs without a key; a private one has none without its key', async ({
+    service: t,
+    world: { privateId, anonymousId },
+    fetcher: { get, getJson },
+  }) => {
     const marketplace = await getJson(`${base}/install/${anonymousId}/marketplace.json`);
     const plugin = marketplace.plugins[0];
     expect(plugin.source.url).toBe(`${base}/install/${anonymousId}/plugin/${plugin.version}.zip`);
@@ -161,7 +195,10 @@ describe('install catalogs and the key-bound endpoint', () => {
     }
   });
 
-  it('a key is refused with 403 (never 401) when revoked, malformed, limited to another deployment or of another user', async () => {
+  test('a key is refused with 403 (never 401) when revoked, malformed, limited to another deployment or of another user', async ({
+    service: t,
+    world: { otherToken, privateId, otherPrivateId, key },
+  }) => {
     const limited = await t.call('GET', `/v1/install/${otherPrivateId}/${key}/marketplace.json`);
     expect(limited.status).toBe(403);
     const strangerKey = (await t.call('POST', '/v1/api-keys', { token: otherToken, body: { name: 'mine' } })).body.data.secret;
@@ -178,7 +215,10 @@ describe('install catalogs and the key-bound endpoint', () => {
     expect(unknownPath.text).not.toContain(key);
   });
 
-  it('no malformed install address, nor a discovery path derived from one, repeats a key in its error', async () => {
+  test('no malformed install address, nor a discovery path derived from one, repeats a key in its error', async ({
+    service: t,
+    world: { privateId, anonymousId, key },
+  }) => {
     const body = key.slice('wfk_'.length);
     const initialize = {
       jsonrpc: '2.0',
@@ -225,7 +265,11 @@ describe('install catalogs and the key-bound endpoint', () => {
     }
   });
 
-  it("the user's catalog lists every deployment its key opens, each with a pinned archive", async () => {
+  test("the user's catalog lists every deployment its key opens, each with a pinned archive", async ({
+    service: t,
+    world: { token, privateId, key },
+    fetcher: { get, getJson },
+  }) => {
     const all = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'all deployments' } })).body.data.secret;
     const catalog = await getJson(`${base}/install/user/${all}/marketplace.json`);
     expect(catalog.plugins).toHaveLength(3);
@@ -242,7 +286,10 @@ describe('install catalogs and the key-bound endpoint', () => {
     expect(revoked.status).toBe(403);
   });
 
-  it('the key-bound endpoint serves the deployment to the official client with no header and never offers OAuth', async () => {
+  test('the key-bound endpoint serves the deployment to the official client with no header and never offers OAuth', async ({
+    service: t,
+    world: { token, privateId, otherPrivateId, key },
+  }) => {
     const install = (await t.call('GET', `/v1/deployments/${privateId}/install`, { token })).body.data;
     const url = new URL(install.keyBoundEndpoint.replace('<API_KEY>', key).replace(base, 'http://127.0.0.1/v1'));
     const transport = new StreamableHTTPClientTransport(url, { fetch: inProcessFetch(t.app) });
@@ -278,7 +325,7 @@ describe('install catalogs and the key-bound endpoint', () => {
     expect(plain.headers.get('www-authenticate')).toContain('resource_metadata');
   });
 
-  it("no key in any address reaches the service's logs or metrics", async () => {
+  test("no key in any address reaches the service's logs or metrics", async ({ service: t, world: { key } }) => {
     // Every route above ran with the key in its path; the logs and the metrics name templates only.
     const metrics = await t.call('GET', '/metrics');
     expect(metrics.status).toBe(200);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parse as parseToml } from 'smol-toml';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seedEndpointOwner } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { INSTALL_CLIENTS, installFormsOf, type InstallForm } from '../../src/install/clients/index.js';
 
 /**
@@ -35,37 +35,52 @@ function base64Json(value: string): any {
   return JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
 }
 
+const base = 'http://localhost:4000/v1';
+
+/** The endpoint owner's deployments "Code Review" (private, both workflows) and "Open Tools" (anonymous), and another user. */
+interface World {
+  token: string;
+  otherToken: string;
+  privateId: string;
+  anonymousId: string;
+  owned: string;
+  subscribed: string;
+}
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: base }).extend<{
+  world: World;
+  restInstall: (id: string, as?: string) => Promise<Install>;
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const owner = await seedEndpointOwner(t);
+      const { token, owned, subscribed } = owner;
+      const otherToken = await t.token('someone-else@example.com');
+      const privateId = await owner.deploy({ name: 'Code Review', workflowIds: [owner.owned, owner.subscribed] });
+      const anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned], allowAnonymous: true });
+      await use({ token, otherToken, privateId, anonymousId, owned, subscribed });
+    },
+    { scope: 'file' },
+  ],
+  /** A deployment's install data on REST, read by its owner unless told otherwise. */
+  restInstall: [
+    async ({ service: t, world: { token } }, use) =>
+      use(async (id, as = token) => {
+        const res = await t.call('GET', `/v1/deployments/${id}/install`, { token: as });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.success).toBe(true);
+        return res.body.data;
+      }),
+    { scope: 'file' },
+  ],
+});
+
 describe('install data', () => {
-  let t: TestApp;
-  let token: string;
-  let otherToken: string;
-  let privateId: string;
-  let anonymousId: string;
-  let owned: string;
-  let subscribed: string;
-  const base = 'http://localhost:4000/v1';
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: base } });
-    const owner = await seedEndpointOwner(t);
-    token = owner.token;
-    ({ owned, subscribed } = owner);
-    otherToken = await t.token('someone-else@example.com');
-    privateId = await owner.deploy({ name: 'Code Review', workflowIds: [owner.owned, owner.subscribed] });
-    anonymousId = await owner.deploy({ name: 'Open Tools', workflowIds: [owner.owned], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  async function restInstall(id: string, as = token): Promise<Install> {
-    const res = await t.call('GET', `/v1/deployments/${id}/install`, { token: as });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.success).toBe(true);
-    return res.body.data;
-  }
-
-  it('REST, Query.deploymentInstall and Deployment.install give the same data', async () => {
+  test('REST, Query.deploymentInstall and Deployment.install give the same data', async ({
+    service: t,
+    restInstall,
+    world: { token, privateId },
+  }) => {
     const rest = await restInstall(privateId);
     const gql = await t.graphql(
       `query($id: String!) { deploymentInstall(deploymentId: $id) { ${INSTALL_FIELDS} } deployment(deploymentId: $id) { install { ${INSTALL_FIELDS} } } }`,
@@ -97,7 +112,11 @@ describe('install data', () => {
     expect(INSTALL_CLIENTS).toHaveLength(11);
   });
 
-  it('names each workflow the install brings, at the version served, with its author and content digest', async () => {
+  test('names each workflow the install brings, at the version served, with its author and content digest', async ({
+    service: t,
+    restInstall,
+    world: { token, privateId, owned, subscribed },
+  }) => {
     const rest = await restInstall(privateId);
     const digestOf = async (id: string, version: string) =>
       (await t.call('GET', `/v1/workflows/${id}/versions/${version}`, { token })).body.data.digest as string;
@@ -125,7 +144,10 @@ describe('install data', () => {
     expect(rest.workflows[0]!.authorHandle).not.toBe(rest.workflows[1]!.authorHandle);
   });
 
-  it('says where a route cannot work: the plugin on an http or loopback address, the skills CLI on Node 20', async () => {
+  test('says where a route cannot work: the plugin on an http or loopback address, the skills CLI on Node 20', async ({
+    restInstall,
+    world: { privateId },
+  }) => {
     const rest = await restInstall(privateId);
     const note = (client: string) => rest.clients.find((c) => c.client === client)!.note ?? '';
     // The test service is reached at http://127.0.0.1: Claude Code would refuse the plugin's archive.
@@ -146,7 +168,10 @@ describe('install data', () => {
       expect(installFormsOf({ ...target, baseUrl: base }).find((c) => c.client === 'claude-code')!.note).toContain('https://');
   });
 
-  it("another user's deployment, an unknown one and no token are refused on both faces", async () => {
+  test("another user's deployment, an unknown one and no token are refused on both faces", async ({
+    service: t,
+    world: { otherToken, privateId },
+  }) => {
     for (const id of [privateId, 'dep_unknown']) {
       const res = await t.call('GET', `/v1/deployments/${id}/install`, { token: otherToken });
       expect(res.status).toBe(404);
@@ -161,7 +186,10 @@ describe('install data', () => {
     expect(anonymous.body.error.code).toBe('UNAUTHORIZED');
   });
 
-  it('a private deployment offers OAuth first in every client, and a key only where a header is needed', async () => {
+  test('a private deployment offers OAuth first in every client, and a key only where a header is needed', async ({
+    restInstall,
+    world: { privateId },
+  }) => {
     const install = await restInstall(privateId);
     for (const client of install.clients) {
       if (client.client === 'skills') continue; // fetched by URL: the key is in the address
@@ -178,7 +206,7 @@ describe('install data', () => {
     ]);
   });
 
-  it('an anonymous deployment needs no sign-in and no key anywhere', async () => {
+  test('an anonymous deployment needs no sign-in and no key anywhere', async ({ restInstall, world: { anonymousId } }) => {
     const install = await restInstall(anonymousId);
     expect(install.keyBoundEndpoint).toBeNull();
     for (const client of install.clients) {
@@ -192,7 +220,10 @@ describe('install data', () => {
     expect(install.skillsSource).toBe(`${base}/install/${anonymousId}`);
   });
 
-  it('decodes every deeplink into the shape the client documents, with the made key', async () => {
+  test('decodes every deeplink into the shape the client documents, with the made key', async ({
+    service: t,
+    world: { token, privateId },
+  }) => {
     const made = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
     expect(made.status, made.text).toBe(201);
     const key: string = made.body.data.apiKey.secret;
@@ -318,7 +349,10 @@ describe('install data', () => {
     expect(clientOf(install, 'skills').forms[0]!.commands).toEqual([`npx skills add ${base}/install/${privateId}/${key}`]);
   });
 
-  it("no form's web page (another site) receives the key or the key-bound URL, in any encoding", async () => {
+  test("no form's web page (another site) receives the key or the key-bound URL, in any encoding", async ({
+    service: t,
+    world: { token, privateId },
+  }) => {
     const made = await t.call('POST', `/v1/deployments/${privateId}/install/key`, { token });
     const key: string = made.body.data.apiKey.secret;
     const install: Install = made.body.data.install;
@@ -348,7 +382,10 @@ describe('install data', () => {
     expect(clientOf(install, 'cursor').forms.find((f) => f.usesApiKey)!.webUrl).toBeNull();
   });
 
-  it('GraphQL makes the key the same way, and the key opens the tool endpoint of that deployment only', async () => {
+  test('GraphQL makes the key the same way, and the key opens the tool endpoint of that deployment only', async ({
+    service: t,
+    world: { token, privateId },
+  }) => {
     const res = await t.graphql(
       `mutation($id: String!) { createDeploymentInstallKey(deploymentId: $id) { apiKey { secret scope deploymentIds } install { apiKeyIncluded keyBoundEndpoint } } }`,
       { id: privateId },

@@ -1,38 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { connectionUsage } from '../../src/limits/quota.js';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import type { CallResult, TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { seedConnections, seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
 import { userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
-/**
- * Connections and the monthly connection quota at the tool endpoint, in both MCP eras: every
- * served request belongs to a counted connection or is refused (402); anonymous clients cannot
- * use the owner's own part of the month; `_meta` cannot inflate the count.
- */
-describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () => {
-  let t: TestApp;
+const ACCEPT = { accept: 'application/json, text/event-stream' };
+const MODERN = '2026-07-28';
+const meta = (name = 'probe', version = '1') => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name, version },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
 
-  beforeAll(async () => {
-    t = await startTestApp({ env: { TRUST_PROXY_HOPS: '1' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+interface Caller {
+  token?: string;
+  address?: string;
+}
 
-  const ACCEPT = { accept: 'application/json, text/event-stream' };
-  const MODERN = '2026-07-28';
-  const meta = (name = 'probe', version = '1') => ({
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name, version },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  });
-
-  interface Caller {
-    token?: string;
-    address?: string;
-  }
-
+/** Requests of both eras to a deployment's tool endpoint on `t`, and free-plan owners of a deployment open to anonymous clients. */
+function endpointOf(t: TestApp) {
   function legacy(
     deploymentId: string,
     method: string,
@@ -85,7 +73,23 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     return { token, userId, deploymentId, workflowId: wf! };
   }
 
-  it('once the month is used up, every request of a new connection is refused with 402 in both eras, and counted connections go on', async () => {
+  return { legacy, modern, initialize, freeOwner };
+}
+
+const test = serviceTestWith({ TRUST_PROXY_HOPS: '1' }).extend<{ endpoint: ReturnType<typeof endpointOf> }>({
+  endpoint: [async ({ service }, use) => use(endpointOf(service)), { scope: 'file' }],
+});
+
+/**
+ * Connections and the monthly connection quota at the tool endpoint, in both MCP eras: every
+ * served request belongs to a counted connection or is refused (402); anonymous clients cannot
+ * use the owner's own part of the month; `_meta` cannot inflate the count.
+ */
+describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () => {
+  test('once the month is used up, every request of a new connection is refused with 402 in both eras, and counted connections go on', async ({
+    service: t,
+    endpoint: { freeOwner, initialize, legacy, modern },
+  }) => {
     const { token, userId, deploymentId, workflowId } = await freeOwner('skip-handshake@example.com');
     // The owner's connection of today is counted before the month runs out.
     expect((await initialize(deploymentId, { token })).status).toBe(200);
@@ -122,7 +126,10 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
   });
 
-  it('an anonymous flood uses at most the anonymous half of the month; the owner still connects', async () => {
+  test('an anonymous flood uses at most the anonymous half of the month; the owner still connects', async ({
+    service: t,
+    endpoint: { freeOwner, initialize, modern },
+  }) => {
     const { token, userId, deploymentId } = await freeOwner('flooded@example.com');
     const statuses: number[] = [];
     // 300 addresses, each connecting twice (the second is the same connection), in batches of 30.
@@ -153,7 +160,10 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 252 });
   }, 120_000);
 
-  it('an answer that is a JSON-RPC error counts no connection, in either era; a result does', async () => {
+  test('an answer that is a JSON-RPC error counts no connection, in either era; a result does', async ({
+    service: t,
+    endpoint: { freeOwner, legacy, modern },
+  }) => {
     const { token, userId, deploymentId } = await freeOwner('errors-only@example.com');
     const who = { token };
     const unknownTool = await modern(deploymentId, 'tools/call', { name: 'no_such_tool', arguments: {} }, who, meta('claude-code'));
@@ -168,7 +178,7 @@ describe(`tool-endpoint connections and the quota on ${testDatabaseKind()}`, () 
     await expect(connectionUsage(t.database.db.prisma, userId)).resolves.toMatchObject({ total: 2 });
   });
 
-  it('what a client writes in _meta cannot inflate the count', async () => {
+  test('what a client writes in _meta cannot inflate the count', async ({ service: t, endpoint: { freeOwner, modern } }) => {
     const { token, userId, deploymentId } = await freeOwner('meta-games@example.com');
     const who = { token };
     // Other client versions, other capabilities, other names that map to the same adapter: one connection.

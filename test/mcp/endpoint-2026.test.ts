@@ -1,66 +1,73 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { CallResult, TestApp } from '../helpers/app.js';
 import { seedPlan, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 
-/** The tool endpoint spoken to as raw JSON-RPC in revision 2026-07-28: bad input, access, adapters. */
-describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let wf: string;
-  let dep: string;
+const MODERN = '2026-07-28';
+const ACCEPT = { accept: 'application/json, text/event-stream' };
 
-  const MODERN = '2026-07-28';
-  const ACCEPT = { accept: 'application/json, text/event-stream' };
+const meta = (client = 'generic-agent', version: string = MODERN) => ({
+  'io.modelcontextprotocol/protocolVersion': version,
+  'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    alice = await t.token('alice-2026@example.com');
-    bob = await t.token('bob-2026@example.com');
-    await seedPlan(t, await userIdOf(t, alice), 'team');
-    wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Feature pipeline' });
-    const res = await t.call('POST', '/v1/deployments', {
-      token: alice,
-      body: { name: 'Private', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] },
-    });
-    dep = res.body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+interface Options {
+  token?: string | null;
+  headers?: Record<string, string>;
+  query?: string;
+  id?: string;
+}
 
-  const meta = (client = 'generic-agent', version: string = MODERN) => ({
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  });
+/** Alice (team plan) with her workflow in her private deployment "Private", and bob. */
+interface World {
+  alice: string;
+  bob: string;
+  wf: string;
+  dep: string;
+}
 
-  interface Options {
-    token?: string | null;
-    headers?: Record<string, string>;
-    query?: string;
-    id?: string;
-  }
-
+function sender(t: TestApp, world: World) {
   /** A well-formed 2026-07-28 request unless the test changes a part of it. */
-  function send(method: string, params: Record<string, unknown> = {}, options: Options = {}, body?: unknown): Promise<CallResult> {
+  return function send(method: string, params: Record<string, unknown> = {}, options: Options = {}, body?: unknown): Promise<CallResult> {
     const headers: Record<string, string> = { ...ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...options.headers };
     if (typeof params.name === 'string' && !('mcp-name' in headers)) headers['mcp-name'] = params.name;
-    const token = options.token === undefined ? alice : options.token;
-    const path = `/v1/mcp/${options.id ?? dep}${options.query ?? ''}`;
+    const token = options.token === undefined ? world.alice : options.token;
+    const path = `/v1/mcp/${options.id ?? world.dep}${options.query ?? ''}`;
     const payload = body ?? { jsonrpc: '2.0', id: 1, method, params: { _meta: meta(), ...params } };
     return typeof payload === 'string'
       ? t.call('POST', path, { token, headers, rawBody: payload })
       : t.call('POST', path, { token, headers, body: payload });
-  }
+  };
+}
 
-  function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | null = 1) {
-    expect(res.status, res.text).toBe(status);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id, error: { code, message: expect.stringMatching(message) } });
-  }
+const test = serviceTest.extend<{ world: World; send: ReturnType<typeof sender> }>({
+  world: [
+    async ({ service: t }, use) => {
+      const alice = await t.token('alice-2026@example.com');
+      const bob = await t.token('bob-2026@example.com');
+      await seedPlan(t, await userIdOf(t, alice), 'team');
+      const wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Feature pipeline' });
+      const res = await t.call('POST', '/v1/deployments', {
+        token: alice,
+        body: { name: 'Private', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] },
+      });
+      await use({ alice, bob, wf, dep: res.body.data.deploymentId });
+    },
+    { scope: 'file' },
+  ],
+  send: [async ({ service, world }, use) => use(sender(service, world)), { scope: 'file' }],
+});
 
-  it('serves server/discover with the revision, the capabilities and the instructions', async () => {
+function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | null = 1) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.body).toMatchObject({ jsonrpc: '2.0', id, error: { code, message: expect.stringMatching(message) } });
+}
+
+/** The tool endpoint spoken to as raw JSON-RPC in revision 2026-07-28: bad input, access, adapters. */
+describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
+  test('serves server/discover with the revision, the capabilities and the instructions', async ({ send }) => {
     const res = await send('server/discover');
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
@@ -73,13 +80,13 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
   });
 
   describe('bad input', () => {
-    it('a request whose _meta has no protocol version → -32602 naming the missing key', async () => {
+    test('a request whose _meta has no protocol version → -32602 naming the missing key', async ({ send }) => {
       const { 'io.modelcontextprotocol/protocolVersion': _omitted, ...rest } = meta();
       const res = await send('tools/list', {}, {}, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: rest } });
       expectRpcError(res, 400, -32602, /missing the required per-request envelope key\(s\): io\.modelcontextprotocol\/protocolVersion/);
     });
 
-    it('an unsupported protocol version → -32022 naming the supported ones', async () => {
+    test('an unsupported protocol version → -32022 naming the supported ones', async ({ send }) => {
       const res = await send(
         'tools/list',
         {},
@@ -90,31 +97,31 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       expect(res.body.error.data).toEqual({ supported: [MODERN], requested: '2027-01-01' });
     });
 
-    it('a method of the other era: initialize or ping in a 2026-07-28 request → -32601', async () => {
+    test('a method of the other era: initialize or ping in a 2026-07-28 request → -32601', async ({ send }) => {
       const init = await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } });
       expectRpcError(init, 404, -32601, /Method not found/);
       expectRpcError(await send('ping'), 404, -32601, /Method not found/);
     });
 
-    it('a 2026-07-28 request with an Mcp-Session-Id → 400 saying sessions belong to 2025', async () => {
+    test('a 2026-07-28 request with an Mcp-Session-Id → 400 saying sessions belong to 2025', async ({ send }) => {
       const res = await send('tools/list', {}, { headers: { 'mcp-session-id': 'mcp1.abc.def' } });
       expectRpcError(res, 400, -32600, /carries no Mcp-Session-Id/);
     });
 
-    it('a protocol-version header that disagrees with _meta → -32020', async () => {
+    test('a protocol-version header that disagrees with _meta → -32020', async ({ send }) => {
       const res = await send('tools/list', {}, { headers: { 'mcp-protocol-version': '2025-11-25' } });
       expectRpcError(res, 400, -32020, /headers and body disagree.*2026-07-28.*2025-11-25/);
       const noHeader = await send('tools/list', {}, { headers: { 'mcp-method': 'tools/call' } });
       expectRpcError(noHeader, 400, -32020, /headers and body disagree/);
     });
 
-    it('a batch of 2026-07-28 requests → -32600', async () => {
+    test('a batch of 2026-07-28 requests → -32600', async ({ send }) => {
       const one = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } };
       const res = await send('tools/list', {}, {}, [one, { ...one, id: 2 }]);
       expectRpcError(res, 400, -32600, /batches/, null);
     });
 
-    it('client information naming another adapter than the adapter parameter: the parameter wins', async () => {
+    test('client information naming another adapter than the adapter parameter: the parameter wins', async ({ send }) => {
       const res = await send(
         'tools/list',
         {},
@@ -144,7 +151,7 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
   });
 
   describe("today's cases, in 2026-07-28", () => {
-    it('body not JSON → -32700; not sent as JSON → 415', async () => {
+    test('body not JSON → -32700; not sent as JSON → 415', async ({ send }) => {
       expectRpcError(await send('tools/list', {}, {}, '{"jsonrpc":'), 400, -32700, /Parse error/, null);
       const res = await send(
         'tools/list',
@@ -155,7 +162,7 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       expect(res.status).toBe(415);
     });
 
-    it('an unknown method → -32601; an unknown tool, prompt or resource → -32602', async () => {
+    test('an unknown method → -32601; an unknown tool, prompt or resource → -32602', async ({ send }) => {
       expectRpcError(await send('tools/frobnicate'), 404, -32601, /not found/i);
       expectRpcError(await send('tools/call', { name: 'no_such_tool', arguments: {} }), 200, -32602, /unknown tool 'no_such_tool'/);
       expectRpcError(await send('prompts/get', { name: 'nope' }), 200, -32602, /nope/);
@@ -168,7 +175,7 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       expect(missing.body.error.data).toEqual({ uri: 'workflow://nope/manifest' });
     });
 
-    it('access: no token 401 (as for an unknown id), another user 404, a disabled adapter 403', async () => {
+    test('access: no token 401 (as for an unknown id), another user 404, a disabled adapter 403', async ({ send, world: { bob } }) => {
       const none = await send('tools/list', {}, { token: null });
       expectRpcError(none, 401, -32001, /needs a credential/, null);
       expect(none.headers.get('www-authenticate')).toMatch(
@@ -182,7 +189,10 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       expectRpcError(cursor, 403, -32003, /adapter 'adapter_two' \(chosen from clientInfo\.name\) is disabled/);
     });
 
-    it('lists tools with titles, annotations and output schemas, and calls one with structured content', async () => {
+    test('lists tools with titles, annotations and output schemas, and calls one with structured content', async ({
+      send,
+      world: { wf },
+    }) => {
       const list = await send(
         'tools/list',
         {},
@@ -214,7 +224,7 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
     /** The Mcp-Name header in the SDK's encoded form: such a request is left to the SDK's handler to decode. */
     const encoded = (value: string) => `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 
-    it('tools/call, prompts/get and resources/read, answers and errors alike', async () => {
+    test('tools/call, prompts/get and resources/read, answers and errors alike', async ({ send }) => {
       const list = await send('tools/list');
       const prompts = await send('prompts/list');
       const resources = await send('resources/list');
@@ -237,7 +247,7 @@ describe('tool endpoint, revision 2026-07-28 (raw JSON-RPC)', () => {
       }
     });
 
-    it("a renamed deployment's next answers carry its new name", async () => {
+    test("a renamed deployment's next answers carry its new name", async ({ service: t, send, world: { alice, dep } }) => {
       const before = await send('server/discover');
       expect(before.body.result._meta['io.modelcontextprotocol/serverInfo'].title).toBe('Private');
       const renamed = await t.call('PUT', `/v1/deployments/${dep}`, { token: alice, body: { name: 'Private, renamed' } });

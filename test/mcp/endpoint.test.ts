@@ -1,47 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { CallResult, TestApp } from '../helpers/app.js';
 import { countsByAdapter } from '../helpers/mcp.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { seedPlan, seedSubscription, seedWorkflow, updateLibraryEntry, userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 
-/** The tool endpoint spoken to as raw JSON-RPC over HTTP: framing, errors, access, adapters. */
-describe('tool endpoint (raw JSON-RPC)', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let aliceId: string;
-  let wf: string;
-  let dep: string;
-  let anon: string;
+const NAME = /^[a-zA-Z0-9_-]{1,48}$/;
+const ACCEPT = { accept: 'application/json, text/event-stream' };
 
-  const NAME = /^[a-zA-Z0-9_-]{1,48}$/;
-  const ACCEPT = { accept: 'application/json, text/event-stream' };
+interface RpcOptions {
+  token?: string | null;
+  session?: string | null;
+  headers?: Record<string, string>;
+  query?: string;
+}
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    alice = await t.token('alice@example.com');
-    bob = await t.token('bob@example.com');
-    aliceId = await userIdOf(t, alice);
-    await seedPlan(t, aliceId, 'team');
-    wf = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
-    dep = await createDeployment({ name: 'Private', workflowIds: [wf] });
-    anon = await createDeployment({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+const request = (method: string, params?: Record<string, unknown>, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params ? { params } : {}),
+});
+const initialize = (clientName = 'test-client', protocolVersion = '2025-11-25') =>
+  request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } });
 
+/** Alice's deployments and the requests she (unless told otherwise) sends to a tool endpoint of `t`. */
+function endpointOf(t: TestApp, alice: string) {
   async function createDeployment(body: Record<string, unknown>): Promise<string> {
     const res = await t.call('POST', '/v1/deployments', { token: alice, body });
     if (res.status !== 201) throw new Error(res.text);
     return res.body.data.deploymentId;
-  }
-
-  interface RpcOptions {
-    token?: string | null;
-    session?: string | null;
-    headers?: Record<string, string>;
-    query?: string;
   }
 
   function post(id: string, body: unknown, options: RpcOptions = {}): Promise<CallResult> {
@@ -54,15 +42,6 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       : t.call('POST', path, { token, body, headers });
   }
 
-  const request = (method: string, params?: Record<string, unknown>, id: number | string = 1) => ({
-    jsonrpc: '2.0',
-    id,
-    method,
-    ...(params ? { params } : {}),
-  });
-  const initialize = (clientName = 'test-client', protocolVersion = '2025-11-25') =>
-    request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } });
-
   async function connect(id: string, clientName: string, options: RpcOptions & { protocolVersion?: string } = {}): Promise<string> {
     const res = await post(id, initialize(clientName, options.protocolVersion), options);
     expect(res.status, res.text).toBe(200);
@@ -74,14 +53,59 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     return session!;
   }
 
-  function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | string | null = 1) {
-    expect(res.status, res.text).toBe(status);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id, error: { code, message: expect.stringMatching(message) } });
-  }
+  return { createDeployment, post, connect };
+}
 
+type Endpoint = ReturnType<typeof endpointOf>;
+
+/** Alice (team plan) with her workflow in a private deployment and in one open to anonymous clients. */
+interface World {
+  aliceId: string;
+  wf: string;
+  dep: string;
+  anon: string;
+}
+
+const test = serviceTest.extend<{
+  endpoint: Endpoint;
+  world: World;
+  toolsFor: (clientName: string, options?: RpcOptions) => Promise<{ session: string; tools: any[] }>;
+}>({
+  endpoint: [async ({ service, alice }, use) => use(endpointOf(service, alice)), { scope: 'file' }],
+  world: [
+    async ({ service: t, alice, endpoint: { createDeployment } }, use) => {
+      const aliceId = await userIdOf(t, alice);
+      await seedPlan(t, aliceId, 'team');
+      const wf = await seedWorkflow(t, aliceId, { name: 'Feature pipeline' });
+      const dep = await createDeployment({ name: 'Private', workflowIds: [wf] });
+      const anon = await createDeployment({ name: 'Open', workflowIds: [wf], allowAnonymous: true });
+      await use({ aliceId, wf, dep, anon });
+    },
+    { scope: 'file' },
+  ],
+  /** The tools a client of this name is offered on the private deployment, and its session. */
+  toolsFor: [
+    async ({ endpoint: { connect, post }, world: { dep } }, use) =>
+      use(async (clientName, options = {}) => {
+        const session = await connect(dep, clientName, options);
+        const res = await post(dep, request('tools/list'), { ...options, session });
+        expect(res.status).toBe(200);
+        return { session, tools: res.body.result.tools as any[] };
+      }),
+    { scope: 'file' },
+  ],
+});
+
+function expectRpcError(res: CallResult, status: number, code: number, message: RegExp, id: number | string | null = 1) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.body).toMatchObject({ jsonrpc: '2.0', id, error: { code, message: expect.stringMatching(message) } });
+}
+
+/** The tool endpoint spoken to as raw JSON-RPC over HTTP: framing, errors, access, adapters. */
+describe('tool endpoint (raw JSON-RPC)', () => {
   describe('lifecycle', () => {
-    it('initialize answers with the server, capabilities and a signed session id', async () => {
+    test('initialize answers with the server, capabilities and a signed session id', async ({ world: { dep }, endpoint: { post } }) => {
       const res = await post(dep, initialize());
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -101,7 +125,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect(res.headers.get('mcp-session-id')).toMatch(/^mcp1\./);
     });
 
-    it('negotiates 2025-06-18 and 2025-03-26 and offers the latest for anything else', async () => {
+    test('negotiates 2025-06-18 and 2025-03-26 and offers the latest for anything else', async ({ world: { dep }, endpoint: { post } }) => {
       for (const [asked, given] of [
         ['2025-06-18', '2025-06-18'],
         ['2025-03-26', '2025-03-26'],
@@ -114,17 +138,17 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       }
     });
 
-    it('answers ping as in spec 4.3, even without a session or an Accept header', async () => {
+    test('answers ping as in spec 4.3, even without a session or an Accept header', async ({ service: t, alice, world: { dep } }) => {
       const res = await t.call('POST', `/v1/mcp/${dep}`, { token: alice, body: { jsonrpc: '2.0', method: 'ping', id: 7 } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
     });
 
-    it('answers notifications/initialized with 202 and an empty body', async () => {
+    test('answers notifications/initialized with 202 and an empty body', async ({ world: { dep }, endpoint: { connect } }) => {
       await connect(dep, 'test-client');
     });
 
-    it('answers GET and DELETE with 405', async () => {
+    test('answers GET and DELETE with 405', async ({ service: t, alice, world: { dep } }) => {
       for (const method of ['GET', 'DELETE']) {
         const res = await t.call(method, `/v1/mcp/${dep}`, { token: alice, headers: { accept: 'text/event-stream' } });
         expect(res.status).toBe(405);
@@ -133,7 +157,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       }
     });
 
-    it('answers concurrent requests that share a JSON-RPC id each with their own deployment, and a cancellation naming that id disturbs none', async () => {
+    test('answers concurrent requests that share a JSON-RPC id each with their own deployment, and a cancellation naming that id disturbs none', async ({
+      service: t,
+      world: { aliceId, dep },
+      endpoint: { post, createDeployment },
+    }) => {
       const other = await seedWorkflow(t, aliceId, { name: 'Release train' });
       const second = await createDeployment({ name: 'Second', workflowIds: [other] });
       const toolsOf = (res: CallResult) => (res.body.result.tools as { name: string }[]).map((tool) => tool.name).join(',');
@@ -165,11 +193,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
   });
 
   describe('JSON-RPC errors', () => {
-    it('body not JSON → -32700', async () => {
+    test('body not JSON → -32700', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(await post(dep, '{"jsonrpc": "2.0", "method": '), 400, -32700, /Parse error/, null);
     });
 
-    it('JSON that is not JSON-RPC → -32600', async () => {
+    test('JSON that is not JSON-RPC → -32600', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(await post(dep, { hello: 'world' }), 400, -32600, /Invalid Request: jsonrpc must be "2.0"/, null);
       expectRpcError(await post(dep, '42'), 400, -32600, /Invalid Request/, null);
       expectRpcError(await post(dep, { jsonrpc: '2.0', id: 1 }), 400, -32600, /Invalid Request/, 1);
@@ -177,7 +205,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(dep, { jsonrpc: '2.0', id: 3, method: 5 }), 400, -32600, /method must be a string/, 3);
     });
 
-    it('a request for a served method outside the JSON-RPC envelope → -32600, whatever its params', async () => {
+    test('a request for a served method outside the JSON-RPC envelope → -32600, whatever its params', async ({
+      world: { dep },
+      endpoint: { post },
+    }) => {
       const envelope = /Invalid Request: not a JSON-RPC request, notification or response/;
       expectRpcError(await post(dep, { ...request('tools/list', undefined, 4), extra: true }), 400, -32600, envelope, 4);
       expectRpcError(await post(dep, { ...request('prompts/get', {}, 5), extra: true }), 400, -32600, envelope, 5);
@@ -186,11 +217,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(dep, request('prompts/get', { _meta: { progressToken: [] } }, 7)), 400, -32600, envelope, 7);
     });
 
-    it('jsonrpc "1.0" → -32600 with the request id', async () => {
+    test('jsonrpc "1.0" → -32600 with the request id', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(await post(dep, { jsonrpc: '1.0', id: 9, method: 'ping' }), 400, -32600, /jsonrpc must be "2.0"/, 9);
     });
 
-    it('a batch → -32600', async () => {
+    test('a batch → -32600', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(
         await post(dep, [request('ping', undefined, 1), request('ping', undefined, 2)]),
         400,
@@ -200,11 +231,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       );
     });
 
-    it('an unknown method → -32601', async () => {
+    test('an unknown method → -32601', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(await post(dep, request('tools/destroy', {}, 'abc')), 200, -32601, /Method not found/, 'abc');
     });
 
-    it('params that are not an object, or miss what the method needs → -32602', async () => {
+    test('params that are not an object, or miss what the method needs → -32602', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(
         await post(dep, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: [1] }),
         200,
@@ -220,7 +251,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       );
     });
 
-    it('tools/call with an unknown tool or arguments of the wrong type → -32602', async () => {
+    test('tools/call with an unknown tool or arguments of the wrong type → -32602', async ({
+      world: { dep },
+      endpoint: { post, connect },
+    }) => {
       const session = await connect(dep, 'test-client');
       expectRpcError(
         await post(dep, request('tools/call', { name: 'nope', arguments: {} }), { session }),
@@ -246,7 +280,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       );
     });
 
-    it('unknown prompt → -32602, unknown resource → -32002, unknown cursor → -32602', async () => {
+    test('unknown prompt → -32602, unknown resource → -32002, unknown cursor → -32602', async ({
+      world: { dep },
+      endpoint: { post, connect },
+    }) => {
       const session = await connect(dep, 'test-client');
       expectRpcError(await post(dep, request('prompts/get', { name: 'nope' }), { session }), 200, -32602, /unknown prompt 'nope'/);
       expectRpcError(
@@ -258,7 +295,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(dep, request('tools/list', { cursor: 'x' }), { session }), 200, -32602, /unknown cursor/);
     });
 
-    it('refuses a body that is not sent as JSON (415) and an unsupported MCP-Protocol-Version (400)', async () => {
+    test('refuses a body that is not sent as JSON (415) and an unsupported MCP-Protocol-Version (400)', async ({
+      world: { dep },
+      endpoint: { post },
+    }) => {
       const res = await post(dep, JSON.stringify(request('ping')), { headers: { 'content-type': 'text/plain' } });
       expectRpcError(res, 415, -32600, /Content-Type: application\/json/, null);
       expectRpcError(
@@ -269,13 +309,16 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       );
     });
 
-    it('an adapter query parameter that names no adapter → 400', async () => {
+    test('an adapter query parameter that names no adapter → 400', async ({ world: { dep }, endpoint: { post } }) => {
       expectRpcError(await post(dep, initialize(), { query: '?adapter=adapter_nine' }), 400, -32602, /unknown adapter 'adapter_nine'/);
     });
   });
 
   describe('access (spec 5.3)', () => {
-    it('a private deployment without a token → 401 with WWW-Authenticate, exactly as an unknown one', async () => {
+    test('a private deployment without a token → 401 with WWW-Authenticate, exactly as an unknown one', async ({
+      world: { dep },
+      endpoint: { post },
+    }) => {
       const res = await post(dep, initialize(), { token: null });
       expectRpcError(res, 401, -32001, /needs a credential unless its deployment allows anonymous use/, null);
       // The challenge points an OAuth client at the endpoint's protected resource metadata (RFC 9728).
@@ -294,19 +337,24 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="[^"]+"/);
     });
 
-    it("another user's token → 404, as for an unknown deployment", async () => {
+    test("another user's token → 404, as for an unknown deployment", async ({ bob, world: { dep }, endpoint: { post } }) => {
       const res = await post(dep, initialize(), { token: bob });
       expectRpcError(res, 404, -32004, new RegExp(`deployment '${dep}' was not found`), null);
       expectRpcError(await post('dep_unknown', initialize()), 404, -32004, /not found/, null);
     });
 
-    it('an anonymous deployment needs no token and ignores one', async () => {
+    test('an anonymous deployment needs no token and ignores one', async ({ bob, world: { anon }, endpoint: { post } }) => {
       expect((await post(anon, initialize(), { token: null })).status).toBe(200);
       expect((await post(anon, initialize(), { token: bob })).status).toBe(200);
       expect((await post(anon, initialize(), { token: 'garbage' })).status).toBe(200);
     });
 
-    it('a deleted deployment answers 404 right after deletion', async () => {
+    test('a deleted deployment answers 404 right after deletion', async ({
+      service: t,
+      alice,
+      world: { wf },
+      endpoint: { post, connect, createDeployment },
+    }) => {
       const id = await createDeployment({ name: 'Short-lived', workflowIds: [wf] });
       const session = await connect(id, 'claude-code');
       expect((await post(id, request('tools/list'), { session })).status).toBe(200);
@@ -314,7 +362,12 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(id, request('tools/list', undefined, 2), { session }), 404, -32004, /not found/, null);
     });
 
-    it('an inactive deployment → 403 saying it is inactive; activating restores it', async () => {
+    test('an inactive deployment → 403 saying it is inactive; activating restores it', async ({
+      service: t,
+      alice,
+      world: { wf },
+      endpoint: { post, connect, createDeployment },
+    }) => {
       const id = await createDeployment({ name: 'Paused', workflowIds: [wf] });
       const session = await connect(id, 'test-client');
       await t.call('POST', `/v1/deployments/${id}/deactivate`, { token: alice });
@@ -326,7 +379,12 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect((await post(id, request('tools/list'), { session })).status).toBe(200);
     });
 
-    it('a disabled adapter is refused at initialize and on later requests', async () => {
+    test('a disabled adapter is refused at initialize and on later requests', async ({
+      service: t,
+      alice,
+      world: { wf },
+      endpoint: { post, connect, createDeployment },
+    }) => {
       const id = await createDeployment({ name: 'No Cursor', workflowIds: [wf], enabledAdapters: ['adapter_one', 'adapter_three'] });
       const res = await post(id, initialize('cursor-vscode'));
       expectRpcError(res, 403, -32003, /adapter 'adapter_two' \(chosen from clientInfo.name\) is disabled/);
@@ -342,7 +400,10 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expectRpcError(await post(id, request('tools/list'), { session }), 403, -32003, /adapter 'adapter_one' is disabled/);
     });
 
-    it('a session id of another deployment, or a forged one, → 404 so the client initializes again', async () => {
+    test('a session id of another deployment, or a forged one, → 404 so the client initializes again', async ({
+      world: { dep, anon },
+      endpoint: { post, connect },
+    }) => {
       const session = await connect(anon, 'test-client');
       expectRpcError(await post(dep, request('tools/list'), { session }), 404, -32001, /Session not found/);
       const [p, payload] = session.split('.');
@@ -353,14 +414,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
   });
 
   describe('adapters and rendering', () => {
-    async function toolsFor(clientName: string, options: RpcOptions = {}) {
-      const session = await connect(dep, clientName, options);
-      const res = await post(dep, request('tools/list'), { ...options, session });
-      expect(res.status).toBe(200);
-      return { session, tools: res.body.result.tools as any[] };
-    }
-
-    it('maps clientInfo.name to the adapter and remembers it through the session id', async () => {
+    test('maps clientInfo.name to the adapter and remembers it through the session id', async ({
+      toolsFor,
+      world: { dep },
+      endpoint: { post },
+    }) => {
       for (const [client, adapter, count] of [
         ['claude-code', 'adapter_one', 1],
         ['Claude Code', 'adapter_one', 1],
@@ -377,7 +435,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       }
     });
 
-    it('takes the adapter query parameter over clientInfo.name', async () => {
+    test('takes the adapter query parameter over clientInfo.name', async ({ toolsFor, world: { dep }, endpoint: { post } }) => {
       const { session, tools } = await toolsFor('claude-code', { query: '?adapter=adapter_three' });
       expect(tools).toHaveLength(5);
       const call = await post(dep, request('tools/call', { name: tools[0].name, arguments: {} }), {
@@ -387,7 +445,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect(call.body.result.structuredContent.adapter).toBe('adapter_three');
     });
 
-    it('offers stable, unique, valid names in a stable order', async () => {
+    test('offers stable, unique, valid names in a stable order', async ({ toolsFor }) => {
       const a = await toolsFor('my-agent');
       const b = await toolsFor('my-agent');
       expect(a.tools.map((x) => x.name)).toEqual(b.tools.map((x) => x.name));
@@ -398,7 +456,7 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       }
     });
 
-    it('leaves 2025-06-18 fields out of a 2025-03-26 session', async () => {
+    test('leaves 2025-06-18 fields out of a 2025-03-26 session', async ({ toolsFor, world: { dep }, endpoint: { post } }) => {
       const { session, tools } = await toolsFor('claude-code', { protocolVersion: '2025-03-26' } as RpcOptions);
       expect(tools[0].outputSchema).toBeUndefined();
       expect(tools[0].title).toBeUndefined();
@@ -409,7 +467,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect(modern.tools[0].outputSchema).toBeDefined();
     });
 
-    it('honours the library entry: isActive false and adapters it does not enable hide a workflow', async () => {
+    test('honours the library entry: isActive false and adapters it does not enable hide a workflow', async ({
+      service: t,
+      world: { aliceId, wf },
+      endpoint: { post, connect, createDeployment },
+    }) => {
       const second = await seedWorkflow(t, aliceId, { name: 'Second' });
       const id = await createDeployment({ name: 'Two', workflowIds: [wf, second] });
       const names = async (client: string) => {
@@ -424,7 +486,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
       expect(await names('my-agent')).toBe(1);
     });
 
-    it('serves a subscribed workflow at the library entry version, manifest included', async () => {
+    test('serves a subscribed workflow at the library entry version, manifest included', async ({
+      service: t,
+      world: { aliceId },
+      endpoint: { post, connect, createDeployment },
+    }) => {
       const carolTok = await t.token('carol@example.com');
       const carolId = await userIdOf(t, carolTok);
       const v1 = {
@@ -461,7 +527,11 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     });
   });
 
-  it('serves a workflow changed through PUT at its new version on the next call, on the same connection', async () => {
+  test('serves a workflow changed through PUT at its new version on the next call, on the same connection', async ({
+    service: t,
+    alice,
+    endpoint: { post, connect, createDeployment },
+  }) => {
     const created = await createWorkflow(t, alice, { name: 'Changing' });
     const id = await createDeployment({ name: 'Changing', workflowIds: [created.workflowId] });
     const session = await connect(id, 'my-agent');
@@ -479,7 +549,13 @@ describe('tool endpoint (raw JSON-RPC)', () => {
     expect(await callTool()).toMatchObject({ version: '1.0.1', intent });
   });
 
-  it('counts a connection once per caller, adapter and day, in usage and in the list', async () => {
+  test('counts a connection once per caller, adapter and day, in usage and in the list', async ({
+    service: t,
+    alice,
+    bob,
+    world: { wf },
+    endpoint: { post, createDeployment },
+  }) => {
     const id = await createDeployment({ name: 'Counted', workflowIds: [wf] });
     // Alice: two claude-code initializes are one connection on adapter_one; cursor-vscode and x open one each.
     for (const client of ['claude-code', 'claude-code', 'Claude Code', 'cursor-vscode', 'x']) await post(id, initialize(client));

@@ -1,9 +1,9 @@
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ADAPTERS } from '../../src/manifest/types.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CLIENT_ADAPTERS, connectClient } from '../helpers/mcp.js';
 import { seedPlan, seedSubscription, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { ALL_HOSTILE_TEXT, expectInert } from '../fixtures/hostile-text.js';
 import { readZip } from '../install/zip-reader.js';
 
@@ -26,35 +26,35 @@ const manifest = {
   outputs: { type: ALL_HOSTILE_TEXT, expected_files: [ALL_HOSTILE_TEXT] },
 };
 
+/** The subscriber (team plan), mallory's hostile public workflow in their library, and their deployment of it. */
+const test = serviceTest.extend<{ world: { token: string; workflowId: string; deploymentId: string } }>({
+  world: [
+    async ({ service: t }, use) => {
+      const token = await t.token('subscriber@example.com');
+      const userId = await userIdOf(t, token);
+      await seedPlan(t, userId, 'team');
+      const authorId = await userIdOf(t, await t.token('mallory@example.com'));
+      const workflowId = await seedWorkflow(t, authorId, {
+        name: `Triage ${ALL_HOSTILE_TEXT}`.slice(0, 100),
+        description: ALL_HOSTILE_TEXT,
+        visibility: 'public',
+        versions: [{ version: '1.0.0', manifest }],
+      });
+      await seedSubscription(t, userId, workflowId);
+      const res = await t.call('POST', '/v1/deployments', { token, body: { name: 'Team tools', workflowIds: [workflowId] } });
+      expect(res.status, res.text).toBe(201);
+      await use({ token, workflowId, deploymentId: res.body.data.deploymentId });
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('a hostile public workflow, through every face that serves it to agents', () => {
-  let t: TestApp;
-  let token: string;
-  let workflowId: string;
-  let deploymentId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    token = await t.token('subscriber@example.com');
-    const userId = await userIdOf(t, token);
-    await seedPlan(t, userId, 'team');
-    const authorId = await userIdOf(t, await t.token('mallory@example.com'));
-    workflowId = await seedWorkflow(t, authorId, {
-      name: `Triage ${ALL_HOSTILE_TEXT}`.slice(0, 100),
-      description: ALL_HOSTILE_TEXT,
-      visibility: 'public',
-      versions: [{ version: '1.0.0', manifest }],
-    });
-    await seedSubscription(t, userId, workflowId);
-    const res = await t.call('POST', '/v1/deployments', { token, body: { name: 'Team tools', workflowIds: [workflowId] } });
-    expect(res.status, res.text).toBe(201);
-    deploymentId = res.body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   for (const { client: clientName, adapter } of CLIENT_ADAPTERS) {
-    it(`the tool endpoint (${adapter}): tools, calls, prompts, skill:// and workflow:// resources are inert`, async () => {
+    test(`the tool endpoint (${adapter}): tools, calls, prompts, skill:// and workflow:// resources are inert`, async ({
+      service: t,
+      world: { token, deploymentId },
+    }) => {
       const client = await connectClient(t.app, deploymentId, clientName, { token });
       try {
         const { tools } = await client.listTools();
@@ -97,7 +97,10 @@ describe('a hostile public workflow, through every face that serves it to agents
     });
   }
 
-  it('the manifest export: GET /v1/workflows/:id/manifest?format=skill is inert for every adapter', async () => {
+  test('the manifest export: GET /v1/workflows/:id/manifest?format=skill is inert for every adapter', async ({
+    service: t,
+    world: { token, workflowId },
+  }) => {
     for (const adapter of ADAPTERS) {
       const res = await t.call('GET', `/v1/workflows/${workflowId}/manifest?format=skill&adapter=${adapter}`, { token });
       expect(res.status, res.text).toBe(200);
@@ -106,7 +109,10 @@ describe('a hostile public workflow, through every face that serves it to agents
     }
   });
 
-  it('the install catalogs: the skills index and its files, the marketplace and its plugin archive are inert', async () => {
+  test('the install catalogs: the skills index and its files, the marketplace and its plugin archive are inert', async ({
+    service: t,
+    world: { token, deploymentId },
+  }) => {
     const made = await t.call('POST', `/v1/deployments/${deploymentId}/install/key`, { token });
     expect(made.status, made.text).toBe(201);
     const install = made.body.data.install as { skillsIndexUrl: string; claudeMarketplaceUrl: string };

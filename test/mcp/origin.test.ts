@@ -1,35 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
-/**
- * The tool endpoint's Origin check (MCP Streamable HTTP: servers validate Origin against DNS
- * rebinding and answer 403 to an origin that is present and not allowed) and the CORS answers
- * that let an allowed browser client read the session id.
- */
-describe('tool endpoint origins', () => {
-  let t: TestApp;
-  let alice: string;
-  let dep: string;
+const ALLOWED = 'https://inspector.example.com';
+const INIT = initializeRequest({ clientName: 'browser', protocolVersion: '2025-11-25' });
 
-  const ALLOWED = 'https://inspector.example.com';
-  const INIT = initializeRequest({ clientName: 'browser', protocolVersion: '2025-11-25' });
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { MCP_ALLOWED_ORIGINS: ` ${ALLOWED} , http://tools.example.org:8080`, PUBLIC_BASE_URL: 'https://api.example.net/v1' },
-    });
-    alice = await t.token('alice@example.com');
-    const wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Origin checked' });
-    const res = await t.call('POST', '/v1/deployments', { token: alice, body: { name: 'Browser', workflowIds: [wf] } });
-    dep = res.body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
+/** An initialize request to a tool endpoint of `t` (alice's deployment unless told otherwise), and the connections it counted. */
+function endpointOf(t: TestApp, alice: string, dep: string) {
   const post = (origin: string | null, token: string | null = alice, id = dep) =>
     t.call('POST', `/v1/mcp/${id}`, { token, body: INIT, headers: { ...MCP_ACCEPT, ...(origin === null ? {} : { origin }) } });
 
@@ -39,32 +19,57 @@ describe('tool endpoint origins', () => {
     return res.body.data.connections.total as number;
   }
 
-  function expectRefused(res: CallResult, origin: string) {
-    expect(res.status, res.text).toBe(403);
-    expect(res.body).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32003, message: expect.stringContaining(origin), data: { code: 'FORBIDDEN', reason: 'origin_not_allowed', origin } },
-    });
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    expect(res.headers.get('mcp-session-id')).toBeNull();
-  }
+  return { post, connections };
+}
 
-  it('serves clients that send no Origin (IDE agents) without CORS headers', async () => {
+/** A service that allows two origins besides its own; alice's deployment "Browser". */
+const test = serviceTestWith({
+  MCP_ALLOWED_ORIGINS: ` ${ALLOWED} , http://tools.example.org:8080`,
+  PUBLIC_BASE_URL: 'https://api.example.net/v1',
+}).extend<{ dep: string; endpoint: ReturnType<typeof endpointOf> }>({
+  dep: [
+    async ({ service: t, alice }, use) => {
+      const wf = await seedWorkflow(t, await userIdOf(t, alice), { name: 'Origin checked' });
+      const res = await t.call('POST', '/v1/deployments', { token: alice, body: { name: 'Browser', workflowIds: [wf] } });
+      await use(res.body.data.deploymentId);
+    },
+    { scope: 'file' },
+  ],
+  endpoint: [async ({ service, alice, dep }, use) => use(endpointOf(service, alice, dep)), { scope: 'file' }],
+});
+
+function expectRefused(res: CallResult, origin: string) {
+  expect(res.status, res.text).toBe(403);
+  expect(res.body).toEqual({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32003, message: expect.stringContaining(origin), data: { code: 'FORBIDDEN', reason: 'origin_not_allowed', origin } },
+  });
+  expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  expect(res.headers.get('mcp-session-id')).toBeNull();
+}
+
+/**
+ * The tool endpoint's Origin check (MCP Streamable HTTP: servers validate Origin against DNS
+ * rebinding and answer 403 to an origin that is present and not allowed) and the CORS answers
+ * that let an allowed browser client read the session id.
+ */
+describe('tool endpoint origins', () => {
+  test('serves clients that send no Origin (IDE agents) without CORS headers', async ({ endpoint: { post } }) => {
     const res = await post(null);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeTruthy();
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it.each([
+  test.for([
     ALLOWED,
     'http://tools.example.org:8080',
     'https://api.example.net',
     'http://localhost:6274',
     'http://127.0.0.1:5173',
     'http://[::1]:3000',
-  ])('serves the allowed origin %s and lets it read the session id', async (origin) => {
+  ])('serves the allowed origin %s and lets it read the session id', async (origin, { endpoint: { post } }) => {
     const res = await post(origin);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
@@ -73,23 +78,26 @@ describe('tool endpoint origins', () => {
     expect(res.headers.get('mcp-session-id')).toBeTruthy();
   });
 
-  it.each([
+  test.for([
     'https://evil.example',
     'https://inspector.example.com:8443',
     'http://inspector.example.com',
     'https://localhost.evil.example',
     'null',
     'not an origin',
-  ])('refuses the origin %s with 403 before any other check, and records nothing', async (origin) => {
-    const before = await connections();
-    expectRefused(await post(origin), origin);
-    // Before the token and the deployment are looked at: no 401, no 404.
-    expectRefused(await post(origin, null), origin);
-    expectRefused(await post(origin, alice, 'no-such-deployment'), origin);
-    expect(await connections()).toBe(before);
-  });
+  ])(
+    'refuses the origin %s with 403 before any other check, and records nothing',
+    async (origin, { alice, endpoint: { post, connections } }) => {
+      const before = await connections();
+      expectRefused(await post(origin), origin);
+      // Before the token and the deployment are looked at: no 401, no 404.
+      expectRefused(await post(origin, null), origin);
+      expectRefused(await post(origin, alice, 'no-such-deployment'), origin);
+      expect(await connections()).toBe(before);
+    },
+  );
 
-  it('answers a preflight from an allowed origin without a token, and refuses one from another', async () => {
+  test('answers a preflight from an allowed origin without a token, and refuses one from another', async ({ service: t, dep }) => {
     const preflight = (origin: string) =>
       t.call('OPTIONS', `/v1/mcp/${dep}`, {
         headers: {
@@ -109,7 +117,11 @@ describe('tool endpoint origins', () => {
     expectRefused(await preflight('https://evil.example'), 'https://evil.example');
   });
 
-  it('keeps OPTIONS that is not a preflight a 405, and puts the CORS headers on errors too', async () => {
+  test('keeps OPTIONS that is not a preflight a 405, and puts the CORS headers on errors too', async ({
+    service: t,
+    dep,
+    endpoint: { post },
+  }) => {
     const plain = await t.call('OPTIONS', `/v1/mcp/${dep}`);
     expect(plain.status).toBe(405);
     expect(plain.headers.get('allow')).toBe('POST');
@@ -119,7 +131,7 @@ describe('tool endpoint origins', () => {
     expect(badToken.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
   });
 
-  it('allows every origin with *, and refuses a malformed list at start-up', async () => {
+  test('allows every origin with *, and refuses a malformed list at start-up', async ({ service: t }) => {
     const open = await startTestApp({ env: { MCP_ALLOWED_ORIGINS: '*' }, database: t.database });
     try {
       // Past the origin check: access is what the answer is about (without a token, an unknown deployment answers as a private one).

@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import { startTestApp } from '../helpers/app.js';
 import {
@@ -12,8 +12,10 @@ import {
   expectToolsOfAdapter,
   expectUnknownNamesRefused,
   inProcessFetch,
-  setUpSdkClientSuite,
+  seedSdkClientSuite,
+  type SdkClientSuite,
 } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { createNodeServer } from '../../src/http/node.js';
 
 /**
@@ -33,12 +35,29 @@ async function connect(app: App, deploymentId: string, clientName: string, optio
   return client;
 }
 
-describe('MCP with the official SDK client', () => {
-  const s = setUpSdkClientSuite({ env: { MCP_SESSION_SECRET: SECRET } });
+const test = serviceTestWith({ MCP_SESSION_SECRET: SECRET }).extend<{ suite: SdkClientSuite; origin: string }>({
+  suite: [async ({ service }, use) => use(await seedSdkClientSuite(service)), { scope: 'file' }],
+  /** The service behind a real loopback socket: its origin, closed when the file's tests are done. */
+  origin: [
+    async ({ service: t }, use) => {
+      const server: HttpServer = createNodeServer((request, connection) => t.app.handle(request, connection));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+    { scope: 'file' },
+  ],
+});
 
+describe('MCP with the official SDK client', () => {
   for (const { client: clientName, adapter, toolsPerWorkflow } of CLIENT_ADAPTERS) {
-    it(`${clientName} gets ${adapter}: tools, prompts and resources`, async () => {
-      const { t, deploymentId, token, owned, subscribed } = s;
+    test(`${clientName} gets ${adapter}: tools, prompts and resources`, async ({
+      service: t,
+      suite: { deploymentId, token, owned, subscribed },
+    }) => {
       const client = await connect(t.app, deploymentId, clientName, { token });
       try {
         expect(client.getServerVersion()).toMatchObject({ name: 'workflow-service', title: 'Everything' });
@@ -52,8 +71,8 @@ describe('MCP with the official SDK client', () => {
     });
   }
 
-  it('takes the adapter from the URL when the client names none the service knows', async () => {
-    const client = await connect(s.t.app, s.deploymentId, 'some-ide', { token: s.token, query: '?adapter=adapter_one' });
+  test('takes the adapter from the URL when the client names none the service knows', async ({ service: t, suite }) => {
+    const client = await connect(t.app, suite.deploymentId, 'some-ide', { token: suite.token, query: '?adapter=adapter_one' });
     try {
       await expectToolsOfAdapter(client, { adapter: 'adapter_one', tools: 2 });
     } finally {
@@ -61,8 +80,8 @@ describe('MCP with the official SDK client', () => {
     }
   });
 
-  it('surfaces JSON-RPC errors as SDK errors', async () => {
-    const client = await connect(s.t.app, s.deploymentId, 'claude-code', { token: s.token });
+  test('surfaces JSON-RPC errors as SDK errors', async ({ service: t, suite }) => {
+    const client = await connect(t.app, suite.deploymentId, 'claude-code', { token: suite.token });
     try {
       await expectUnknownNamesRefused(client);
     } finally {
@@ -70,17 +89,20 @@ describe('MCP with the official SDK client', () => {
     }
   });
 
-  it('refuses a private deployment without a token', async () => {
-    await expect(connect(s.t.app, s.deploymentId, 'claude-code')).rejects.toThrow(/401|token/);
+  test('refuses a private deployment without a token', async ({ service: t, suite }) => {
+    await expect(connect(t.app, suite.deploymentId, 'claude-code')).rejects.toThrow(/401|token/);
   });
 
-  it('works without state: a second instance with the same secret serves the session the first one opened', async () => {
-    const second = await startTestApp({ database: s.t.database, env: { MCP_SESSION_SECRET: SECRET } });
+  test('works without state: a second instance with the same secret serves the session the first one opened', async ({
+    service: t,
+    suite,
+  }) => {
+    const second = await startTestApp({ database: t.database, env: { MCP_SESSION_SECRET: SECRET } });
     try {
       // A load balancer alternating between the two instances, request by request.
       const seen: Request[] = [];
-      const transport = new StreamableHTTPClientTransport(endpointUrl(s.anonymousId), {
-        fetch: inProcessFetch([s.t.app, second.app], seen),
+      const transport = new StreamableHTTPClientTransport(endpointUrl(suite.anonymousId), {
+        fetch: inProcessFetch([t.app, second.app], seen),
       });
       const client = new Client({ name: 'claude-code', version: '1.0.0' });
       await client.connect(transport);
@@ -94,20 +116,9 @@ describe('MCP with the official SDK client', () => {
   });
 
   describe('over a real loopback socket', () => {
-    let server: HttpServer;
-    let origin: string;
-    beforeAll(async () => {
-      server = createNodeServer((request, connection) => s.t.app.handle(request, connection));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    afterAll(async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
-
-    it('connects an anonymous client with the default fetch', async () => {
+    test('connects an anonymous client with the default fetch', async ({ suite, origin }) => {
       const client = new Client({ name: 'Cursor', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/v1/mcp/${s.anonymousId}`)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/v1/mcp/${suite.anonymousId}`)));
       try {
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(1);

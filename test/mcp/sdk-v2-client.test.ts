@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { startTestApp } from '../helpers/app.js';
 import {
   CLIENT_ADAPTERS,
@@ -7,8 +7,14 @@ import {
   expectToolsOfAdapter,
   expectUnknownNamesRefused,
   MODERN,
-  setUpSdkClientSuite,
+  seedSdkClientSuite,
+  type SdkClientSuite,
 } from '../helpers/mcp.js';
+import { serviceTest } from '../helpers/service-test.js';
+
+const test = serviceTest.extend<{ suite: SdkClientSuite }>({
+  suite: [async ({ service }, use) => use(await seedSdkClientSuite(service)), { scope: 'file' }],
+});
 
 /**
  * The official v2 SDK client pinned to revision 2026-07-28 (sessionless: no initialize, `_meta`
@@ -16,13 +22,13 @@ import {
  * 2025 mode (initialize) against the same URL.
  */
 describe('MCP 2026-07-28 with the official v2 SDK client', () => {
-  const s = setUpSdkClientSuite();
-
   for (const era of [MODERN, null] as const) {
     const label = era ?? '2025-11-25 (initialize)';
     for (const { client: clientName, adapter, toolsPerWorkflow } of CLIENT_ADAPTERS) {
-      it(`${label}: ${clientName} gets ${adapter}: tools, prompts and resources`, async () => {
-        const { t, deploymentId, token, owned, subscribed } = s;
+      test(`${label}: ${clientName} gets ${adapter}: tools, prompts and resources`, async ({
+        service: t,
+        suite: { deploymentId, token, owned, subscribed },
+      }) => {
         const seen: Request[] = [];
         const client = await connectClient(t.app, deploymentId, clientName, { token, pin: era, seen });
         try {
@@ -65,8 +71,8 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
     }
   }
 
-  it('takes the adapter from the URL over the client information in _meta', async () => {
-    const client = await connectClient(s.t.app, s.deploymentId, 'claude-code', { token: s.token, query: '?adapter=adapter_two' });
+  test('takes the adapter from the URL over the client information in _meta', async ({ service: t, suite }) => {
+    const client = await connectClient(t.app, suite.deploymentId, 'claude-code', { token: suite.token, query: '?adapter=adapter_two' });
     try {
       await expectToolsOfAdapter(client, { adapter: 'adapter_two', tools: 2 });
     } finally {
@@ -74,8 +80,8 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
     }
   });
 
-  it('surfaces JSON-RPC errors as SDK errors', async () => {
-    const client = await connectClient(s.t.app, s.deploymentId, 'claude-code', { token: s.token });
+  test('surfaces JSON-RPC errors as SDK errors', async ({ service: t, suite }) => {
+    const client = await connectClient(t.app, suite.deploymentId, 'claude-code', { token: suite.token });
     try {
       await expectUnknownNamesRefused(client);
       await expect(client.readResource({ uri: 'workflow://nope/manifest' })).rejects.toMatchObject({
@@ -87,20 +93,20 @@ describe('MCP 2026-07-28 with the official v2 SDK client', () => {
     }
   });
 
-  it('refuses a private deployment without a token', async () => {
+  test('refuses a private deployment without a token', async ({ service: t, suite }) => {
     await expect(
       (async () => {
-        const client = await connectClient(s.t.app, s.deploymentId, 'claude-code');
+        const client = await connectClient(t.app, suite.deploymentId, 'claude-code');
         await client.listTools();
       })(),
     ).rejects.toThrow(/401|private|Unauthorized/i);
   });
 
-  it('serves an anonymous deployment, alternating between two instances', async () => {
-    const second = await startTestApp({ database: s.t.database });
+  test('serves an anonymous deployment, alternating between two instances', async ({ service: t, suite }) => {
+    const second = await startTestApp({ database: t.database });
     try {
       const seen: Request[] = [];
-      const client = await connectClient([s.t.app, second.app], s.anonymousId, 'Cursor', { seen });
+      const client = await connectClient([t.app, second.app], suite.anonymousId, 'Cursor', { seen });
       await expectToolsOfAdapter(client, { adapter: 'adapter_two', tools: 1, times: 3 });
       expect(seen.length).toBeGreaterThanOrEqual(6);
       await client.close();

@@ -1,9 +1,9 @@
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { CLIENT_ADAPTERS, connectClient, MODERN, seedEndpointOwner } from '../helpers/mcp.js';
 import { seedWorkflow } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 
 /**
  * Every workflow a deployment offers is also an Agent Skill (`skill://<name>/SKILL.md`), served
@@ -16,31 +16,29 @@ function frontMatter(text: string): Record<string, unknown> {
   return parseYaml(match![1]!) as Record<string, unknown>;
 }
 
+/** The endpoint owner's deployment "Everything" (their workflow and the subscribed one), and "Notes" of a workflow it does not offer. */
+const test = serviceTest.extend<{ world: { token: string; deploymentId: string; otherDeploymentId: string } }>({
+  world: [
+    async ({ service: t }, use) => {
+      const owner = await seedEndpointOwner(t);
+      const { token, owned, subscribed } = owner;
+      const notOffered = await seedWorkflow(t, owner.userId, { name: 'Release notes', description: 'Writes release notes.' });
+      const deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
+      const otherDeploymentId = await owner.deploy({ name: 'Notes', workflowIds: [notOffered] });
+      await use({ token, deploymentId, otherDeploymentId });
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('workflows as skills over MCP', () => {
-  let t: TestApp;
-  let token: string;
-  let deploymentId: string;
-  let otherDeploymentId: string;
-  let owned: string;
-  let subscribed: string;
-  let notOffered: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    const owner = await seedEndpointOwner(t);
-    ({ token, owned, subscribed } = owner);
-    notOffered = await seedWorkflow(t, owner.userId, { name: 'Release notes', description: 'Writes release notes.' });
-    deploymentId = await owner.deploy({ name: 'Everything', workflowIds: [owned, subscribed] });
-    otherDeploymentId = await owner.deploy({ name: 'Notes', workflowIds: [notOffered] });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   for (const era of [MODERN, null] as const) {
     const label = era ?? '2025-11-25 (initialize)';
     for (const { client: clientName, adapter } of CLIENT_ADAPTERS) {
-      it(`${label}: ${clientName} lists and reads a SKILL.md per workflow, written for ${adapter}`, async () => {
+      test(`${label}: ${clientName} lists and reads a SKILL.md per workflow, written for ${adapter}`, async ({
+        service: t,
+        world: { token, deploymentId },
+      }) => {
         const client = await connectClient(t.app, deploymentId, clientName, { token, pin: era });
         try {
           const skills = new SkillsClient(client);
@@ -84,7 +82,10 @@ describe('workflows as skills over MCP', () => {
       });
     }
 
-    it(`${label}: a skill of an unknown or not-offered workflow is refused clearly`, async () => {
+    test(`${label}: a skill of an unknown or not-offered workflow is refused clearly`, async ({
+      service: t,
+      world: { token, deploymentId, otherDeploymentId },
+    }) => {
       const client = await connectClient(t.app, deploymentId, 'generic-agent', { token, pin: era });
       try {
         const skills = new SkillsClient(client);
@@ -117,7 +118,7 @@ describe('workflows as skills over MCP', () => {
     });
   }
 
-  it('follows the adapter query parameter', async () => {
+  test('follows the adapter query parameter', async ({ service: t, world: { token, deploymentId } }) => {
     const client = await connectClient(t.app, deploymentId, 'claude-code', { token, pin: MODERN, query: '?adapter=adapter_two' });
     try {
       const skills = new SkillsClient(client);
