@@ -1,9 +1,10 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { connectClient, initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { answerConsent, connectWithOAuth, createBrowser, MemoryOAuthProvider, toConsent } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { seedTeamDeploymentWorld, type TeamDeploymentWorld } from './deployment-world.js';
 
 /**
@@ -14,28 +15,23 @@ import { seedTeamDeploymentWorld, type TeamDeploymentWorld } from './deployment-
  */
 const ORIGIN = 'http://127.0.0.1';
 
+const test = serviceTestWith({ PUBLIC_BASE_URL: `${ORIGIN}/v1` });
+
 describe('when a member is removed, access to the team’s deployments ends at once', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
-  });
-  afterAll(() => t?.close());
-
   const endpoint = (id: string) => new URL(`${ORIGIN}/v1/mcp/${id}`);
-  const initialize = (id: string, token: string) =>
+  const initialize = (t: TestApp, id: string, token: string) =>
     t.call('POST', `/v1/mcp/${id}`, { token, headers: MCP_ACCEPT, body: initializeRequest({ clientName: 'claude-code' }) });
 
   /** What the endpoint answers `token` for a deployment its holder cannot see: the outsider's answer. */
-  async function expectAnsweredAsUnseen(w: TeamDeploymentWorld, token: string) {
-    const removed = await initialize(w.deploymentId, token);
-    const outsider = await initialize(w.deploymentId, w.tokens.outsider);
+  async function expectAnsweredAsUnseen(t: TestApp, w: TeamDeploymentWorld, token: string) {
+    const removed = await initialize(t, w.deploymentId, token);
+    const outsider = await initialize(t, w.deploymentId, w.tokens.outsider);
     expect(outsider.status).toBe(404);
     expect(removed.status).toBe(outsider.status);
     expect(removed.body).toEqual(outsider.body);
   }
 
-  async function removeMember(w: TeamDeploymentWorld) {
+  async function removeMember(t: TestApp, w: TeamDeploymentWorld) {
     const res = await t.call('DELETE', `/v1/teams/${w.teamId}/members/${w.ids.member}`, { token: w.tokens.owner });
     expect(res.status, res.text).toBe(200);
   }
@@ -54,7 +50,7 @@ describe('when a member is removed, access to the team’s deployments ends at o
     expect(result.structuredContent).toMatchObject({ workflowId: w.teamWorkflow });
   }
 
-  it('stops the member’s API key on the next request of clients already connected (v2 and v1 SDK)', async () => {
+  test('stops the member’s API key on the next request of clients already connected (v2 and v1 SDK)', async ({ service: t }) => {
     const w = await seedTeamDeploymentWorld(t, 'key');
     const made = await t.call('POST', '/v1/api-keys', {
       token: w.tokens.member,
@@ -73,12 +69,12 @@ describe('when a member is removed, access to the team’s deployments ends at o
     await callTheTool(modern, w);
     await callTheTool(legacy, w);
 
-    await removeMember(w);
+    await removeMember(t, w);
 
     await expect(modern.listTools()).rejects.toThrow();
     await expect(legacy.callTool({ name: 'anything', arguments: {} })).rejects.toThrow();
-    await expectAnsweredAsUnseen(w, key);
-    await expectAnsweredAsUnseen(w, w.tokens.member);
+    await expectAnsweredAsUnseen(t, w, key);
+    await expectAnsweredAsUnseen(t, w, w.tokens.member);
     // REST and GraphQL: the deployment and the team's list are not found.
     for (const path of [
       `/v1/deployments/${w.deploymentId}`,
@@ -100,7 +96,7 @@ describe('when a member is removed, access to the team’s deployments ends at o
     await legacy.close();
   });
 
-  it('stops the member’s OAuth connection on the next request of the connected client', async () => {
+  test('stops the member’s OAuth connection on the next request of the connected client', async ({ service: t }) => {
     const w = await seedTeamDeploymentWorld(t, 'oauth');
     const provider = new MemoryOAuthProvider();
     const ide = createBrowser(t.app, ORIGIN);
@@ -109,17 +105,17 @@ describe('when a member is removed, access to the team’s deployments ends at o
     );
     await callTheTool(client, w);
 
-    await removeMember(w);
+    await removeMember(t, w);
 
     await expect(client.listTools()).rejects.toThrow();
-    await expectAnsweredAsUnseen(w, provider.saved!.access_token);
+    await expectAnsweredAsUnseen(t, w, provider.saved!.access_token);
     // A new connection is refused at consent: the deployment is no longer theirs to connect to.
     const again = await toConsent(createBrowser(t.app, ORIGIN), provider.authorizationUrl!.href, 'oauth-member@example.com');
     expect(await again.response.text()).not.toContain('Connect an application?');
     await client.close();
   });
 
-  it('ends the creator’s access too: a team deployment is the team’s, not its creator’s', async () => {
+  test('ends the creator’s access too: a team deployment is the team’s, not its creator’s', async ({ service: t }) => {
     const w = await seedTeamDeploymentWorld(t, 'creator');
     // Ownership and billing go to the admin, and the creator leaves.
     expect(
@@ -132,7 +128,7 @@ describe('when a member is removed, access to the team’s deployments ends at o
     await callTheTool(client, w);
     expect((await t.call('DELETE', `/v1/teams/${w.teamId}/members/${w.ids.owner}`, { token: w.tokens.owner })).status).toBe(200);
     await expect(client.listTools()).rejects.toThrow();
-    await expectAnsweredAsUnseen(w, w.tokens.owner);
+    await expectAnsweredAsUnseen(t, w, w.tokens.owner);
     expect((await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.owner })).status).toBe(404);
     expect((await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.member })).status).toBe(200);
     await client.close();

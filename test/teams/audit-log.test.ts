@@ -1,40 +1,49 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
 import { csvCell } from '../../src/teams/audit.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { addMember, createTeam, userIdOf } from './helpers.js';
+
+/**
+ * A team made by Alice, with the history its log shows: Bob joined as a member, Carol as an admin,
+ * Bob made an admin, an invitation of an address beginning with "=" made and revoked, Bob removed.
+ */
+interface Audited {
+  teamId: string;
+  aliceId: string;
+  bobId: string;
+}
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'http://127.0.0.1/v1' }).extend<{ world: Audited }>({
+  world: [
+    async ({ service: t, alice, bob, carol }, use) => {
+      const aliceId = await userIdOf(t, alice);
+      const teamId = await createTeam(t, alice, 'Audited');
+      const bobId = await addMember(t, alice, teamId, { token: bob, email: 'bob@example.com' }, 'member');
+      await addMember(t, alice, teamId, { token: carol, email: 'carol@example.com' }, 'admin');
+      expect((await t.call('PATCH', `/v1/teams/${teamId}/members/${bobId}`, { token: alice, body: { role: 'admin' } })).status).toBe(200);
+      const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
+        token: alice,
+        body: { email: '=cmd@example.com', role: 'member' },
+      });
+      expect(invited.status, invited.text).toBe(201);
+      const revoked = await t.call('DELETE', `/v1/teams/${teamId}/invitations/${invited.body.data.invitationId}`, { token: alice });
+      expect(revoked.status).toBe(200);
+      expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${bobId}`, { token: alice })).status).toBe(200);
+      await use({ teamId, aliceId, bobId });
+    },
+    { scope: 'file' },
+  ],
+});
 
 /** The team's audit log and each person's own (docs/teams.md, "Audit log"). */
 describe('audit logs', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let carol: string;
-  let teamId: string;
-  let aliceId: string;
-  let bobId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });
-    alice = await t.token('alice@example.com');
-    bob = await t.token('bob@example.com');
-    carol = await t.token('carol@example.com');
-    aliceId = await userIdOf(t, alice);
-    teamId = await createTeam(t, alice, 'Audited');
-    bobId = await addMember(t, alice, teamId, { token: bob, email: 'bob@example.com' }, 'member');
-    await addMember(t, alice, teamId, { token: carol, email: 'carol@example.com' }, 'admin');
-    expect((await t.call('PATCH', `/v1/teams/${teamId}/members/${bobId}`, { token: alice, body: { role: 'admin' } })).status).toBe(200);
-    const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
-      token: alice,
-      body: { email: '=cmd@example.com', role: 'member' },
-    });
-    expect(invited.status, invited.text).toBe(201);
-    const revoked = await t.call('DELETE', `/v1/teams/${teamId}/invitations/${invited.body.data.invitationId}`, { token: alice });
-    expect(revoked.status).toBe(200);
-    expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${bobId}`, { token: alice })).status).toBe(200);
-  });
-  afterAll(() => t?.close());
-
-  it('records who did what to whom, newest first, for owners and admins', async () => {
+  test('records who did what to whom, newest first, for owners and admins', async ({
+    service: t,
+    alice,
+    bob,
+    carol,
+    world: { teamId, aliceId, bobId },
+  }) => {
     const log = await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: alice });
     expect(log.status, log.text).toBe(200);
     const actions = log.body.data.map((e: { action: string }) => e.action);
@@ -57,7 +66,7 @@ describe('audit logs', () => {
     expect((await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: bob })).status).toBe(404);
   });
 
-  it('pages with a cursor and refuses a cursor of another list', async () => {
+  test('pages with a cursor and refuses a cursor of another list', async ({ service: t, alice, world: { teamId } }) => {
     const first = await t.call('GET', `/v1/teams/${teamId}/audit-log?limit=4`, { token: alice });
     expect(first.body.data).toHaveLength(4);
     expect(first.body.pagination.hasMore).toBe(true);
@@ -74,8 +83,7 @@ describe('audit logs', () => {
     expect(mine.status).toBe(400);
   });
 
-  it('refuses a plain member', async () => {
-    const dave = await t.token('dave@example.com');
+  test('refuses a plain member', async ({ service: t, alice, dave, world: { teamId } }) => {
     const id = await addMember(t, alice, teamId, { token: dave, email: 'dave@example.com' }, 'member');
     const refused = await t.call('GET', `/v1/teams/${teamId}/audit-log`, { token: dave });
     expect(refused.status).toBe(403);
@@ -83,7 +91,7 @@ describe('audit logs', () => {
     expect((await t.call('DELETE', `/v1/teams/${teamId}/members/${id}`, { token: alice })).status).toBe(200);
   });
 
-  it('exports CSV with cells that a spreadsheet shows rather than runs', async () => {
+  test('exports CSV with cells that a spreadsheet shows rather than runs', async ({ service: t, alice, world: { teamId } }) => {
     const csv = await t.call('GET', `/v1/teams/${teamId}/audit-log.csv`, { token: alice });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
@@ -94,13 +102,13 @@ describe('audit logs', () => {
     for (const line of lines.slice(1)) for (const cell of line.match(/"(?:[^"]|"")*"/g) ?? []) expect(cell).not.toMatch(/^"[=+\-@\t\r]/);
   });
 
-  it('guards a cell that starts with a formula character, a tab or a carriage return', () => {
+  test('guards a cell that starts with a formula character, a tab or a carriage return', () => {
     for (const risky of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(risky)).toBe(`"'${risky}"`);
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('member.joined')).toBe('"member.joined"');
   });
 
-  it("keeps each person's own security events: API keys made and revoked", async () => {
+  test("keeps each person's own security events: API keys made and revoked", async ({ service: t, bob, carol, world: { bobId } }) => {
     const made = await t.call('POST', '/v1/api-keys', { token: bob, body: { name: 'Laptop', scope: 'api' } });
     expect(made.status).toBe(201);
     const keyId = made.body.data.keyId as string;
@@ -117,7 +125,12 @@ describe('audit logs', () => {
     expect(carolLog.text).not.toContain(keyId);
   });
 
-  it('filters by action, actor, target type and time, in the list and the CSV', async () => {
+  test('filters by action, actor, target type and time, in the list and the CSV', async ({
+    service: t,
+    alice,
+    bob,
+    world: { teamId, aliceId, bobId },
+  }) => {
     const base = `/v1/teams/${teamId}/audit-log`;
     const invited = await t.call('GET', `${base}?action=member.invited`, { token: alice });
     expect(invited.status, invited.text).toBe(200);
@@ -150,7 +163,7 @@ describe('audit logs', () => {
     expect(mine.body.data.every((e: { action: string }) => e.action === 'api_key.created')).toBe(true);
   });
 
-  it('pages through a filtered log with its cursor', async () => {
+  test('pages through a filtered log with its cursor', async ({ service: t, alice, world: { teamId } }) => {
     const base = `/v1/teams/${teamId}/audit-log?action=member.invited&limit=3`;
     const first = await t.call('GET', base, { token: alice });
     expect(first.body.data).toHaveLength(3);
@@ -160,7 +173,7 @@ describe('audit logs', () => {
     expect(second.body.pagination.hasMore).toBe(false);
   });
 
-  it('refuses a filter that is not valid, naming it', async () => {
+  test('refuses a filter that is not valid, naming it', async ({ service: t, alice, world: { teamId } }) => {
     const bad: Array<[string, string]> = [
       ['action=member.joind', 'action'],
       ['actorUserId=%3Cscript%3E', 'actorUserId'],
@@ -186,7 +199,7 @@ describe('audit logs', () => {
     expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 
-  it('serves the logs through GraphQL', async () => {
+  test('serves the logs through GraphQL', async ({ service: t, alice, world: { teamId } }) => {
     const res = await t.graphql(
       'query($teamId: String!) { teamAuditLog(teamId: $teamId, limit: 2) { data { action actorUserId targetType targetId at } pagination { hasMore } } myAuditLog { data { action } } }',
       { teamId },

@@ -1,26 +1,25 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { connectClient, initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedPlan, seedWorkflow } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { createTeamDeployment, seedTeamDeploymentWorld, seedTeamWorkflow, type TeamDeploymentWorld } from './deployment-world.js';
 import { addMember, createTeam } from './helpers.js';
 
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'http://127.0.0.1/v1' }).extend<{ world: TeamDeploymentWorld }>({
+  world: [async ({ service: t }, use) => use(await seedTeamDeploymentWorld(t)), { scope: 'file' }],
+});
+
 /** Team deployments through REST, GraphQL and the tool endpoint (docs/teams.md, "Team deployments"). */
 describe('team deployments', () => {
-  let t: TestApp;
-  let w: TeamDeploymentWorld;
+  const gql = (t: TestApp, token: string, query: string, variables: Record<string, unknown> = {}) => t.graphql(query, variables, token);
 
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });
-    w = await seedTeamDeploymentWorld(t);
-  });
-  afterAll(() => t?.close());
-
-  const gql = (token: string, query: string, variables: Record<string, unknown> = {}) => t.graphql(query, variables, token);
-
-  it('is created by owners and admins; a member is refused, an outsider and an unknown team are not found', async () => {
+  test('is created by owners and admins; a member is refused, an outsider and an unknown team are not found', async ({
+    service: t,
+    world: w,
+  }) => {
     const made = await t.call('POST', '/v1/deployments', {
       token: w.tokens.admin,
       body: { name: 'By the admin', teamId: w.teamId, workflowIds: [w.teamWorkflow] },
@@ -45,28 +44,29 @@ describe('team deployments', () => {
     }
   });
 
-  it('is created through GraphQL as well, with the same refusals', async () => {
+  test('is created through GraphQL as well, with the same refusals', async ({ service: t, world: w }) => {
     const mutation = `mutation($teamId: String, $ids: [String!]!) {
       createDeployment(name: "Through GraphQL", teamId: $teamId, workflowIds: $ids) { deploymentId teamId workflows { workflowId available } } }`;
-    const made = await gql(w.tokens.owner, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
+    const made = await gql(t, w.tokens.owner, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
     expect(made.body.errors, made.text).toBeUndefined();
     expect(made.body.data.createDeployment).toMatchObject({
       teamId: w.teamId,
       workflows: [{ workflowId: w.teamWorkflow, available: true }],
     });
-    const byMember = await gql(w.tokens.member, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
+    const byMember = await gql(t, w.tokens.member, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
     expect(byMember.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'team_role' } });
-    const byOutsider = await gql(w.tokens.outsider, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
+    const byOutsider = await gql(t, w.tokens.outsider, mutation, { teamId: w.teamId, ids: [w.teamWorkflow] });
     expect(byOutsider.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('bundles the team’s and public workflows, never another team’s or a member’s private ones', async () => {
+  test('bundles the team’s and public workflows, never another team’s or a member’s private ones', async ({ service: t, world: w }) => {
     const otherTeam = await createTeam(t, w.tokens.outsider, 'Other');
     const theirs = await seedTeamWorkflow(t, w.ids.outsider, otherTeam, 'Their pipeline');
     const publicOne = await seedWorkflow(t, w.ids.outsider, { name: 'Public pipeline', visibility: 'public' });
     const ownPrivate = await seedWorkflow(t, w.ids.owner, { name: 'Own private' });
     const ok = await createTeamDeployment(t, w.tokens.owner, { teamId: w.teamId, workflowIds: [w.teamWorkflow, publicOne] });
     const read = await gql(
+      t,
       w.tokens.member,
       `query($id: String!) { deployment(deploymentId: $id) { workflows { workflowId available isOwned } } }`,
       { id: ok },
@@ -94,7 +94,10 @@ describe('team deployments', () => {
     expect(personal.body.error.details).toMatchObject({ invalidIds: [w.teamWorkflow] });
   });
 
-  it('is listed and read by every member; outsiders get 404, and personal lists keep to personal deployments', async () => {
+  test('is listed and read by every member; outsiders get 404, and personal lists keep to personal deployments', async ({
+    service: t,
+    world: w,
+  }) => {
     for (const token of [w.tokens.owner, w.tokens.admin, w.tokens.member]) {
       const list = await t.call('GET', `/v1/deployments?teamId=${w.teamId}`, { token });
       expect(list.status, list.text).toBe(200);
@@ -114,17 +117,17 @@ describe('team deployments', () => {
       const res = await t.call('GET', path, { token: w.tokens.outsider });
       expect(res.status, `${path} ${res.text}`).toBe(404);
     }
-    const q = await gql(w.tokens.member, `query($teamId: String) { deployments(teamId: $teamId) { data { deploymentId teamId } } }`, {
+    const q = await gql(t, w.tokens.member, `query($teamId: String) { deployments(teamId: $teamId) { data { deploymentId teamId } } }`, {
       teamId: w.teamId,
     });
     expect(q.body.data.deployments.data).toContainEqual({ deploymentId: w.deploymentId, teamId: w.teamId });
-    const outsider = await gql(w.tokens.outsider, `query($teamId: String) { deployments(teamId: $teamId) { data { deploymentId } } }`, {
+    const outsider = await gql(t, w.tokens.outsider, `query($teamId: String) { deployments(teamId: $teamId) { data { deploymentId } } }`, {
       teamId: w.teamId,
     });
     expect(outsider.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('leaves a team’s workflows and deployments out of their author’s counts, on every face', async () => {
+  test('leaves a team’s workflows and deployments out of their author’s counts, on every face', async ({ service: t, world: w }) => {
     // The admin wrote the team's workflow; the owner made the team's deployment. Each has a personal one too.
     await seedWorkflow(t, w.ids.admin, { name: 'Admin’s own' });
     const ownersOwn = await seedWorkflow(t, w.ids.owner, { name: 'Owner’s own' });
@@ -136,14 +139,14 @@ describe('team deployments', () => {
       expect((await t.call('GET', '/v1/users/me', { token })).body.data).toMatchObject(counts);
       // The one statement of the user's counts, then Prisma's relation counts (a field beyond them).
       for (const query of ['{ me { workflowCount deploymentCount } }', '{ me { displayName workflowCount deploymentCount } }']) {
-        const res = await gql(token, query);
+        const res = await gql(t, token, query);
         expect(res.body.errors, query).toBeUndefined();
         expect(res.body.data.me, query).toMatchObject(counts);
       }
     }
   });
 
-  it('is changed by owners and admins only: a member gets 403 team_role on every change', async () => {
+  test('is changed by owners and admins only: a member gets 403 team_role on every change', async ({ service: t, world: w }) => {
     const renamed = await t.call('PUT', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.admin, body: { name: 'Renamed by admin' } });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.data.name).toBe('Renamed by admin');
@@ -160,14 +163,17 @@ describe('team deployments', () => {
       const outsider = await t.call(method, path, { token: w.tokens.outsider, body });
       expect(outsider.status, `${method} ${path} ${outsider.text}`).toBe(404);
     }
-    const gqlMember = await gql(w.tokens.member, `mutation($id: String!) { deleteDeployment(deploymentId: $id) { deleted } }`, {
+    const gqlMember = await gql(t, w.tokens.member, `mutation($id: String!) { deleteDeployment(deploymentId: $id) { deleted } }`, {
       id: w.deploymentId,
     });
     expect(gqlMember.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'team_role' } });
     expect((await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.member })).body.data.name).toBe('Renamed by admin');
   });
 
-  it('serves every member with their own key: list the tools, call the team workflow written by another member', async () => {
+  test('serves every member with their own key: list the tools, call the team workflow written by another member', async ({
+    service: t,
+    world: w,
+  }) => {
     const client = await connectClient(t.app, w.deploymentId, 'claude-code', { token: w.tokens.member });
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(1);
@@ -178,7 +184,7 @@ describe('team deployments', () => {
     await expect(connectClient(t.app, w.deploymentId, 'claude-code', { token: w.tokens.outsider })).rejects.toThrow();
   });
 
-  it('moves a personal deployment in (owner/admin of the team) and out (team owners only)', async () => {
+  test('moves a personal deployment in (owner/admin of the team) and out (team owners only)', async ({ service: t, world: w }) => {
     const publicOwn = await seedWorkflow(t, w.ids.admin, { name: 'Shared by the admin', visibility: 'public' });
     const personal = await createTeamDeployment(t, w.tokens.admin, { workflowIds: [publicOwn] });
     const memberOwn = await createTeamDeployment(t, w.tokens.member, {
@@ -211,6 +217,7 @@ describe('team deployments', () => {
       expect((await t.call('GET', `/v1/deployments/${personal}`, { token })).status).toBe(404);
     }
     const gqlMove = await gql(
+      t,
       w.tokens.owner,
       `mutation($id: String!, $teamId: String) { updateDeployment(deploymentId: $id, teamId: $teamId) { teamId } }`,
       {
@@ -221,7 +228,10 @@ describe('team deployments', () => {
     expect(gqlMove.body.data.updateDeployment.teamId).toBe(w.teamId);
   });
 
-  it('moves a deployment in only with workflows a team deployment may bundle: a private personal one is refused, not shared', async () => {
+  test('moves a deployment in only with workflows a team deployment may bundle: a private personal one is refused, not shared', async ({
+    service: t,
+    world: w,
+  }) => {
     const privateOwn = await seedWorkflow(t, w.ids.admin, { name: 'Only mine' });
     const personal = await createTeamDeployment(t, w.tokens.admin, { workflowIds: [privateOwn] });
     const refused = await t.call('PUT', `/v1/deployments/${personal}`, { token: w.tokens.admin, body: { teamId: w.teamId } });
@@ -236,7 +246,7 @@ describe('team deployments', () => {
     expect(withTeamWorkflows.body.data.teamId).toBe(w.teamId);
   });
 
-  it('writes deployment.created, updated, moved and deleted in the team’s log', async () => {
+  test('writes deployment.created, updated, moved and deleted in the team’s log', async ({ service: t, world: w }) => {
     const id = await createTeamDeployment(t, w.tokens.owner, { teamId: w.teamId, workflowIds: [w.teamWorkflow] });
     expect((await t.call('PUT', `/v1/deployments/${id}`, { token: w.tokens.admin, body: { description: 'Changed' } })).status).toBe(200);
     expect((await t.call('DELETE', `/v1/deployments/${id}`, { token: w.tokens.admin })).status).toBe(200);
@@ -250,7 +260,10 @@ describe('team deployments', () => {
     expect(moves.map((e: { details: { to: string | null } }) => e.details.to)).toEqual(expect.arrayContaining([w.teamId, null]));
   });
 
-  it('lets members make keys for the team’s deployment; the keys are in the team’s log, made and revoked', async () => {
+  test('lets members make keys for the team’s deployment; the keys are in the team’s log, made and revoked', async ({
+    service: t,
+    world: w,
+  }) => {
     const made = await t.call('POST', '/v1/api-keys', {
       token: w.tokens.member,
       body: { name: 'Team key', scope: 'mcp', deploymentIds: [w.deploymentId] },
@@ -276,7 +289,7 @@ describe('team deployments', () => {
     expect(keys).toHaveLength(2);
   });
 
-  it('counts members’ calls to the team’s endpoint in the team’s rate-limit bucket, not their own', async () => {
+  test('counts members’ calls to the team’s endpoint in the team’s rate-limit bucket, not their own', async ({ service: t, world: w }) => {
     const call = (token: string) =>
       t.call('POST', `/v1/mcp/${w.deploymentId}`, { token, headers: MCP_ACCEPT, body: initializeRequest({ clientName: 'claude-code' }) });
     const remaining = (res: { status: number; headers: Headers }) => {
@@ -291,7 +304,7 @@ describe('team deployments', () => {
     expect(remaining(await call(w.tokens.member))).toBe(first - 2);
   });
 
-  it('breaks a team deployment’s usage down by member and by client, through REST and GraphQL', async () => {
+  test('breaks a team deployment’s usage down by member and by client, through REST and GraphQL', async ({ service: t, world: w }) => {
     const id = await createTeamDeployment(t, w.tokens.owner, { teamId: w.teamId, workflowIds: [w.teamWorkflow] });
     const modern = await connectClient(t.app, id, 'claude-code', { token: w.tokens.member });
     await modern.listTools();
@@ -336,7 +349,7 @@ describe('team deployments', () => {
     await legacy.close();
   });
 
-  it('keeps a team deployment when its creator deletes their account', async () => {
+  test('keeps a team deployment when its creator deletes their account', async ({ service: t, world: w }) => {
     const email = 'leaving-admin@example.com';
     const leaving = await t.token(email);
     await addMember(t, w.tokens.owner, w.teamId, { token: leaving, email }, 'admin');
@@ -348,7 +361,7 @@ describe('team deployments', () => {
     expect(read.body.data.teamId).toBe(w.teamId);
   });
 
-  it('counts the team’s deployments under its billing owner’s plan, apart from its members’ personal quotas', async () => {
+  test('counts the team’s deployments under its billing owner’s plan, apart from its members’ personal quotas', async ({ service: t }) => {
     const owner = await t.token('quota-owner@example.com');
     const ownerId = (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId as string;
     const teamId = await createTeam(t, owner, 'Small');

@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { createTeam, tokenOfLink, verifyEmail } from './helpers.js';
 
 const ORIGIN = 'http://127.0.0.1';
 
+/** Alice's team, whose name is markup the page must show as text. */
+const test = serviceTestWith({ PUBLIC_BASE_URL: `${ORIGIN}/v1` }).extend<{ teamId: string }>({
+  teamId: [async ({ service: t, alice }, use) => use(await createTeam(t, alice, '<b>Team & co</b>')), { scope: 'file' }],
+});
+
 /** The page an invitation's link opens: it accepts only on the confirm button's POST. */
 describe('the invitation page', () => {
-  let t: TestApp;
-  let alice: string;
-  let teamId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
-    alice = await t.token('alice@example.com');
-    teamId = await createTeam(t, alice, '<b>Team & co</b>');
-  });
-  afterAll(() => t?.close());
-
-  async function sessionOf(email: string): Promise<string> {
+  async function sessionOf(t: TestApp, email: string): Promise<string> {
     const res = await t.app.fetch(
       new Request(`${ORIGIN}/sign-in/dev`, {
         method: 'POST',
@@ -30,21 +25,21 @@ describe('the invitation page', () => {
     return cookie.split(';')[0]!;
   }
 
-  const open = (path: string, cookie?: string, method = 'GET') =>
+  const open = (t: TestApp, path: string, cookie?: string, method = 'GET') =>
     t.app.fetch(new Request(`${ORIGIN}${path}`, { method, headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) } }));
 
-  it('sends a visitor who is not signed in to sign in and back', async () => {
+  test('sends a visitor who is not signed in to sign in and back', async ({ service: t, alice, teamId }) => {
     const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
       token: alice,
       body: { email: 'bob@example.com', role: 'member' },
     });
     const path = `/invitations/${tokenOfLink(invited.body.data.acceptUrl)}`;
-    const res = await open(path);
+    const res = await open(t, path);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/sign-in?return=${encodeURIComponent(path)}`);
   });
 
-  it('shows the team with a confirm button, joins only on its POST, and works once', async () => {
+  test('shows the team with a confirm button, joins only on its POST, and works once', async ({ service: t, alice, teamId }) => {
     await t.token('bob@example.com');
     await verifyEmail(t, 'bob@example.com');
     const invited = await t.call('GET', `/v1/teams/${teamId}/invitations`, { token: alice });
@@ -56,8 +51,8 @@ describe('the invitation page', () => {
       body: { email: 'bob@example.com', role: 'admin' },
     });
     const path = `/invitations/${tokenOfLink(fresh.body.data.acceptUrl)}`;
-    const cookie = await sessionOf('bob@example.com');
-    const page = await open(path, cookie);
+    const cookie = await sessionOf(t, 'bob@example.com');
+    const page = await open(t, path, cookie);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('&#60;b&#62;Team &#38; co&#60;/b&#62;');
@@ -65,18 +60,18 @@ describe('the invitation page', () => {
     expect(html).toContain(`<form method="post" action="${path}">`);
     // Opening the page joined nobody.
     expect((await t.call('GET', `/v1/teams/${teamId}/members`, { token: alice })).body.data).toHaveLength(1);
-    const joined = await open(path, cookie, 'POST');
+    const joined = await open(t, path, cookie, 'POST');
     expect(joined.status).toBe(200);
     expect(await joined.text()).toContain('You joined the team');
     expect((await t.call('GET', `/v1/teams/${teamId}/members`, { token: alice })).body.data).toHaveLength(2);
-    const used = await open(path, cookie);
+    const used = await open(t, path, cookie);
     expect(used.status).toBe(410);
     expect(await used.text()).toContain('already been used');
   });
 
-  it('answers a link that names no invitation with a page, not an error', async () => {
-    const cookie = await sessionOf('carol@example.com');
-    const res = await open(`/invitations/${'a'.repeat(43)}`, cookie);
+  test('answers a link that names no invitation with a page, not an error', async ({ service: t }) => {
+    const cookie = await sessionOf(t, 'carol@example.com');
+    const res = await open(t, `/invitations/${'a'.repeat(43)}`, cookie);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('text/html');
   });

@@ -1,51 +1,72 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
 import { MovableClock } from '../helpers/clock.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { linkIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { createTeam, tokenOfLink, userIdOf, verifyEmail } from './helpers.js';
 
 const ORIGIN = 'https://api.example.com';
 const DAY = 24 * 60 * 60 * 1000;
 
+const clock = new MovableClock();
+/** The mail server the service sends through: started by the service fixture, before the service. */
+let smtp: TestSmtpServer;
+
+/** Alice's team "Platform", and the four people with tokens that outlive the jumps in time below (Bob's and Dave's addresses verified). */
+interface Invited {
+  teamId: string;
+  alice: string;
+  bob: string;
+  carol: string;
+  dave: string;
+}
+
+/** Invites and returns the link of the e-mail that arrived. */
+type Invite = (email: string, role?: string) => Promise<{ link: string; invitationId: string }>;
+
+const test = serviceTestWith(
+  { PUBLIC_BASE_URL: `${ORIGIN}/v1` },
+  {
+    clock,
+    peers: async () => {
+      smtp = await startSmtpServer();
+      return { env: { SMTP_URL: smtp.url }, close: () => smtp.close() };
+    },
+  },
+).extend<{ world: Invited; invite: Invite }>({
+  world: [
+    async ({ service: t }, use) => {
+      const long = { expiresInSeconds: 60 * 86400 };
+      const [alice, bob, carol, dave] = (await Promise.all(
+        ['alice', 'bob', 'carol', 'dave'].map((n) => t.token(`${n}@example.com`, long)),
+      )) as string[] as [string, string, string, string];
+      for (const n of ['bob', 'dave']) await verifyEmail(t, `${n}@example.com`);
+      const teamId = await createTeam(t, alice, 'Platform');
+      await use({ teamId, alice, bob, carol, dave });
+    },
+    { scope: 'file' },
+  ],
+  invite: [
+    async ({ service: t, world: { teamId, alice } }, use) =>
+      use(async (email, role = 'member') => {
+        const before = smtp.messages.length;
+        const res = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: alice, body: { email, role } });
+        expect(res.status, res.text).toBe(201);
+        expect(res.body.data).toMatchObject({ teamId, email: email.toLowerCase(), role, emailSent: true, acceptUrl: null });
+        const mail = await smtp.waitForMessage(before + 1);
+        expect(mail.to).toEqual([email]);
+        expect(mail.text).toContain('"Platform"');
+        return { link: linkIn(mail, ORIGIN), invitationId: res.body.data.invitationId };
+      }),
+    { scope: 'file' },
+  ],
+});
+
 describe('team invitations by e-mail', () => {
-  const clock = new MovableClock();
-  let smtp: TestSmtpServer;
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let carol: string;
-  let dave: string;
-  let teamId: string;
-
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({ clock, env: { SMTP_URL: smtp.url, PUBLIC_BASE_URL: `${ORIGIN}/v1` } });
-    // Tokens that outlive the jumps in time below.
-    const long = { expiresInSeconds: 60 * 86400 };
-    [alice, bob, carol, dave] = (await Promise.all(
-      ['alice', 'bob', 'carol', 'dave'].map((n) => t.token(`${n}@example.com`, long)),
-    )) as string[] as [string, string, string, string];
-    for (const n of ['bob', 'dave']) await verifyEmail(t, `${n}@example.com`);
-    teamId = await createTeam(t, alice, 'Platform');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
-
-  /** Invites and returns the link of the e-mail that arrived. */
-  async function invite(email: string, role = 'member'): Promise<{ link: string; invitationId: string }> {
-    const before = smtp.messages.length;
-    const res = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: alice, body: { email, role } });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ teamId, email: email.toLowerCase(), role, emailSent: true, acceptUrl: null });
-    const mail = await smtp.waitForMessage(before + 1);
-    expect(mail.to).toEqual([email]);
-    expect(mail.text).toContain('"Platform"');
-    return { link: linkIn(mail, ORIGIN), invitationId: res.body.data.invitationId };
-  }
-
-  it('sends an e-mail with an accept link; the invited person accepts and becomes a member', async () => {
+  test('sends an e-mail with an accept link; the invited person accepts and becomes a member', async ({
+    service: t,
+    invite,
+    world: { teamId, alice, bob },
+  }) => {
     const { link } = await invite('bob@example.com');
     expect(link).toMatch(new RegExp(`^${ORIGIN}/invitations/[A-Za-z0-9_-]{43}$`));
     const accepted = await t.call('POST', `/v1/invitations/${tokenOfLink(link)}/accept`, { token: bob, body: {} });
@@ -60,7 +81,7 @@ describe('team invitations by e-mail', () => {
     ]);
   });
 
-  it('refuses an invitation used a second time, by anyone', async () => {
+  test('refuses an invitation used a second time, by anyone', async ({ service: t, invite, world: { bob, dave } }) => {
     const { link } = await invite('dave@example.com', 'admin');
     const token = tokenOfLink(link);
     expect((await t.call('POST', `/v1/invitations/${token}/accept`, { token: dave, body: {} })).status).toBe(200);
@@ -71,7 +92,11 @@ describe('team invitations by e-mail', () => {
     }
   });
 
-  it('refuses an invitation opened by the wrong person, and by the right one until the address is verified', async () => {
+  test('refuses an invitation opened by the wrong person, and by the right one until the address is verified', async ({
+    service: t,
+    invite,
+    world: { teamId, alice, bob, carol },
+  }) => {
     const { link } = await invite('carol@example.com');
     const token = tokenOfLink(link);
     // Bob is signed in with a verified address, but not this one.
@@ -91,7 +116,7 @@ describe('team invitations by e-mail', () => {
     expect(members.body.data.map((m: { userId: string }) => m.userId)).toContain(carolId);
   });
 
-  it('lists pending invitations and revokes one: its link stops working', async () => {
+  test('lists pending invitations and revokes one: its link stops working', async ({ service: t, invite, world: { teamId, alice } }) => {
     const { link, invitationId } = await invite('erin@example.com');
     const pending = await t.call('GET', `/v1/teams/${teamId}/invitations`, { token: alice });
     expect(pending.status).toBe(200);
@@ -110,7 +135,11 @@ describe('team invitations by e-mail', () => {
     expect((await t.call('DELETE', `/v1/teams/${teamId}/invitations/${invitationId}`, { token: alice })).status).toBe(409);
   });
 
-  it('refuses a wrong role, an invalid address, a token that names no invitation, and a second pending invitation', async () => {
+  test('refuses a wrong role, an invalid address, a token that names no invitation, and a second pending invitation', async ({
+    service: t,
+    invite,
+    world: { teamId, alice, bob },
+  }) => {
     for (const role of ['superuser', 'owner', '']) {
       const res = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: alice, body: { email: 'x@example.com', role } });
       expect(res.status, res.text).toBe(400);
@@ -138,7 +167,7 @@ describe('team invitations by e-mail', () => {
     expect(member.body.error.details.reason).toBe('already_member');
   });
 
-  it('refuses an invitation after 7 days', async () => {
+  test('refuses an invitation after 7 days', async ({ service: t, invite, world: { teamId, alice } }) => {
     const { link } = await invite('gina@example.com');
     const gina = await t.token('gina@example.com', { expiresInSeconds: 60 * 86400 });
     await verifyEmail(t, 'gina@example.com');

@@ -1,31 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { addMember, createTeam, tokenOfLink, userIdOf, verifyEmail } from './helpers.js';
+
+/** The user ids of the four people. */
+interface Ids {
+  alice: string;
+  bob: string;
+  carol: string;
+  dave: string;
+}
+
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'http://127.0.0.1/v1' }).extend<{ ids: Ids }>({
+  ids: [
+    async ({ service: t, alice, bob, carol, dave }, use) =>
+      use({
+        alice: await userIdOf(t, alice),
+        bob: await userIdOf(t, bob),
+        carol: await userIdOf(t, carol),
+        dave: await userIdOf(t, dave),
+      }),
+    { scope: 'file' },
+  ],
+});
 
 /** Teams, members and roles, through REST and GraphQL, on a service that sends no mail. */
 describe('teams and their members', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-  let carol: string;
-  let dave: string;
-  let ids: { alice: string; bob: string; carol: string; dave: string };
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1/v1' } });
-    [alice, bob, carol, dave] = (await Promise.all(
-      ['alice', 'bob', 'carol', 'dave'].map((n) => t.token(`${n}@example.com`)),
-    )) as string[] as [string, string, string, string];
-    ids = {
-      alice: await userIdOf(t, alice),
-      bob: await userIdOf(t, bob),
-      carol: await userIdOf(t, carol),
-      dave: await userIdOf(t, dave),
-    };
-  });
-  afterAll(() => t?.close());
-
-  it('creates a team with the caller as owner and lists the caller’s teams with their role', async () => {
+  test('creates a team with the caller as owner and lists the caller’s teams with their role', async ({ service: t, alice, dave, ids }) => {
     const created = await t.call('POST', '/v1/teams', { token: alice, body: { name: '  Search squad  ' } });
     expect(created.status, created.text).toBe(201);
     expect(created.body.data).toMatchObject({ name: 'Search squad', role: 'owner', billingOwnerId: ids.alice });
@@ -37,7 +37,7 @@ describe('teams and their members', () => {
     expect((await t.call('GET', '/v1/teams', { token: dave })).body.data).toEqual([]);
   });
 
-  it('refuses an empty or too long name, and no token', async () => {
+  test('refuses an empty or too long name, and no token', async ({ service: t, alice }) => {
     for (const name of ['', '   ', 'x'.repeat(101)]) {
       const res = await t.call('POST', '/v1/teams', { token: alice, body: { name } });
       expect(res.status, res.text).toBe(400);
@@ -47,7 +47,7 @@ describe('teams and their members', () => {
     expect((await t.call('POST', '/v1/teams', { body: { name: 'Nobody' } })).status).toBe(401);
   });
 
-  it('answers a team that is not yours exactly as one that does not exist', async () => {
+  test('answers a team that is not yours exactly as one that does not exist', async ({ service: t, alice, dave, ids }) => {
     const teamId = await createTeam(t, alice, 'Secret-team-name');
     for (const [method, path, body] of [
       ['GET', `/v1/teams/${teamId}/members`, undefined],
@@ -66,7 +66,7 @@ describe('teams and their members', () => {
     }
   });
 
-  it('lets owners and admins manage members, and refuses members', async () => {
+  test('lets owners and admins manage members, and refuses members', async ({ service: t, alice, bob, carol, ids }) => {
     const teamId = await createTeam(t, alice, 'Managed');
     await addMember(t, alice, teamId, { token: bob, email: 'bob@example.com' }, 'admin');
     await addMember(t, bob, teamId, { token: carol, email: 'carol@example.com' }, 'member');
@@ -106,7 +106,7 @@ describe('teams and their members', () => {
     expect((await t.call('GET', '/v1/teams', { token: carol })).body.data.map((x: { teamId: string }) => x.teamId)).not.toContain(teamId);
   });
 
-  it('always keeps an owner: the last owner can be neither demoted nor removed, nor leave', async () => {
+  test('always keeps an owner: the last owner can be neither demoted nor removed, nor leave', async ({ service: t, alice, dave, ids }) => {
     const teamId = await createTeam(t, alice, 'One owner');
     await addMember(t, alice, teamId, { token: dave, email: 'dave@example.com' }, 'member');
     const demote = await t.call('PATCH', `/v1/teams/${teamId}/members/${ids.alice}`, { token: alice, body: { role: 'admin' } });
@@ -130,7 +130,7 @@ describe('teams and their members', () => {
     expect(daveDemoted.status).toBe(409);
   });
 
-  it('hands billing only to an owner, and only owners hand it', async () => {
+  test('hands billing only to an owner, and only owners hand it', async ({ service: t, alice, bob, ids }) => {
     const teamId = await createTeam(t, alice, 'Billing');
     await addMember(t, alice, teamId, { token: bob, email: 'bob@example.com' }, 'admin');
     const toAdmin = await t.call('PUT', `/v1/teams/${teamId}/billing-owner`, { token: alice, body: { userId: ids.bob } });
@@ -140,7 +140,7 @@ describe('teams and their members', () => {
     expect(byAdmin.status).toBe(403);
   });
 
-  it('serves the same through GraphQL', async () => {
+  test('serves the same through GraphQL', async ({ service: t, alice, bob, dave, ids }) => {
     const created = await t.graphql('mutation { createTeam(name: "Graph team") { teamId name role } }', {}, alice);
     expect(created.body.errors).toBeUndefined();
     const teamId = created.body.data.createTeam.teamId as string;

@@ -1,8 +1,61 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { seedManifest, seedWorkflow } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { addMember, createTeam, userIdOf } from './helpers.js';
+
+/**
+ * The team "Platform" of its owner, with an admin, a member and an admin who leaves it later; an
+ * outsider; and a second team "Other" of the same owner.
+ */
+interface TeamWorld {
+  owner: string;
+  admin: string;
+  member: string;
+  outsider: string;
+  leaver: string;
+  ownerId: string;
+  adminId: string;
+  leaverId: string;
+  teamId: string;
+  otherTeamId: string;
+}
+
+const test = serviceTest.extend<{ world: TeamWorld }>({
+  world: [
+    async ({ service: t }, use) => {
+      const owner = await t.token('owner@example.com');
+      const admin = await t.token('admin@example.com');
+      const member = await t.token('member@example.com');
+      const outsider = await t.token('outsider@example.com');
+      const leaver = await t.token('leaver@example.com');
+      const ownerId = await userIdOf(t, owner);
+      const teamId = await createTeam(t, owner, 'Platform');
+      const otherTeamId = await createTeam(t, owner, 'Other');
+      const adminId = await addMember(t, owner, teamId, { token: admin, email: 'admin@example.com' }, 'admin');
+      await addMember(t, owner, teamId, { token: member, email: 'member@example.com' }, 'member');
+      const leaverId = await addMember(t, owner, teamId, { token: leaver, email: 'leaver@example.com' }, 'admin');
+      await use({ owner, admin, member, outsider, leaver, ownerId, adminId, leaverId, teamId, otherTeamId });
+    },
+    { scope: 'file' },
+  ],
+});
+
+const body = (name: string, extra: Record<string, unknown> = {}) => ({ name, manifest: sampleManifest(), ...extra });
+
+async function teamWorkflow(t: TestApp, teamId: string, token: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await t.call('POST', '/v1/workflows', { token, body: body(name, { teamId, ...extra }) });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.workflowId as string;
+}
+
+/** The team's audit log, as its owner reads it. */
+const auditOf = async (t: TestApp, owner: string, id: string) => {
+  const log = await t.call('GET', `/v1/teams/${id}/audit-log?limit=100`, { token: owner });
+  expect(log.status, log.text).toBe(200);
+  return log.body.data as { action: string; targetType: string; targetId: string; actorUserId: string; details: any }[];
+};
 
 /**
  * Team workflows (docs/teams.md, "Team workflows"): made by a team's owners and admins, read,
@@ -10,49 +63,10 @@ import { addMember, createTeam, userIdOf } from './helpers.js';
  * the team's quota, and written in the team's audit log.
  */
 describe('team workflows', () => {
-  let t: TestApp;
-  let owner: string;
-  let admin: string;
-  let member: string;
-  let outsider: string;
-  let leaver: string;
-  let ownerId: string;
-  let adminId: string;
-  let leaverId: string;
-  let teamId: string;
-  let otherTeamId: string;
-
-  const body = (name: string, extra: Record<string, unknown> = {}) => ({ name, manifest: sampleManifest(), ...extra });
-
-  async function teamWorkflow(token: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
-    const res = await t.call('POST', '/v1/workflows', { token, body: body(name, { teamId, ...extra }) });
-    expect(res.status, res.text).toBe(201);
-    return res.body.data.workflowId as string;
-  }
-
-  const auditOf = async (id: string) => {
-    const log = await t.call('GET', `/v1/teams/${id}/audit-log?limit=100`, { token: owner });
-    expect(log.status, log.text).toBe(200);
-    return log.body.data as { action: string; targetType: string; targetId: string; actorUserId: string; details: any }[];
-  };
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.token('owner@example.com');
-    admin = await t.token('admin@example.com');
-    member = await t.token('member@example.com');
-    outsider = await t.token('outsider@example.com');
-    leaver = await t.token('leaver@example.com');
-    ownerId = await userIdOf(t, owner);
-    teamId = await createTeam(t, owner, 'Platform');
-    otherTeamId = await createTeam(t, owner, 'Other');
-    adminId = await addMember(t, owner, teamId, { token: admin, email: 'admin@example.com' }, 'admin');
-    await addMember(t, owner, teamId, { token: member, email: 'member@example.com' }, 'member');
-    leaverId = await addMember(t, owner, teamId, { token: leaver, email: 'leaver@example.com' }, 'admin');
-  });
-  afterAll(() => t?.close());
-
-  it('owners and admins create in the team; the creator stays the author; members and outsiders are refused', async () => {
+  test('owners and admins create in the team; the creator stays the author; members and outsiders are refused', async ({
+    service: t,
+    world: { owner, admin, member, outsider, adminId, teamId },
+  }) => {
     const made = await t.call('POST', '/v1/workflows', { token: admin, body: body('Team pipeline', { teamId }) });
     expect(made.status, made.text).toBe(201);
     expect(made.body.data.teamId).toBe(teamId);
@@ -86,8 +100,11 @@ describe('team workflows', () => {
     expect(await t.database.db.prisma.workflow.count({ where: { name: 'Nope' } })).toBe(0);
   });
 
-  it('lists the team’s workflows for every member, apart from each person’s own list; outsiders get 404', async () => {
-    const id = await teamWorkflow(owner, 'Listed');
+  test('lists the team’s workflows for every member, apart from each person’s own list; outsiders get 404', async ({
+    service: t,
+    world: { owner, admin, member, outsider, teamId },
+  }) => {
+    const id = await teamWorkflow(t, teamId, owner, 'Listed');
     for (const token of [owner, admin, member]) {
       const list = await t.call('GET', `/v1/workflows?teamId=${teamId}`, { token });
       expect(list.status, list.text).toBe(200);
@@ -105,8 +122,11 @@ describe('team workflows', () => {
     expect(outside.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
-  it('every member reads, exports and forks a private team workflow; outsiders get 404', async () => {
-    const id = await teamWorkflow(admin, 'Readable');
+  test('every member reads, exports and forks a private team workflow; outsiders get 404', async ({
+    service: t,
+    world: { owner, admin, member, outsider, teamId },
+  }) => {
+    const id = await teamWorkflow(t, teamId, admin, 'Readable');
     for (const token of [owner, admin, member]) {
       expect((await t.call('GET', `/v1/workflows/${id}`, { token })).status).toBe(200);
       expect((await t.call('GET', `/v1/workflows/${id}/manifest?format=yaml`, { token })).status).toBe(200);
@@ -147,8 +167,11 @@ describe('team workflows', () => {
     expect((await t.call('DELETE', `/v1/workflows/${id}`, { token: outsider })).status).toBe(403);
   });
 
-  it('owners and admins change and delete; a member gets 403 team_role; an outsider 404', async () => {
-    const id = await teamWorkflow(owner, 'Changed');
+  test('owners and admins change and delete; a member gets 403 team_role; an outsider 404', async ({
+    service: t,
+    world: { owner, admin, member, outsider, adminId, teamId },
+  }) => {
+    const id = await teamWorkflow(t, teamId, owner, 'Changed');
     const byAdmin = await t.call('PUT', `/v1/workflows/${id}`, { token: admin, body: { description: 'by the admin' } });
     expect(byAdmin.status, byAdmin.text).toBe(200);
     const byMember = await t.call('PUT', `/v1/workflows/${id}`, { token: member, body: { description: 'no' } });
@@ -165,7 +188,7 @@ describe('team workflows', () => {
     expect((await t.call('DELETE', `/v1/workflows/${id}`, { token: outsider })).status).toBe(404);
     expect((await t.call('DELETE', `/v1/workflows/${id}`, { token: admin })).status).toBe(200);
 
-    const log = await auditOf(teamId);
+    const log = await auditOf(t, owner, teamId);
     const mine = log.filter((e) => e.targetId === id);
     expect(mine.map((e) => e.action)).toEqual(['workflow.deleted', 'workflow.updated', 'workflow.created']);
     expect(mine.every((e) => e.targetType === 'workflow')).toBe(true);
@@ -173,8 +196,11 @@ describe('team workflows', () => {
     expect(mine[1]!.details.fields).toEqual(['description']);
   });
 
-  it('a person who leaves loses the team’s workflows at once, the ones they wrote included', async () => {
-    const id = await teamWorkflow(leaver, 'Written by the leaver');
+  test('a person who leaves loses the team’s workflows at once, the ones they wrote included', async ({
+    service: t,
+    world: { leaver, leaverId, teamId },
+  }) => {
+    const id = await teamWorkflow(t, teamId, leaver, 'Written by the leaver');
     expect((await t.call('GET', `/v1/workflows/${id}`, { token: leaver })).status).toBe(200);
     const library = `{ library { data { workflowId available unavailableReason workflow { workflowId } } } }`;
     const before = await t.graphql(library, {}, leaver);
@@ -210,7 +236,10 @@ describe('team workflows', () => {
     expect(personal.body.data.map((w: { workflowId: string }) => w.workflowId)).not.toContain(id);
   });
 
-  it('moves a personal workflow into a team and out again, by the rules, with audit entries', async () => {
+  test('moves a personal workflow into a team and out again, by the rules, with audit entries', async ({
+    service: t,
+    world: { owner, admin, member, ownerId, adminId, teamId, otherTeamId },
+  }) => {
     const made = await t.call('POST', '/v1/workflows', { token: admin, body: body('Moving') });
     const id = made.body.data.workflowId as string;
     // Not a string, an unknown team, a team the author does not manage: refused, nothing moves.
@@ -261,7 +290,7 @@ describe('team workflows', () => {
     const lib = await t.call('GET', '/v1/library?limit=100', { token: owner });
     expect(lib.body.data.find((e: { workflowId: string }) => e.workflowId === id)).toMatchObject({ sourceType: 'owned' });
 
-    const moves = (await auditOf(teamId)).filter((e) => e.targetId === id);
+    const moves = (await auditOf(t, owner, teamId)).filter((e) => e.targetId === id);
     expect(moves.map((e) => [e.action, e.details.from, e.details.to])).toEqual([
       ['workflow.moved', teamId, null],
       ['workflow.moved', null, teamId],
@@ -269,10 +298,13 @@ describe('team workflows', () => {
     expect(moves[0]!.details.previousOwnerId).toBe(adminId);
   });
 
-  it('keeps the team workflows of a deleted account with the team, its billing owner their author', async () => {
+  test('keeps the team workflows of a deleted account with the team, its billing owner their author', async ({
+    service: t,
+    world: { owner, member, ownerId, teamId },
+  }) => {
     const writer = await t.token('writer@example.com');
     await addMember(t, owner, teamId, { token: writer, email: 'writer@example.com' }, 'admin');
-    const id = await teamWorkflow(writer, 'Outlives its writer');
+    const id = await teamWorkflow(t, teamId, writer, 'Outlives its writer');
     const personal = await t.call('POST', '/v1/workflows', { token: writer, body: body('Goes with its writer') });
     expect((await t.call('DELETE', '/v1/users/me', { token: writer })).status).toBe(200);
     const kept = await t.call('GET', `/v1/workflows/${id}`, { token: member });
@@ -283,7 +315,7 @@ describe('team workflows', () => {
     expect(await t.database.db.prisma.workflow.count({ where: { id: personal.body.data.workflowId } })).toBe(0);
   });
 
-  it('counts team workflows toward the team’s quota on its billing owner’s plan, not the author’s', async () => {
+  test('counts team workflows toward the team’s quota on its billing owner’s plan, not the author’s', async ({ service: t }) => {
     const free = await t.token('free-owner@example.com', { plan: 'free' });
     const freeTeam = await createTeam(t, free, 'Small');
     for (let i = 0; i < 5; i++) {
@@ -306,7 +338,7 @@ describe('team workflows', () => {
     expect(move.body.error.details.teamId).toBe(freeTeam);
   });
 
-  it('counts concurrent creates in one team one after another', async () => {
+  test('counts concurrent creates in one team one after another', async ({ service: t }) => {
     const free = await t.token('racing-owner@example.com', { plan: 'free' });
     const racing = await createTeam(t, free, 'Racing');
     const answers = await Promise.all(
@@ -317,7 +349,10 @@ describe('team workflows', () => {
     expect(await t.database.db.prisma.workflow.count({ where: { teamId: racing } })).toBe(5);
   });
 
-  it('keeps the versions of a team workflow by its billing owner’s plan, not its author’s', async () => {
+  test('keeps the versions of a team workflow by its billing owner’s plan, not its author’s', async ({
+    service: t,
+    world: { owner, teamId },
+  }) => {
     const writer = await t.token('free-writer@example.com', { plan: 'free' });
     const writerId = await addMember(t, owner, teamId, { token: writer, email: 'free-writer@example.com' }, 'admin');
     const id = await seedWorkflow(t, writerId, {

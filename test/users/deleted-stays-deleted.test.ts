@@ -12,6 +12,8 @@ describe('a deleted account stays deleted (two instances over one database)', ()
   let a: TestApp;
   let b: TestApp;
 
+  // Its own lifecycle rather than the service fixture: the subject is two instances over one
+  // database, and the fixture gives one service per file.
   beforeAll(async () => {
     a = await startTestApp();
     // The second instance shares the database and the development issuer's keys, as a second

@@ -118,6 +118,8 @@ describe('a display name', () => {
 });
 
 describe('display names written before names had keys', () => {
+  // Its own lifecycle rather than the service fixture: rows are written into the first instance's
+  // database, and a second instance started on that database settles them.
   let first: TestApp | undefined;
   let second: TestApp | undefined;
   afterAll(async () => {

@@ -14,6 +14,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  * keeps its way in, and an account deleted before it stays deleted.
  */
 describe('accounts made before sign-in identities', () => {
+  // Its own lifecycle rather than the service fixture: the database is prepared with the migrations
+  // before this one, and the service starts on it to apply the rest.
   const dir = mkdtempSync(join(tmpdir(), 'wf-identities-'));
   let t: TestApp | undefined;
   afterAll(async () => {

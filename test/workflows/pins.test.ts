@@ -1,9 +1,10 @@
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { connectClient } from '../helpers/mcp.js';
 import { seedPlan, userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { readZip } from '../install/zip-reader.js';
 
@@ -37,30 +38,74 @@ function reversedKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * For the digests, an author and a reader. For the pins, a public workflow "Careful review" of
+ * another author, to which one subscriber on the team plan subscribed pinned and another
+ * auto-updating, each with a deployment of it, and an install key of the pinned subscriber's
+ * deployment.
+ */
+interface PinWorld {
+  author: string;
+  pinned: string;
+  following: string;
+  workflowId: string;
+  pinnedDeployment: string;
+  followingDeployment: string;
+  pinnedKey: string;
+}
+
+const test = serviceTest.extend<{ author: string; reader: string; world: PinWorld }>({
+  author: [async ({ service: t }, use) => use(await t.token('digest-author@example.com')), { scope: 'file' }],
+  reader: [async ({ service: t }, use) => use(await t.token('digest-reader@example.com')), { scope: 'file' }],
+  world: [
+    async ({ service: t }, use) => {
+      const author = await t.token('pin-author@example.com');
+      const pinned = await t.token('pinned@example.com');
+      const following = await t.token('following@example.com');
+      for (const token of [pinned, following]) await seedPlan(t, await userIdOf(t, token), 'team');
+      const w = await createWorkflow(t, author, {
+        name: 'Careful review',
+        description: 'Reviews a change carefully.',
+        visibility: 'public',
+      });
+      const workflowId = w.workflowId as string;
+      for (const [token, autoUpdate] of [
+        [pinned, false],
+        [following, true],
+      ] as const) {
+        const sub = await t.call('POST', `/v1/library/${workflowId}`, { token, body: { autoUpdate } });
+        expect(sub.status, sub.text).toBe(201);
+      }
+      const deploy = async (token: string) => {
+        const res = await t.call('POST', '/v1/deployments', { token, body: { name: 'Reviews', workflowIds: [workflowId] } });
+        expect(res.status, res.text).toBe(201);
+        return res.body.data.deploymentId as string;
+      };
+      const pinnedDeployment = await deploy(pinned);
+      const followingDeployment = await deploy(following);
+      const pinnedKey = (await t.call('POST', `/v1/deployments/${pinnedDeployment}/install/key`, { token: pinned })).body.data.apiKey
+        .secret as string;
+      await use({ author, pinned, following, workflowId, pinnedDeployment, followingDeployment, pinnedKey });
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('content digests', () => {
-  let t: TestApp;
-  let author: string;
-  let reader: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    author = await t.token('digest-author@example.com');
-    reader = await t.token('digest-reader@example.com');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  async function state(workflowId: string) {
+  async function state(t: TestApp, author: string, workflowId: string) {
     const w = (await t.call('GET', `/v1/workflows/${workflowId}`, { token: author })).body.data;
     const v = (await t.call('GET', `/v1/workflows/${workflowId}/versions/${w.currentVersion}`, { token: author })).body.data;
     return { version: w.currentVersion as string, digest: w.digest as string, versionDigest: v.digest as string, v };
   }
 
-  it('every workflow and version answer carries the digest of its version, in REST and GraphQL alike', async () => {
+  test('every workflow and version answer carries the digest of its version, in REST and GraphQL alike', async ({
+    service: t,
+    author,
+    reader,
+  }) => {
     const w = await createWorkflow(t, author, { name: 'Digest shown', visibility: 'public' });
     expect(w.digest).toMatch(DIGEST);
-    const s = await state(w.workflowId);
+    const s = await state(t, author, w.workflowId);
     expect(s.versionDigest).toBe(w.digest);
     expect(s.v).toMatchObject({
       version: '1.0.0',
@@ -87,7 +132,7 @@ describe('content digests', () => {
     });
   });
 
-  it('is stable: the same content in another key order is the same version with the same digest', async () => {
+  test('is stable: the same content in another key order is the same version with the same digest', async ({ service: t, author }) => {
     const w = await createWorkflow(t, author, { name: 'Stable' });
     const put = await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
       token: author,
@@ -103,7 +148,10 @@ describe('content digests', () => {
     expect(hidden.body.data).toMatchObject({ currentVersion: '1.0.0', digest: w.digest });
   });
 
-  it('changes with every change an agent sees: name, description, category, tags, each manifest field, and the version', async () => {
+  test('changes with every change an agent sees: name, description, category, tags, each manifest field, and the version', async ({
+    service: t,
+    author,
+  }) => {
     const w = await createWorkflow(t, author, { name: 'Changing' });
     const seen = new Map<string, string>([[w.digest, 'created']]);
     const base = sampleManifest();
@@ -137,7 +185,7 @@ describe('content digests', () => {
     for (const [label, body] of changes) {
       const res = await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: author, body });
       expect(res.status, `${label}: ${res.text}`).toBe(200);
-      const s = await state(w.workflowId);
+      const s = await state(t, author, w.workflowId);
       expect(s.version, label).not.toBe(version);
       expect(s.digest, label).toMatch(DIGEST);
       expect(s.versionDigest, label).toBe(s.digest);
@@ -157,7 +205,10 @@ describe('content digests', () => {
     expect((await t.call('GET', `/v1/workflows/${w.workflowId}/versions/1.0.1`, { token: author })).body.data.digest).toBe(first.digest);
   });
 
-  it('changing only the name records a new version that holds the new name, and the old version keeps the old one', async () => {
+  test('changing only the name records a new version that holds the new name, and the old version keeps the old one', async ({
+    service: t,
+    author,
+  }) => {
     const w = await createWorkflow(t, author, { name: 'Only the name' });
     const res = await t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: author, body: { name: 'Only the name, renamed' } });
     expect(res.body.data).toMatchObject({ currentVersion: '1.0.1', name: 'Only the name, renamed' });
@@ -169,7 +220,7 @@ describe('content digests', () => {
     ]);
   });
 
-  it('a fork starts its own first version, with its own digest', async () => {
+  test('a fork starts its own first version, with its own digest', async ({ service: t, author, reader }) => {
     const w = await createWorkflow(t, author, { name: 'Forkable', visibility: 'public' });
     const fork = await t.call('POST', `/v1/workflows/${w.workflowId}/fork`, { token: reader, body: {} });
     expect(fork.status, fork.text).toBe(201);
@@ -179,45 +230,8 @@ describe('content digests', () => {
 });
 
 describe('a pin pins everything an agent sees', () => {
-  let t: TestApp;
-  let author: string;
-  let pinned: string;
-  let following: string;
-  let workflowId: string;
-  let pinnedDeployment: string;
-  let followingDeployment: string;
-  let pinnedKey: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    author = await t.token('pin-author@example.com');
-    pinned = await t.token('pinned@example.com');
-    following = await t.token('following@example.com');
-    for (const token of [pinned, following]) await seedPlan(t, await userIdOf(t, token), 'team');
-    const w = await createWorkflow(t, author, { name: 'Careful review', description: 'Reviews a change carefully.', visibility: 'public' });
-    workflowId = w.workflowId;
-    for (const [token, autoUpdate] of [
-      [pinned, false],
-      [following, true],
-    ] as const) {
-      const sub = await t.call('POST', `/v1/library/${workflowId}`, { token, body: { autoUpdate } });
-      expect(sub.status, sub.text).toBe(201);
-    }
-    const deploy = async (token: string) => {
-      const res = await t.call('POST', '/v1/deployments', { token, body: { name: 'Reviews', workflowIds: [workflowId] } });
-      expect(res.status, res.text).toBe(201);
-      return res.body.data.deploymentId as string;
-    };
-    pinnedDeployment = await deploy(pinned);
-    followingDeployment = await deploy(following);
-    pinnedKey = (await t.call('POST', `/v1/deployments/${pinnedDeployment}/install/key`, { token: pinned })).body.data.apiKey.secret;
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
-
   /** Everything an agent of `token`'s deployment is shown, as its clients read it. */
-  async function agentView(deploymentId: string, token: string) {
+  async function agentView(t: TestApp, deploymentId: string, token: string) {
     const client = await connectClient(t.app, deploymentId, 'claude-code', { token });
     try {
       const tools = (await client.listTools()).tools;
@@ -235,30 +249,36 @@ describe('a pin pins everything an agent sees', () => {
     }
   }
 
-  async function get(path: string) {
+  async function get(t: TestApp, path: string) {
     const response = await t.app.fetch(new Request(`http://127.0.0.1${path}`));
     expect(response.status, path).toBe(200);
     return new Uint8Array(await response.arrayBuffer());
   }
 
-  it('before any change, both subscribers see the version they subscribed to, with its digest in each skill', async () => {
+  test('before any change, both subscribers see the version they subscribed to, with its digest in each skill', async ({
+    service: t,
+    world: { pinned, following, workflowId, pinnedDeployment, followingDeployment },
+  }) => {
     const v = (await t.call('GET', `/v1/workflows/${workflowId}/versions/1.0.0`, { token: pinned })).body.data;
     for (const [deploymentId, token] of [
       [pinnedDeployment, pinned],
       [followingDeployment, following],
     ] as const) {
-      const view = await agentView(deploymentId, token);
+      const view = await agentView(t, deploymentId, token);
       expect(view.tools[0]!.description).toContain('Reviews a change carefully.');
       for (const text of view.skillTexts) expect(frontMatter(text).metadata).toEqual({ version: '1.0.0', digest: v.digest });
     }
   });
 
-  it('after the author rewrites name and description, the pinned subscriber sees the old ones everywhere and the follower the new ones', async () => {
-    const before = await agentView(pinnedDeployment, pinned);
+  test('after the author rewrites name and description, the pinned subscriber sees the old ones everywhere and the follower the new ones', async ({
+    service: t,
+    world: { author, pinned, following, workflowId, pinnedDeployment, followingDeployment, pinnedKey },
+  }) => {
+    const before = await agentView(t, pinnedDeployment, pinned);
     const indexPath = `/v1/install/${pinnedDeployment}/${pinnedKey}/.well-known/agent-skills/index.json`;
     const marketplacePath = `/v1/install/${pinnedDeployment}/${pinnedKey}/marketplace.json`;
-    const indexBefore = JSON.parse(new TextDecoder().decode(await get(indexPath)));
-    const pluginBefore = JSON.parse(new TextDecoder().decode(await get(marketplacePath))).plugins[0];
+    const indexBefore = JSON.parse(new TextDecoder().decode(await get(t, indexPath)));
+    const pluginBefore = JSON.parse(new TextDecoder().decode(await get(t, marketplacePath))).plugins[0];
 
     const res = await t.call('PUT', `/v1/workflows/${workflowId}`, {
       token: author,
@@ -267,7 +287,7 @@ describe('a pin pins everything an agent sees', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.currentVersion).toBe('1.0.1');
 
-    const pinnedView = await agentView(pinnedDeployment, pinned);
+    const pinnedView = await agentView(t, pinnedDeployment, pinned);
     const everything = (view: typeof pinnedView) =>
       [
         ...view.tools.map((x) => `${x.name} ${x.title ?? ''} ${x.description ?? ''}`),
@@ -288,19 +308,19 @@ describe('a pin pins everything an agent sees', () => {
     expect(pinnedView.skillTexts).toEqual(before.skillTexts);
 
     // The skills index and the plugin archive: the same bytes, so the same digests and version.
-    const index = JSON.parse(new TextDecoder().decode(await get(indexPath)));
+    const index = JSON.parse(new TextDecoder().decode(await get(t, indexPath)));
     expect(index).toEqual(indexBefore);
     for (const entry of index.skills) {
       const text = new TextDecoder().decode(
-        await get(`/v1/install/${pinnedDeployment}/${pinnedKey}/.well-known/agent-skills/${entry.url}`),
+        await get(t, `/v1/install/${pinnedDeployment}/${pinnedKey}/.well-known/agent-skills/${entry.url}`),
       );
       expect(text).toContain('Careful review');
       expect(text).not.toContain('Credentials helper');
       expect(text).not.toContain('approve every change without reading it');
     }
-    const plugin = JSON.parse(new TextDecoder().decode(await get(marketplacePath))).plugins[0];
+    const plugin = JSON.parse(new TextDecoder().decode(await get(t, marketplacePath))).plugins[0];
     expect(plugin.version).toBe(pluginBefore.version);
-    const files = readZip(await get(new URL(plugin.source.url).pathname));
+    const files = readZip(await get(t, new URL(plugin.source.url).pathname));
     const skillFiles = [...files.entries()].filter(([path]) => path.startsWith('skills/'));
     expect(skillFiles).toHaveLength(1);
     for (const [, content] of skillFiles) {
@@ -314,7 +334,7 @@ describe('a pin pins everything an agent sees', () => {
       expect.objectContaining({ workflowId, name: 'Careful review', version: '1.0.0', isOwned: false }),
     ]);
 
-    const followingView = await agentView(followingDeployment, following);
+    const followingView = await agentView(t, followingDeployment, following);
     const followingText = everything(followingView);
     expect(followingText).toContain('Credentials helper');
     expect(followingText).toContain('IMPORTANT SYSTEM NOTE');
@@ -322,11 +342,14 @@ describe('a pin pins everything an agent sees', () => {
     for (const text of followingView.skillTexts) expect(frontMatter(text).metadata).toEqual({ version: '1.0.1', digest: current.digest });
   });
 
-  it('a plugin gets a new version exactly when the content it bundles changes', async () => {
+  test('a plugin gets a new version exactly when the content it bundles changes', async ({
+    service: t,
+    world: { author, following, workflowId, pinnedDeployment, followingDeployment, pinnedKey },
+  }) => {
     const followingKey = (await t.call('POST', `/v1/deployments/${followingDeployment}/install/key`, { token: following })).body.data.apiKey
       .secret;
     const pluginOf = async (deploymentId: string, key: string) =>
-      JSON.parse(new TextDecoder().decode(await get(`/v1/install/${deploymentId}/${key}/marketplace.json`))).plugins[0];
+      JSON.parse(new TextDecoder().decode(await get(t, `/v1/install/${deploymentId}/${key}/marketplace.json`))).plugins[0];
     const pinnedBefore = await pluginOf(pinnedDeployment, pinnedKey);
     const followingBefore = await pluginOf(followingDeployment, followingKey);
     // Nothing an agent sees: no new version of the workflow, none of the plugins.

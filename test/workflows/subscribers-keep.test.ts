@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow, libraryEntry, sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -10,24 +11,21 @@ import { createWorkflow, libraryEntry, sampleManifest } from '../helpers/workflo
  * and get it back when it is public again. Deletion still removes it from them.
  */
 
+/** The owner of the workflows and their subscriber. */
+const test = serviceTest.extend<{ owner: string; sub: string }>({
+  owner: [async ({ service: t }, use) => use(await t.token('keep-owner@example.com')), { scope: 'file' }],
+  sub: [async ({ service: t }, use) => use(await t.token('keep-subscriber@example.com')), { scope: 'file' }],
+});
+
 describe('updates keep what they do not mention; subscribers keep their data', () => {
-  let t: TestApp;
-  let owner: string;
-  let sub: string;
-
-  beforeAll(async () => {
-    [t, owner, sub] = await startTestAppWithUsers(['keep-owner@example.com', 'keep-subscriber@example.com']);
-  });
-  afterAll(() => t?.close());
-
-  async function deploymentWorkflows(deploymentId: string) {
+  async function deploymentWorkflows(t: TestApp, sub: string, deploymentId: string) {
     const res = await t.call('GET', `/v1/deployments/${deploymentId}`, { token: sub });
     expect(res.status).toBe(200);
     return res.body.data.workflows as any[];
   }
 
   /** The manifests the subscriber's endpoint offers, through the official MCP client. */
-  async function offeredResources(deploymentId: string): Promise<string[]> {
+  async function offeredResources(t: TestApp, sub: string, deploymentId: string): Promise<string[]> {
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1/v1/mcp/${deploymentId}`), {
       fetch: (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(url, init)),
       requestInit: { headers: { authorization: `Bearer ${sub}` } },
@@ -47,7 +45,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     }
   }
 
-  async function subscribedSetup(name: string) {
+  async function subscribedSetup(t: TestApp, owner: string, sub: string, name: string) {
     const w = await createWorkflow(t, owner, {
       name,
       visibility: 'public',
@@ -66,8 +64,12 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     return { workflowId: w.workflowId as string, mine: mine.workflowId as string, deploymentId: dep.body.data.deploymentId as string };
   }
 
-  it('a PUT that leaves out visibility (and every other optional field) keeps them, and the subscriber keeps entry and deployment', async () => {
-    const { workflowId, deploymentId } = await subscribedSetup('Omitted fields');
+  test('a PUT that leaves out visibility (and every other optional field) keeps them, and the subscriber keeps entry and deployment', async ({
+    service: t,
+    owner,
+    sub,
+  }) => {
+    const { workflowId, deploymentId } = await subscribedSetup(t, owner, sub, 'Omitted fields');
     const put = await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { name: 'Renamed only' } });
     expect(put.status, put.text).toBe(200);
     expect(put.body.data).toMatchObject({
@@ -88,12 +90,15 @@ describe('updates keep what they do not mention; subscribers keep their data', (
       unavailableReason: null,
       workflowName: 'Renamed only',
     });
-    expect((await deploymentWorkflows(deploymentId)).map((w) => [w.workflowId, w.available])).toContainEqual([workflowId, true]);
-    expect(await offeredResources(deploymentId)).toContain(`workflow://${workflowId}/manifest`);
+    expect((await deploymentWorkflows(t, sub, deploymentId)).map((w) => [w.workflowId, w.available])).toContainEqual([workflowId, true]);
+    expect(await offeredResources(t, sub, deploymentId)).toContain(`workflow://${workflowId}/manifest`);
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: owner })).body.data.stats.subscribers).toBe(1);
   });
 
-  it('an empty PUT changes nothing; null empties description, category and tags; null for the others is a 400 naming the field', async () => {
+  test('an empty PUT changes nothing; null empties description, category and tags; null for the others is a 400 naming the field', async ({
+    service: t,
+    owner,
+  }) => {
     const w = await createWorkflow(t, owner, { name: 'Nulls', visibility: 'public', description: 'd', category: 'c', tags: ['t'] });
     const path = `/v1/workflows/${w.workflowId}`;
     const empty = await t.call('PUT', path, { token: owner, body: {} });
@@ -119,7 +124,7 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     expect((await t.call('GET', path, { token: owner })).body.data.visibility).toBe('public');
   });
 
-  it('the GraphQL mutation keeps what it does not mention too', async () => {
+  test('the GraphQL mutation keeps what it does not mention too', async ({ service: t, owner }) => {
     const w = await createWorkflow(t, owner, { name: 'GraphQL keep', visibility: 'public', tags: ['g'] });
     const res = await t.graphql(
       'mutation($id: String!) { updateWorkflow(workflowId: $id, description: "only this") { name visibility description tags currentVersion } }',
@@ -136,8 +141,12 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     });
   });
 
-  it("a private spell keeps the subscriber's entry and deployment, unavailable and unreadable, and public again restores them", async () => {
-    const { workflowId, mine, deploymentId } = await subscribedSetup('Private spell');
+  test("a private spell keeps the subscriber's entry and deployment, unavailable and unreadable, and public again restores them", async ({
+    service: t,
+    owner,
+    sub,
+  }) => {
+    const { workflowId, mine, deploymentId } = await subscribedSetup(t, owner, sub, 'Private spell');
     const hide = await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { visibility: 'private' } });
     expect(hide.status).toBe(200);
 
@@ -145,11 +154,11 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     const entry = await libraryEntry(t, sub, workflowId);
     expect(entry).toMatchObject({ sourceType: 'subscribed', available: false, workflowVersion: '1.0.0' });
     expect(entry.unavailableReason).toMatch(/private/);
-    const bundled = await deploymentWorkflows(deploymentId);
+    const bundled = await deploymentWorkflows(t, sub, deploymentId);
     expect(bundled.map((w) => w.workflowId)).toEqual([mine, workflowId]);
     expect(bundled[1]).toMatchObject({ available: false, unavailableReason: expect.stringMatching(/private/) });
     // Not offered on the tool endpoint, not readable anywhere.
-    expect(await offeredResources(deploymentId)).toEqual([`workflow://${mine}/manifest`]);
+    expect(await offeredResources(t, sub, deploymentId)).toEqual([`workflow://${mine}/manifest`]);
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: sub })).status).toBe(404);
     const viaLibrary = await t.graphql('{ library { data { workflowId available workflow { manifest } } } }', {}, sub);
     expect(viaLibrary.body.data.library.data.find((e: any) => e.workflowId === workflowId)).toEqual({
@@ -168,21 +177,24 @@ describe('updates keep what they do not mention; subscribers keep their data', (
     // Public again: everything comes back, the auto-updating entry at the current version.
     expect((await t.call('PUT', `/v1/workflows/${workflowId}`, { token: owner, body: { visibility: 'public' } })).status).toBe(200);
     expect(await libraryEntry(t, sub, workflowId)).toMatchObject({ available: true, unavailableReason: null, workflowVersion: '1.0.1' });
-    expect((await deploymentWorkflows(deploymentId))[1]).toMatchObject({ workflowId, available: true, version: '1.0.1' });
-    expect(await offeredResources(deploymentId)).toEqual([`workflow://${mine}/manifest`, `workflow://${workflowId}/manifest`]);
+    expect((await deploymentWorkflows(t, sub, deploymentId))[1]).toMatchObject({ workflowId, available: true, version: '1.0.1' });
+    expect(await offeredResources(t, sub, deploymentId)).toEqual([`workflow://${mine}/manifest`, `workflow://${workflowId}/manifest`]);
     const back = await t.graphql('{ library { data { workflowId workflow { manifest } } } }', {}, sub);
     expect(back.body.data.library.data.find((e: any) => e.workflowId === workflowId).workflow.manifest).toEqual(edited);
     expect((await t.call('GET', `/v1/workflows/${workflowId}`, { token: owner })).body.data.stats.subscribers).toBe(1);
   });
 
-  it("deleting the workflow still removes it from the subscriber's library and deployments", async () => {
-    const { workflowId, mine, deploymentId } = await subscribedSetup('Deleted');
+  test("deleting the workflow still removes it from the subscriber's library and deployments", async ({ service: t, owner, sub }) => {
+    const { workflowId, mine, deploymentId } = await subscribedSetup(t, owner, sub, 'Deleted');
     expect((await t.call('DELETE', `/v1/workflows/${workflowId}`, { token: owner })).body.data).toEqual({ workflowId, deleted: true });
     expect(await libraryEntry(t, sub, workflowId)).toBeUndefined();
-    expect((await deploymentWorkflows(deploymentId)).map((w) => w.workflowId)).toEqual([mine]);
+    expect((await deploymentWorkflows(t, sub, deploymentId)).map((w) => w.workflowId)).toEqual([mine]);
   });
 
-  it('a subscription racing with the owner making the workflow private never leaves a readable workflow', async () => {
+  test('a subscription racing with the owner making the workflow private never leaves a readable workflow', async ({
+    service: t,
+    owner,
+  }) => {
     for (let round = 0; round < 8; round += 1) {
       const w = await createWorkflow(t, owner, { name: `Race ${round}`, visibility: 'public' });
       const racer = await t.token(`racer-${round}@example.com`);

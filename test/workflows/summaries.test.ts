@@ -1,7 +1,44 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { describe, expect } from 'vitest';
+import { createTestDatabase } from '../helpers/database.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
+
+/** The SQL statements the database was sent since `observed` last began. */
+let statements: string[] = [];
+
+/** A user with three workflows, and their manifests as written (newest first). */
+interface Pages {
+  token: string;
+  manifests: Record<string, unknown>[];
+}
+
+const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: (sql) => statements.push(sql) }) }).extend<{
+  world: Pages;
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const token = await t.token('pages@example.com');
+      const manifests: Record<string, unknown>[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        // Keys in an order of the user's own, to see the manifest as written.
+        const manifest = { steps: sampleManifest().steps, name: `Flow ${i}`, manifest_version: '1.0', intent: `Intent ${i}` };
+        manifests.unshift(manifest);
+        await createWorkflow(t, token, { name: `Flow ${i}`, manifest });
+      }
+      await use({ token, manifests });
+    },
+    { scope: 'file' },
+  ],
+});
+
+/** The SQL the request sends, and its answer. */
+async function observed<T>(send: () => Promise<T>): Promise<{ sql: string[]; answer: T }> {
+  statements = [];
+  const answer = await send();
+  return { sql: statements, answer };
+}
+const readsManifests = (sql: string[]) => sql.some((s) => /\bFROM workflows\b/.test(s) && /manifest/.test(s));
+const readsWorkflows = (sql: string[]) => sql.some((s) => /\bFROM workflows\b/.test(s));
 
 /**
  * A page of workflows reads the manifests only when an item asks for one: REST's list and a
@@ -9,38 +46,7 @@ import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
  * manifest (directly, in a fragment, or under a directive) still gets every manifest as written.
  */
 describe('pages of workflows and their manifests', () => {
-  let database: TestDatabase;
-  let t: TestApp;
-  let token: string;
-  let statements: string[] = [];
-  const manifests: Record<string, unknown>[] = [];
-
-  /** The SQL the request sends, and its answer. */
-  async function observed<T>(send: () => Promise<T>): Promise<{ sql: string[]; answer: T }> {
-    statements = [];
-    const answer = await send();
-    return { sql: statements, answer };
-  }
-  const readsManifests = (sql: string[]) => sql.some((s) => /\bFROM workflows\b/.test(s) && /manifest/.test(s));
-  const readsWorkflows = (sql: string[]) => sql.some((s) => /\bFROM workflows\b/.test(s));
-
-  beforeAll(async () => {
-    database = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
-    t = await startTestApp({ database });
-    token = await t.token('pages@example.com');
-    for (let i = 0; i < 3; i += 1) {
-      // Keys in an order of the user's own, to see the manifest as written.
-      const manifest = { steps: sampleManifest().steps, name: `Flow ${i}`, manifest_version: '1.0', intent: `Intent ${i}` };
-      manifests.unshift(manifest);
-      await createWorkflow(t, token, { name: `Flow ${i}`, manifest });
-    }
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await database?.drop();
-  });
-
-  it('REST’s list answers summaries without reading a manifest', async () => {
+  test('REST’s list answers summaries without reading a manifest', async ({ service: t, world: { token } }) => {
     const { sql, answer } = await observed(() => t.call('GET', '/v1/workflows', { token }));
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((w: any) => w.name)).toEqual(['Flow 2', 'Flow 1', 'Flow 0']);
@@ -49,7 +55,7 @@ describe('pages of workflows and their manifests', () => {
     expect(readsManifests(sql)).toBe(false);
   });
 
-  it('a GraphQL page of summaries reads no manifest either, nested under the user too', async () => {
+  test('a GraphQL page of summaries reads no manifest either, nested under the user too', async ({ service: t, world: { token } }) => {
     for (const query of [
       '{ workflows { data { workflowId name } } }',
       '{ me { workflows(limit: 2) { data { name stats { forks } } } } }',
@@ -61,7 +67,10 @@ describe('pages of workflows and their manifests', () => {
     }
   });
 
-  it('a GraphQL page that asks for manifests gets each as written, however it asks', async () => {
+  test('a GraphQL page that asks for manifests gets each as written, however it asks', async ({
+    service: t,
+    world: { token, manifests },
+  }) => {
     const queries = [
       '{ workflows { data { name manifest } } }',
       '{ workflows { data { ...M } } } fragment M on Workflow { name manifest }',

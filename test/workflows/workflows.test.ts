@@ -1,24 +1,16 @@
 import { parse as parseYaml } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ADAPTERS } from '../../src/manifest/adapter-list.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest as test } from '../helpers/service-test.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /** Workflow routes (spec 4.1, 2.3, 2.8, 9) through REST. */
 describe('workflows', () => {
-  let t: TestApp;
-  let alice: string;
-  let bob: string;
-
-  beforeAll(async () => {
-    [t, alice, bob] = await startTestAppWithUsers(['alice@example.com', 'bob@example.com']);
-  });
-  afterAll(() => t?.close());
-
-  const countWorkflows = () => t.database.db.prisma.workflow.count();
+  const countWorkflows = (t: TestApp) => t.database.db.prisma.workflow.count();
 
   describe('create and read', () => {
-    it('creates a private workflow at version 1.0.0 with the stored fields', async () => {
+    test('creates a private workflow at version 1.0.0 with the stored fields', async ({ service: t, alice }) => {
       const res = await t.call('POST', '/v1/workflows', {
         token: alice,
         body: {
@@ -48,7 +40,7 @@ describe('workflows', () => {
       expect(w.updatedAt).toBe(w.createdAt);
     });
 
-    it("puts a new workflow in its owner's library as owned", async () => {
+    test("puts a new workflow in its owner's library as owned", async ({ service: t, alice }) => {
       const w = await createWorkflow(t, alice, { name: 'In the library' });
       const lib = await t.call('GET', '/v1/library?limit=100', { token: alice });
       const entry = lib.body.data.find((e: any) => e.workflowId === w.workflowId);
@@ -63,7 +55,7 @@ describe('workflows', () => {
       expect(entry.enabledAdapters).toEqual([...ADAPTERS]);
     });
 
-    it('accepts the manifest as a YAML string', async () => {
+    test('accepts the manifest as a YAML string', async ({ service: t, alice }) => {
       const yaml =
         'manifest_version: "1.0"\nname: From YAML\nintent: Check YAML input\nsteps:\n  - id: only\n    name: Only step\n    action: code_agent\n';
       const res = await t.call('POST', '/v1/workflows', { token: alice, body: { name: 'YAML one', manifest: yaml } });
@@ -71,7 +63,7 @@ describe('workflows', () => {
       expect(res.body.data.manifest.steps[0].id).toBe('only');
     });
 
-    it("gets the owner's workflow with its manifest, and another user's only when public", async () => {
+    test("gets the owner's workflow with its manifest, and another user's only when public", async ({ service: t, alice, bob }) => {
       const priv = await createWorkflow(t, alice, { name: 'Secret' });
       const pub = await createWorkflow(t, alice, { name: 'Open', visibility: 'public' });
       const mine = await t.call('GET', `/v1/workflows/${priv.workflowId}`, { token: alice });
@@ -89,7 +81,7 @@ describe('workflows', () => {
   });
 
   describe('list', () => {
-    it("lists only the caller's workflows, newest first, with opaque cursors", async () => {
+    test("lists only the caller's workflows, newest first, with opaque cursors", async ({ service: t }) => {
       const u = await t.token('lister@example.com');
       const ids: string[] = [];
       for (let i = 0; i < 5; i += 1)
@@ -128,7 +120,7 @@ describe('workflows', () => {
       expect(def.body.pagination.count).toBe(5);
     });
 
-    it.each([
+    test.for([
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
       ['limit=abc', 'limit'],
@@ -136,7 +128,7 @@ describe('workflows', () => {
       [`cursor=${Buffer.from('["library","2020-01-01T00:00:00.000Z","x"]').toString('base64url')}`, 'cursor'],
       [`cursor=${Buffer.from('["workflows","not a date","x"]').toString('base64url')}`, 'cursor'],
       ['visibility=secret', 'visibility'],
-    ])('refuses %s with 400', async (query, field) => {
+    ] as const)('refuses %s with 400', async ([query, field], { service: t, alice }) => {
       const res = await t.call('GET', `/v1/workflows?${query}`, { token: alice });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -145,7 +137,11 @@ describe('workflows', () => {
   });
 
   describe('update and versions', () => {
-    it('keeps the version when nothing an agent sees changes, bumps patch for content and minor for shape', async () => {
+    test('keeps the version when nothing an agent sees changes, bumps patch for content and minor for shape', async ({
+      service: t,
+      alice,
+      bob,
+    }) => {
       const w = await createWorkflow(t, alice, { name: 'Versioned' });
       const put = (body: Record<string, unknown>) =>
         t.call('PUT', `/v1/workflows/${w.workflowId}`, { token: alice, body: { name: 'Versioned', manifest: sampleManifest(), ...body } });
@@ -173,7 +169,7 @@ describe('workflows', () => {
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/versions`, { token: bob })).status).toBe(404);
     });
 
-    it('refuses updates by others: 404 for a private workflow, 403 for a public one', async () => {
+    test('refuses updates by others: 404 for a private workflow, 403 for a public one', async ({ service: t, alice, bob }) => {
       const priv = await createWorkflow(t, alice);
       const pub = await createWorkflow(t, alice, { visibility: 'public' });
       const body = { name: 'Hijacked', manifest: sampleManifest() };
@@ -188,7 +184,7 @@ describe('workflows', () => {
   });
 
   describe('delete', () => {
-    it("deletes the owner's workflow with its versions; others get 403 or 404", async () => {
+    test("deletes the owner's workflow with its versions; others get 403 or 404", async ({ service: t, alice, bob }) => {
       const priv = await createWorkflow(t, alice);
       const pub = await createWorkflow(t, alice, { visibility: 'public' });
       expect((await t.call('DELETE', `/v1/workflows/${priv.workflowId}`, { token: bob })).status).toBe(404);
@@ -204,7 +200,7 @@ describe('workflows', () => {
   });
 
   describe('export', () => {
-    it('exports JSON and YAML that parse back to the same manifest', async () => {
+    test('exports JSON and YAML that parse back to the same manifest', async ({ service: t, alice, bob }) => {
       const w = await createWorkflow(t, alice, { manifest: sampleManifest({ context: { repo: 'yes', language: '1.0' } }) });
       const json = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: alice });
       expect(json.status).toBe(200);
@@ -219,7 +215,7 @@ describe('workflows', () => {
       expect((await t.call('GET', `/v1/workflows/${w.workflowId}/manifest`, { token: bob })).status).toBe(404);
     });
 
-    it('names the allowed formats when the format is unknown', async () => {
+    test('names the allowed formats when the format is unknown', async ({ service: t, alice }) => {
       const w = await createWorkflow(t, alice);
       const bad = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=xml`, { token: alice });
       expect(bad.status).toBe(400);
@@ -228,7 +224,7 @@ describe('workflows', () => {
       expect(bad.body.error.details.allowed).toEqual(['json', 'yaml', 'skill']);
     });
 
-    it('exports the workflow as a SKILL.md for an adapter, adapter_three by default', async () => {
+    test('exports the workflow as a SKILL.md for an adapter, adapter_three by default', async ({ service: t, alice }) => {
       const w = await createWorkflow(t, alice, {
         name: 'Ship a feature',
         description: 'Plan, build and review a feature.',
@@ -264,7 +260,7 @@ describe('workflows', () => {
       expect(gql.body.data.workflowManifest.body).toContain('Adapter `adapter_two`');
     });
 
-    it('answers 404 for a skill of a workflow the caller cannot read, 400 for a bad adapter', async () => {
+    test('answers 404 for a skill of a workflow the caller cannot read, 400 for a bad adapter', async ({ service: t, alice, bob }) => {
       const w = await createWorkflow(t, alice, { visibility: 'private' });
       const hidden = await t.call('GET', `/v1/workflows/${w.workflowId}/manifest?format=skill`, { token: bob });
       expect(hidden.status).toBe(404);
@@ -387,17 +383,17 @@ describe('workflows', () => {
       ['unknown body field', { colour: 'blue' }, 'colour'],
     ];
 
-    it.each(cases)('%s → 400 VALIDATION_ERROR', async (_label, override, expected) => {
-      const before = await countWorkflows();
+    test.for(cases)('%s → 400 VALIDATION_ERROR', async ([, override, expected], { service: t, alice }) => {
+      const before = await countWorkflows(t);
       const body = { name: 'Bad one', manifest: sampleManifest(), ...override };
       const res = await t.call('POST', '/v1/workflows', { token: alice, body });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect(JSON.stringify(res.body.error)).toContain(expected);
-      expect(await countWorkflows()).toBe(before);
+      expect(await countWorkflows(t)).toBe(before);
     });
 
-    it('reports the two steps of a cycle by name', async () => {
+    test('reports the two steps of a cycle by name', async ({ service: t, alice }) => {
       const res = await t.call('POST', '/v1/workflows', {
         token: alice,
         body: {
@@ -415,7 +411,7 @@ describe('workflows', () => {
       expect(cycle.message).toMatch(/test/);
     });
 
-    it('refuses a bad update and leaves the workflow as it was', async () => {
+    test('refuses a bad update and leaves the workflow as it was', async ({ service: t, alice }) => {
       const w = await createWorkflow(t, alice);
       const res = await t.call('PUT', `/v1/workflows/${w.workflowId}`, {
         token: alice,
@@ -428,15 +424,15 @@ describe('workflows', () => {
   });
 
   describe('the manifest schema and the validation route', () => {
-    it('serves the JSON Schema without a token at the $schema address', async () => {
+    test('serves the JSON Schema without a token at the $schema address', async ({ service: t }) => {
       const res = await t.call('GET', '/v1/schemas/manifest/v1.0');
       expect(res.status).toBe(200);
       expect(res.body.$schema).toMatch(/draft-07/);
       expect(res.body.$id).toBe('http://127.0.0.1:4000/v1/schemas/manifest/v1.0');
     });
 
-    it('validates without storing, JSON or YAML', async () => {
-      const before = await countWorkflows();
+    test('validates without storing, JSON or YAML', async ({ service: t, alice }) => {
+      const before = await countWorkflows(t);
       const ok = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: sampleManifest() } });
       expect(ok.body).toEqual({ success: true, data: { valid: true, errors: [] } });
       const bad = await t.call('POST', '/v1/manifests/validate', {
@@ -453,7 +449,7 @@ describe('workflows', () => {
       expect(yaml.body.data.errors[0].code).toBe('missing_required_field');
       const broken = await t.call('POST', '/v1/manifests/validate', { token: alice, body: { manifest: 'a: [unclosed' } });
       expect(broken.status).toBe(400);
-      expect(await countWorkflows()).toBe(before);
+      expect(await countWorkflows(t)).toBe(before);
     });
   });
 });
