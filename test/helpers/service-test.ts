@@ -10,7 +10,9 @@ import type { TestDatabase } from './database.js';
  *
  * Every fixture is set up once per test file, on first use, and the service is closed (its
  * database dropped) when the file's tests are done. A file's tests therefore share one service
- * and one database, as they did with `beforeAll`. Each user fixture is a development-issuer token
+ * and one database, as they did with `beforeAll`. Vitest keeps a file's fixtures by name, so a file
+ * has one service: a second `serviceTestWith` in the same file would be handed the first one's.
+ * A file that needs a second configuration starts that service itself, and says so. Each user fixture is a development-issuer token
  * for its own e-mail address; the user is created with it (on the enterprise plan, see
  * TestApp.token).
  */
