@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /** A build as Vite lays it out: index.html, hashed files under assets/, the manifest under .vite/. */
 function fakeBuild(): string {
@@ -20,19 +21,14 @@ function fakeBuild(): string {
   return dir;
 }
 
-describe('the dashboard at /', () => {
-  let t: TestApp;
-  let dir: string;
-  beforeAll(async () => {
-    dir = fakeBuild();
-    t = await startTestApp({ dashboardDir: dir });
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+/** The build the file's service serves: the service reads it when it starts. */
+const built = fakeBuild();
+afterAll(() => rmSync(built, { recursive: true, force: true }));
 
-  it('serves the page at / and at each page route, revalidated on every load, with a same-origin-only policy', async () => {
+const test = serviceTestWith({}, { dashboardDir: built });
+
+describe('the dashboard at /', () => {
+  test('serves the page at / and at each page route, revalidated on every load, with a same-origin-only policy', async ({ service: t }) => {
     for (const path of ['/', '/workflows', '/workflows/wf_123', '/marketplace/wf_1', '/library', '/deployments/dep_1', '/account']) {
       const res = await t.call('GET', path, { headers: { accept: 'text/html' } });
       expect(res.status, path).toBe(200);
@@ -46,7 +42,7 @@ describe('the dashboard at /', () => {
     }
   });
 
-  it('gives hashed files a year of immutable caching, compressed when the browser accepts it', async () => {
+  test('gives hashed files a year of immutable caching, compressed when the browser accepts it', async ({ service: t }) => {
     const res = await t.app.fetch(new Request('http://127.0.0.1/assets/index-abc123.js', { headers: { 'accept-encoding': 'gzip, br' } }));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -59,7 +55,7 @@ describe('the dashboard at /', () => {
     expect(plain.text).toContain('console.log');
   });
 
-  it('answers a program asking for an unknown path with the JSON 404, never the page', async () => {
+  test('answers a program asking for an unknown path with the JSON 404, never the page', async ({ service: t }) => {
     for (const path of ['/assets/missing-000.js', '/nope', '/v1/nope', '/.vite/manifest.json', '/index.htm']) {
       const res = await t.call('GET', path, { headers: { accept: 'application/json' } });
       expect(res.status, path).toBe(404);
@@ -70,7 +66,9 @@ describe('the dashboard at /', () => {
     expect(post.body.error.code).toBe('NOT_FOUND');
   });
 
-  it("answers a browser's page load of an unknown path with the page shell and 404, so the dashboard shows its own page", async () => {
+  test("answers a browser's page load of an unknown path with the page shell and 404, so the dashboard shows its own page", async ({
+    service: t,
+  }) => {
     for (const path of ['/nope', '/workflowz', '/index.htm', '/sign-nothing']) {
       const res = await t.call('GET', path, { headers: { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' } });
       expect(res.status, path).toBe(404);
@@ -86,7 +84,7 @@ describe('the dashboard at /', () => {
     }
   });
 
-  it('serves /index.html and every other file of the build: the shell revalidated, hashed files immutable', async () => {
+  test('serves /index.html and every other file of the build: the shell revalidated, hashed files immutable', async ({ service: t }) => {
     const shell = await t.call('GET', '/index.html');
     expect(shell.status).toBe(200);
     expect(shell.headers.get('cache-control')).toBe('no-cache');
@@ -96,7 +94,7 @@ describe('the dashboard at /', () => {
     expect(icon.headers.get('cache-control')).toBe('no-cache');
   });
 
-  it('leaves the API routes where they are', async () => {
+  test('leaves the API routes where they are', async ({ service: t }) => {
     expect((await t.call('GET', '/healthz')).body.data.status).toBe('ok');
     expect((await t.call('GET', '/v1/workflows')).status).toBe(401);
     expect((await t.call('GET', '/v1/openapi.json')).status).toBe(200);
@@ -105,6 +103,7 @@ describe('the dashboard at /', () => {
 
 describe('the dashboard before it is built', () => {
   it('says how to build it instead of failing obscurely, and an unknown page is a page of the service', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ dashboardDir: null });
     try {
       const res = await t.call('GET', '/');
@@ -123,6 +122,7 @@ describe('the dashboard before it is built', () => {
 describe('the dashboard under the rate limit (enforced)', () => {
   let t: TestApp;
   let dir: string;
+  // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
   beforeAll(async () => {
     dir = fakeBuild();
     t = await startTestApp({ dashboardDir: dir, env: { RATE_LIMIT_MODE: 'enforce', TRUST_PROXY_HOPS: '1' } });

@@ -111,6 +111,8 @@ describe.skipIf(faultsUnavailable !== null)(`database failures produced for real
   let db: Database;
   let t: TestApp;
 
+  // Not the serviceTest fixture: the service runs on a PostgreSQL server of its own, whose connections
+  // the test terminates, with a pool of one connection.
   beforeAll(async () => {
     server = await migratedCluster();
     db = await openDatabase({ databaseUrl: server.url, dataDir: '', poolSize: 1 });

@@ -33,6 +33,8 @@ describe.skipIf(faultsUnavailable !== null)(`a crash inside transactions (${faul
   let t: TestApp;
   let admin: pg.Client | undefined;
 
+  // Not the serviceTest fixture: the service runs on a PostgreSQL server of its own, which the test
+  // crashes, with a pool of its own size and leak bound.
   beforeAll(async () => {
     server = await migratedCluster();
     // A short leak bound, so that /healthz can be seen to fail on a connection held too long.

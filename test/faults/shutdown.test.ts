@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/app.js';
 import type { OwnPostgres } from '../helpers/own-postgres.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import {
   adminSession,
@@ -51,6 +52,7 @@ function call(agent: Agent, origin: string, method: string, path: string, header
 
 describe('readiness and process faults, in process', () => {
   it('answers /readyz 503 with Retry-After as soon as draining starts, while /healthz stays 200', async () => {
+    // A service of its own: draining is the subject here, and a drained service serves no other test.
     const t = await startTestApp();
     try {
       expect((await t.call('GET', '/readyz')).status).toBe(200);
@@ -64,16 +66,11 @@ describe('readiness and process faults, in process', () => {
     }
   });
 
-  it('counts the unhandled rejections the process survived in /metrics', async () => {
-    const t = await startTestApp();
-    try {
-      expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 0$/m);
-      t.app.recordUnhandledRejection();
-      t.app.recordUnhandledRejection();
-      expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 2$/m);
-    } finally {
-      await t.close();
-    }
+  serviceTest('counts the unhandled rejections the process survived in /metrics', async ({ service: t }) => {
+    expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 0$/m);
+    t.app.recordUnhandledRejection();
+    t.app.recordUnhandledRejection();
+    expect((await t.call('GET', '/metrics')).text).toMatch(/^process_unhandled_rejections_total 2$/m);
   });
 });
 
@@ -82,6 +79,8 @@ describe.skipIf(faultsUnavailable !== null)(`SIGTERM with work in flight (${faul
   let service: RunningService;
   const sessions: pg.Client[] = [];
 
+  // Not the serviceTest fixture: SIGTERM is the subject, so the service is a process of its own, on a
+  // PostgreSQL server of its own.
   beforeAll(async () => {
     server = await migratedCluster();
     service = await startService(server.url, {

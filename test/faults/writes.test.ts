@@ -85,6 +85,8 @@ describe.skipIf(faultsUnavailable !== null)(`writes under faults (${faultsUnavai
   let db: Database;
   let t: TestApp;
 
+  // Not the serviceTest fixture: the service runs on a PostgreSQL server of its own, reached through a
+  // relay that cuts the answer to a commit.
   beforeAll(async () => {
     server = await migratedCluster();
     relay = await commitCutter(server);

@@ -3,27 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testOAuthJwks, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { AUDIENCE, ISSUER, startFakeIdp, type FakeIdp } from '../helpers/identity-provider.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+let statements = 0;
+
+/** The file's service: the rate limit enforced, on a database that counts its statements. */
+const test = serviceTestWith({ RATE_LIMIT_MODE: 'enforce' }, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) });
 
 /** A GraphQL request is charged one rate-limit unit per root field, before anything runs. */
 describe('rate-limit charge of a GraphQL request', () => {
-  let t: TestApp;
-  let statements = 0;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { RATE_LIMIT_MODE: 'enforce' },
-      database: await createTestDatabase({ onQuery: () => (statements += 1) }),
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
   const searches = (n: number) =>
     `{ ${Array.from({ length: n }, (_, i) => `s${i}: marketplaceSearch(q: "lint", limit: 100) { pagination { count } }`).join(' ')} }`;
 
-  it('charges 30 aliased searches as 30 requests, and refuses the next request of the minute', async () => {
+  test('charges 30 aliased searches as 30 requests, and refuses the next request of the minute', async ({ service: t }) => {
     const token = await t.token('searcher@example.com', { plan: 'free' });
     const res = await t.graphql(searches(30), {}, token);
     expect(res.status).toBe(200);
@@ -35,7 +27,7 @@ describe('rate-limit charge of a GraphQL request', () => {
     expect(next.body.errors[0].extensions.code).toBe('RATE_LIMITED');
   });
 
-  it('refuses a request whose root fields do not fit in the window with 429 before reading anything', async () => {
+  test('refuses a request whose root fields do not fit in the window with 429 before reading anything', async ({ service: t }) => {
     const token = await t.token('greedy@example.com', { plan: 'free' });
     await t.graphql('{ me { userId } }', {}, token);
     const before = statements;
@@ -50,7 +42,7 @@ describe('rate-limit charge of a GraphQL request', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
-  it('charges a nested read of one root field as one request', async () => {
+  test('charges a nested read of one root field as one request', async ({ service: t }) => {
     const token = await t.token('nested@example.com', { plan: 'free' });
     const res = await t.graphql(
       '{ __typename me { userId workflows { data { workflowId } } library { data { libraryId } } deployments { deploymentId } } }',
@@ -68,6 +60,7 @@ describe('GraphQL in production', () => {
   let idp: FakeIdp;
   let token: string;
 
+  // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
   beforeAll(async () => {
     idp = await startFakeIdp();
     t = await startTestApp({
@@ -111,6 +104,7 @@ describe('GraphQL in production', () => {
   });
 
   it('keeps the hints outside production', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const dev = await startTestApp();
     try {
       const res = await dev.graphql('{ me { userI } }', {}, await dev.token('dev@example.com'));

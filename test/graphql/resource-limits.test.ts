@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { MANIFEST_LIMITS } from '../../src/manifest/limits.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { seedManifest, seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /** A valid manifest whose JSON text is about `bytes` long (the padding sits in a step's parameters). */
 function manifestOfSize(bytes: number): Record<string, any> {
@@ -12,33 +12,37 @@ function manifestOfSize(bytes: number): Record<string, any> {
   return manifest;
 }
 
+let statements = 0;
+
+/**
+ * A database that counts its statements, a free user, and that user's public workflow with 40
+ * versions of a manifest as large as is accepted.
+ */
+const test = serviceTestWith({}, { database: () => createTestDatabase({ onQuery: () => (statements += 1) }) }).extend<{
+  world: { token: string; workflowId: string };
+}>({
+  world: [
+    async ({ service: t }, use) => {
+      const token = await t.token('hoarder@example.com', { plan: 'free' });
+      const owner = await userIdOf(t, token);
+      // The reproduction: a public workflow with 40 versions of a manifest as large as is accepted.
+      const big = manifestOfSize(MANIFEST_LIMITS.maxBytes - 1024);
+      const workflowId = await seedWorkflow(t, owner, {
+        visibility: 'public',
+        versions: Array.from({ length: 40 }, (_, i) => ({ version: `1.${i}.0`, manifest: { ...big, name: `big ${i}` } })),
+      });
+      await use({ token, workflowId });
+    },
+    { scope: 'file' },
+  ],
+});
+
 /**
  * Unrestricted resource consumption (OWASP API4): one GraphQL request asking for many aliased
  * copies of a workflow's whole history, with large manifests, is refused before anything is read.
  */
 describe('GraphQL and manifests are bounded', () => {
-  let t: TestApp;
-  let token: string;
-  let workflowId: string;
-  let statements = 0;
-
-  beforeAll(async () => {
-    t = await startTestApp({ database: await createTestDatabase({ onQuery: () => (statements += 1) }) });
-    token = await t.token('hoarder@example.com', { plan: 'free' });
-    const owner = await userIdOf(t, token);
-    // The reproduction: a public workflow with 40 versions of a manifest as large as is accepted.
-    const big = manifestOfSize(MANIFEST_LIMITS.maxBytes - 1024);
-    workflowId = await seedWorkflow(t, owner, {
-      visibility: 'public',
-      versions: Array.from({ length: 40 }, (_, i) => ({ version: `1.${i}.0`, manifest: { ...big, name: `big ${i}` } })),
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
-  it('refuses the aliased history request before any read', async () => {
+  test('refuses the aliased history request before any read', async ({ service: t, world: { token, workflowId } }) => {
     const fields = Array.from(
       { length: 14 },
       (_, i) => `a${i}: workflow(workflowId: $id) { versions(limit: 40) { data { manifest } } }`,
@@ -53,7 +57,7 @@ describe('GraphQL and manifests are bounded', () => {
     expect(statements - before).toBe(0);
   });
 
-  it('computes the cost from a page size passed as a variable', async () => {
+  test('computes the cost from a page size passed as a variable', async ({ service: t, world: { token, workflowId } }) => {
     const query =
       'query ($id: String!, $n: Int) { workflow(workflowId: $id) { versions(limit: $n) { data { version manifest } pagination { hasMore count } } } }';
     const before = statements;
@@ -77,7 +81,7 @@ describe('GraphQL and manifests are bounded', () => {
     expect(page.pagination).toMatchObject({ hasMore: true, count: 2 });
   });
 
-  it('pages Workflow.versions with a cursor', async () => {
+  test('pages Workflow.versions with a cursor', async ({ service: t, world: { token, workflowId } }) => {
     const query =
       'query ($id: String!, $cursor: String) { workflow(workflowId: $id) { versions(limit: 30, cursor: $cursor) { data { version } pagination { nextCursor hasMore count } } } }';
     const first = await t.graphql(query, { id: workflowId }, token);
@@ -96,7 +100,7 @@ describe('GraphQL and manifests are bounded', () => {
     expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 
-  it('refuses a manifest over 256 KiB on create and update, and accepts one just under', async () => {
+  test('refuses a manifest over 256 KiB on create and update, and accepts one just under', async ({ service: t }) => {
     const fresh = await t.token('sizes@example.com');
     for (const size of [MANIFEST_LIMITS.maxBytes + 10, 900 * 1024]) {
       const res = await t.call('POST', '/v1/workflows', { token: fresh, body: { name: 'Too big', manifest: manifestOfSize(size) } });
@@ -124,7 +128,9 @@ describe('GraphQL and manifests are bounded', () => {
     expect(validated.body.data).toMatchObject({ valid: false, errors: [{ code: 'too_large' }] });
   });
 
-  it("refuses a version beyond the plan's versions per workflow with 402, and still accepts changes that record none", async () => {
+  test("refuses a version beyond the plan's versions per workflow with 402, and still accepts changes that record none", async ({
+    service: t,
+  }) => {
     const owner = await t.token('historian@example.com', { plan: 'free' });
     const ownerId = await userIdOf(t, owner);
     const id = await seedWorkflow(t, ownerId, {
@@ -149,12 +155,12 @@ describe('GraphQL and manifests are bounded', () => {
     expect(after.body.data.name).toBe('Feature pipeline');
   });
 
-  it('reports the versions limit with the plan', async () => {
+  test('reports the versions limit with the plan', async ({ service: t, world: { token } }) => {
     const res = await t.graphql('{ me { limits { plan versionsPerWorkflow } } }', {}, token);
     expect(res.body.data.me.limits).toEqual({ plan: 'free', versionsPerWorkflow: 100 });
   });
 
-  it('checks that the test manifests have the sizes they claim', () => {
+  test('checks that the test manifests have the sizes they claim', () => {
     expect(Buffer.byteLength(JSON.stringify(manifestOfSize(MANIFEST_LIMITS.maxBytes + 10)))).toBe(MANIFEST_LIMITS.maxBytes + 10);
   });
 });

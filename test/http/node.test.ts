@@ -1,10 +1,31 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { sampleManifest } from '../helpers/workflows.js';
 import { initializeRequest } from '../helpers/mcp.js';
+
+/** The service behind a node:http server on a loopback port, and the Authorization header of its user. */
+const test = serviceTest.extend<{ server: Server; origin: string; auth: () => Record<string, string> }>({
+  server: [
+    async ({ service: t }, use) => {
+      const server = createNodeServer((request, connection) => t.app.handle(request, connection));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      await use(server);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    { scope: 'file' },
+  ],
+  origin: [async ({ server }, use) => use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), { scope: 'file' }],
+  auth: [
+    async ({ service: t }, use) => {
+      const token = await t.token('socket@example.com');
+      await use(() => ({ authorization: `Bearer ${token}` }));
+    },
+    { scope: 'file' },
+  ],
+});
 
 /**
  * The node:http server of src/main.ts over a real loopback socket: requests reach the service with
@@ -13,25 +34,7 @@ import { initializeRequest } from '../helpers/mcp.js';
  * answer, errors, an empty 204) comes back whole with its status and headers.
  */
 describe('the HTTP server', () => {
-  let t: TestApp;
-  let server: Server;
-  let origin: string;
-  let token: string;
-
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers(['socket@example.com']);
-    server = createNodeServer((request, connection) => t.app.handle(request, connection));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await t.close();
-  });
-
-  const auth = () => ({ authorization: `Bearer ${token}` });
-
-  it('answers a GET in the envelope with the request id and rate-limit headers', async () => {
+  test('answers a GET in the envelope with the request id and rate-limit headers', async ({ origin, auth }) => {
     const res = await fetch(`${origin}/v1/users/me`, { headers: { ...auth(), 'x-request-id': 'socket-test-1' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -40,7 +43,7 @@ describe('the HTTP server', () => {
     expect(await res.json()).toMatchObject({ success: true, data: { email: 'socket@example.com' } });
   });
 
-  it('passes a JSON body through and answers 201 with the stored workflow', async () => {
+  test('passes a JSON body through and answers 201 with the stored workflow', async ({ origin, auth }) => {
     const body = { name: 'Über den Socket ✓', manifest: sampleManifest(), tags: ['ünïcode'] };
     const res = await fetch(`${origin}/v1/workflows`, {
       method: 'POST',
@@ -58,7 +61,7 @@ describe('the HTTP server', () => {
     expect(((await again.json()) as { data: { name: string } }).data.name).toBe(body.name);
   });
 
-  it('answers a large text whole, with its length in bytes (written as bytes rather than as text)', async () => {
+  test('answers a large text whole, with its length in bytes (written as bytes rather than as text)', async ({ origin, auth }) => {
     // 70,000 characters of two bytes each: past the size from which the answer is encoded before it is written.
     const note = 'ü'.repeat(70_000);
     const manifest = sampleManifest();
@@ -78,7 +81,7 @@ describe('the HTTP server', () => {
     expect(read.data.manifest.steps[0]!.parameters?.note).toBe(note);
   });
 
-  it('streams a GraphQL answer whole', async () => {
+  test('streams a GraphQL answer whole', async ({ origin, auth }) => {
     const query = `{ me { email } workflows(limit: 5) { data { name } } }`;
     const res = await fetch(`${origin}/graphql`, {
       method: 'POST',
@@ -92,7 +95,11 @@ describe('the HTTP server', () => {
     expect(body.data.workflows.data.length).toBeGreaterThan(0);
   });
 
-  it('answers errors in the envelope: 401, 404, 405 with Allow, unparsable JSON and too large a body', async () => {
+  test('answers errors in the envelope: 401, 404, 405 with Allow, unparsable JSON and too large a body', async ({
+    service: t,
+    origin,
+    auth,
+  }) => {
     const unauthorized = await fetch(`${origin}/v1/users/me`);
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -119,7 +126,7 @@ describe('the HTTP server', () => {
     expect(huge.headers.get('connection')).toBe('close');
   });
 
-  it('answers HEAD without a body and keeps the connection usable', async () => {
+  test('answers HEAD without a body and keeps the connection usable', async ({ origin }) => {
     const status = await new Promise<{ status: number; bytes: number }>((resolve, reject) => {
       const req = httpRequest(`${origin}/healthz`, { method: 'HEAD' }, (res) => {
         let bytes = 0;
@@ -134,7 +141,7 @@ describe('the HTTP server', () => {
     expect(after.status).toBe(200);
   });
 
-  it('answers a CORS preflight of the tool endpoint with an empty 204', async () => {
+  test('answers a CORS preflight of the tool endpoint with an empty 204', async ({ origin }) => {
     const res = await fetch(`${origin}/v1/mcp/any-deployment`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
@@ -145,7 +152,10 @@ describe('the HTTP server', () => {
     expect(await res.text()).toBe('');
   });
 
-  it('answers a tool endpoint request sent by a client that is not a browser (the SDK gets a Fetch API Request)', async () => {
+  test('answers a tool endpoint request sent by a client that is not a browser (the SDK gets a Fetch API Request)', async ({
+    origin,
+    auth,
+  }) => {
     const json = { ...auth(), 'content-type': 'application/json' };
     const wf = await fetch(`${origin}/v1/workflows`, {
       method: 'POST',
@@ -174,7 +184,7 @@ describe('the HTTP server', () => {
   });
 
   /** POSTs `parts` as a chunked body (no declared length), one write each, a moment apart. */
-  const postChunked = (path: string, parts: Buffer[]) =>
+  const postChunked = (origin: string, auth: () => Record<string, string>, path: string, parts: Buffer[]) =>
     new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
       const req = httpRequest(`${origin}${path}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' } }, (res) => {
         let body = '';
@@ -195,17 +205,21 @@ describe('the HTTP server', () => {
       next();
     });
 
-  it('reads a body that arrives in parts, a character split between two of them', async () => {
+  test('reads a body that arrives in parts, a character split between two of them', async ({ origin, auth }) => {
     const text = Buffer.from(JSON.stringify({ name: 'Café in parts', manifest: sampleManifest() }), 'utf8');
     const at = text.indexOf('é') + 1; // between the two bytes of é
-    const res = await postChunked('/v1/workflows', [text.subarray(0, 10), text.subarray(10, at), text.subarray(at)]);
+    const res = await postChunked(origin, auth, '/v1/workflows', [text.subarray(0, 10), text.subarray(10, at), text.subarray(at)]);
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body)).toMatchObject({ success: true, data: { name: 'Café in parts' } });
   });
 
-  it('refuses a body of undeclared length once it passes the limit, and closes the connection after the answer', async () => {
+  test('refuses a body of undeclared length once it passes the limit, and closes the connection after the answer', async ({
+    service: t,
+    origin,
+    auth,
+  }) => {
     const part = Buffer.from(`{"name":"${'x'.repeat(Math.ceil(t.config.bodyLimitBytes / 2))}`, 'utf8');
-    const res = await postChunked('/v1/workflows', [part, part, part, Buffer.from('"}')]);
+    const res = await postChunked(origin, auth, '/v1/workflows', [part, part, part, Buffer.from('"}')]);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(res.connection).toBe('close');
@@ -213,7 +227,10 @@ describe('the HTTP server', () => {
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
   });
 
-  it('keeps the connection open after refusing a small body it never read, and reads the next request after it', async () => {
+  test('keeps the connection open after refusing a small body it never read, and reads the next request after it', async ({
+    server,
+    origin,
+  }) => {
     const res = await fetch(`${origin}/v1/workflows`, {
       method: 'POST',
       headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
@@ -249,7 +266,7 @@ describe('the HTTP server', () => {
     expect(raw).toContain('"status":"ok"');
   });
 
-  it('refuses a Host header that makes no URL with 400 in the envelope', async () => {
+  test('refuses a Host header that makes no URL with 400 in the envelope', async ({ server }) => {
     const port = (server.address() as AddressInfo).port;
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.end('GET /healthz HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n'));
@@ -262,7 +279,7 @@ describe('the HTTP server', () => {
     expect(raw).toContain('"success":false,"error":{"code":"VALIDATION_ERROR"');
   });
 
-  it('serves many requests on one keep-alive connection in parallel without mixing answers', async () => {
+  test('serves many requests on one keep-alive connection in parallel without mixing answers', async ({ origin, auth }) => {
     const ids = Array.from({ length: 40 }, (_, i) => `parallel-${i}`);
     const answers = await Promise.all(ids.map((id) => fetch(`${origin}/v1/users/me`, { headers: { ...auth(), 'x-request-id': id } })));
     expect(answers.map((a) => a.headers.get('x-request-id'))).toEqual(ids);

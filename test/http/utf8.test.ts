@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createNodeServer } from '../../src/http/node.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { sampleManifest } from '../helpers/workflows.js';
 
 /** Not UTF-8: a lead byte followed by "(", then two bytes that never occur in UTF-8. */
@@ -14,64 +15,73 @@ function bytesWith(before: string, after: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(Buffer.concat([Buffer.from(before), INVALID, Buffer.from(after)]));
 }
 
+/** The service behind a node:http server on a loopback port, its user, and a deployment of one valid workflow. */
+const test = serviceTest.extend<{ world: { token: string; socketOrigin: string; deploymentId: string } }>({
+  world: [
+    async ({ service: t }, use) => {
+      const token = await t.token('bytes@example.com');
+      const server: Server = createNodeServer((request, connection) => t.app.handle(request, connection));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const socketOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const workflow = await t.call('POST', '/v1/workflows', { token, body: { name: 'Valid', manifest: sampleManifest() } });
+        const deployment = await t.call('POST', '/v1/deployments', {
+          token,
+          body: { name: 'Bytes', workflowIds: [workflow.body.data.workflowId] },
+        });
+        expect(deployment.status, deployment.text).toBe(201);
+        await use({ token, socketOrigin, deploymentId: deployment.body.data.deploymentId });
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+    { scope: 'file' },
+  ],
+});
+
 /**
  * Finding 8 of the fault-injection review: a body whose bytes are not UTF-8 was decoded with
  * replacement characters and stored altered. Every face refuses it with 400 VALIDATION_ERROR, read
  * from a socket (src/http/node.ts) or from a Fetch API Request (src/http/body.ts).
  */
 describe('a request body that is not UTF-8', () => {
-  let t: TestApp;
-  let token: string;
-  let server: Server;
-  let socketOrigin: string;
-  let deploymentId: string;
-
-  beforeAll(async () => {
-    [t, token] = await startTestAppWithUsers(['bytes@example.com']);
-    server = createNodeServer((request, connection) => t.app.handle(request, connection));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    socketOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const workflow = await t.call('POST', '/v1/workflows', { token, body: { name: 'Valid', manifest: sampleManifest() } });
-    const deployment = await t.call('POST', '/v1/deployments', {
-      token,
-      body: { name: 'Bytes', workflowIds: [workflow.body.data.workflowId] },
-    });
-    expect(deployment.status, deployment.text).toBe(201);
-    deploymentId = deployment.body.data.deploymentId;
-  }, 60_000);
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    await t?.close();
-  });
-
   /** Sends the same bytes through the socket and in process; both answers are returned. */
-  async function send(path: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<Response[]> {
+  async function send(
+    t: TestApp,
+    socketOrigin: string,
+    path: string,
+    body: Uint8Array<ArrayBuffer>,
+    headers: Record<string, string>,
+  ): Promise<Response[]> {
     const overSocket = await fetch(`${socketOrigin}${path}`, { method: 'POST', headers, body });
     const inProcess = await t.app.fetch(new Request(`http://127.0.0.1${path}`, { method: 'POST', headers, body }));
     return [overSocket, inProcess];
   }
 
-  async function workflowNames(): Promise<string[]> {
+  async function workflowNames(t: TestApp, token: string): Promise<string[]> {
     const list = await t.call('GET', '/v1/workflows?limit=100', { token });
     return list.body.data.map((w: { name: string }) => w.name);
   }
 
-  it('is refused by REST with 400 VALIDATION_ERROR, and nothing is stored', async () => {
+  test('is refused by REST with 400 VALIDATION_ERROR, and nothing is stored', async ({ service: t, world: { token, socketOrigin } }) => {
     const body = bytesWith('{"name":"Bad ', `","manifest":${JSON.stringify(sampleManifest())}}`);
-    for (const res of await send('/v1/workflows', body, { authorization: `Bearer ${token}`, 'content-type': 'application/json' })) {
+    for (const res of await send(t, socketOrigin, '/v1/workflows', body, {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+    })) {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({
         success: false,
         error: { code: 'VALIDATION_ERROR', message: 'the request body is not valid UTF-8' },
       });
     }
-    expect(await workflowNames()).toEqual(['Valid']);
+    expect(await workflowNames(t, token)).toEqual(['Valid']);
   });
 
-  it('is refused by GraphQL with 400 VALIDATION_ERROR, and nothing is stored', async () => {
+  test('is refused by GraphQL with 400 VALIDATION_ERROR, and nothing is stored', async ({ service: t, world: { token, socketOrigin } }) => {
     const query = 'mutation ($m: JSON!) { createWorkflow(name: "Bad NAME", manifest: $m) { workflowId } }';
     const [head, tail] = JSON.stringify({ query, variables: { m: sampleManifest() } }).split('NAME');
-    for (const res of await send('/graphql', bytesWith(head!, tail!), {
+    for (const res of await send(t, socketOrigin, '/graphql', bytesWith(head!, tail!), {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       accept: 'application/json',
@@ -83,13 +93,16 @@ describe('a request body that is not UTF-8', () => {
         extensions: { code: 'VALIDATION_ERROR' },
       });
     }
-    expect(await workflowNames()).toEqual(['Valid']);
+    expect(await workflowNames(t, token)).toEqual(['Valid']);
   });
 
-  it('is refused by the tool endpoint with 400 VALIDATION_ERROR', async () => {
+  test('is refused by the tool endpoint with 400 VALIDATION_ERROR', async ({
+    service: t,
+    world: { token, socketOrigin, deploymentId },
+  }) => {
     const request = initializeRequest({ clientName: 'NAME' });
     const [head, tail] = JSON.stringify(request).split('NAME');
-    for (const res of await send(`/v1/mcp/${deploymentId}`, bytesWith(head!, tail!), {
+    for (const res of await send(t, socketOrigin, `/v1/mcp/${deploymentId}`, bytesWith(head!, tail!), {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       ...MCP_ACCEPT,
@@ -99,13 +112,19 @@ describe('a request body that is not UTF-8', () => {
     }
   });
 
-  it('is refused by the OAuth forms and registration with 400 VALIDATION_ERROR', async () => {
-    const token = await send('/oauth/token', bytesWith('grant_type=authorization_code&code=', ''), {
+  test('is refused by the OAuth forms and registration with 400 VALIDATION_ERROR', async ({ service: t, world: { socketOrigin } }) => {
+    const token = await send(t, socketOrigin, '/oauth/token', bytesWith('grant_type=authorization_code&code=', ''), {
       'content-type': 'application/x-www-form-urlencoded',
     });
-    const registration = await send('/oauth/register', bytesWith('{"client_name":"', '","redirect_uris":["http://127.0.0.1/cb"]}'), {
-      'content-type': 'application/json',
-    });
+    const registration = await send(
+      t,
+      socketOrigin,
+      '/oauth/register',
+      bytesWith('{"client_name":"', '","redirect_uris":["http://127.0.0.1/cb"]}'),
+      {
+        'content-type': 'application/json',
+      },
+    );
     for (const res of [...token, ...registration]) {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('the request body is not valid UTF-8');
@@ -122,7 +141,7 @@ describe('a request body that is not UTF-8', () => {
     expect(await signIn.text()).toContain('not valid UTF-8');
   });
 
-  it('still reads valid UTF-8 of every length', async () => {
+  test('still reads valid UTF-8 of every length', async ({ service: t, world: { token, socketOrigin } }) => {
     const name = 'Über ✓ 漢字';
     const res = await fetch(`${socketOrigin}/v1/workflows`, {
       method: 'POST',
@@ -130,6 +149,6 @@ describe('a request body that is not UTF-8', () => {
       body: JSON.stringify({ name, manifest: sampleManifest() }),
     });
     expect(res.status).toBe(201);
-    expect(await workflowNames()).toContain(name);
+    expect(await workflowNames(t, token)).toContain(name);
   });
 });

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { rateBudget } from '../../src/limits/plans.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 import { authorizationUrl, authorize, createBrowser, exchangeCode, REDIRECT_URI } from '../helpers/oauth.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * Charge before work: a request anyone can send without a credential is charged to its client
@@ -15,43 +16,50 @@ import { authorizationUrl, authorize, createBrowser, exchangeCode, REDIRECT_URI 
 const ORIGIN = 'http://127.0.0.1';
 const OWNER = 'charge-owner@example.com';
 
+/** Connections made to the metadata host below. */
+let metadataConnections = 0;
+
+/**
+ * The service with the address budget enforced; the owner's deployment; and a loopback port
+ * standing in for a client ID metadata document host: it counts connections and closes them.
+ */
+const test = serviceTestWith({
+  RATE_LIMIT_MODE: 'enforce',
+  TRUST_PROXY_HOPS: '1',
+  PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+  MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters',
+  OAUTH_CLIENT_METADATA_LOOPBACK: 'on',
+}).extend<{ deploymentId: string; metadataHost: Server }>({
+  deploymentId: [
+    async ({ service: t }, use) => {
+      const token = await t.token(OWNER);
+      const userId = await userIdOf(t, token);
+      const workflowId = await seedWorkflow(t, userId, { name: 'Charged pipeline' });
+      const created = await t.call('POST', '/v1/deployments', { token, body: { name: 'Charged', workflowIds: [workflowId] } });
+      await use(created.body.data.deploymentId);
+    },
+    { scope: 'file' },
+  ],
+  metadataHost: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its first parameter
+    async ({}, use) => {
+      const metadataHost = createServer((socket) => {
+        metadataConnections += 1;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => metadataHost.listen(0, '127.0.0.1', resolve));
+      await use(metadataHost);
+      metadataHost.close();
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('charge before work (address budget, enforced)', () => {
-  let t: TestApp;
-  let deploymentId: string;
-  /** A loopback port standing in for a client ID metadata document host: it counts connections and closes them. */
-  let metadataHost: Server;
-  let metadataConnections = 0;
-
-  beforeAll(async () => {
-    metadataHost = createServer((socket) => {
-      metadataConnections += 1;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => metadataHost.listen(0, '127.0.0.1', resolve));
-    t = await startTestApp({
-      env: {
-        RATE_LIMIT_MODE: 'enforce',
-        TRUST_PROXY_HOPS: '1',
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
-        MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters',
-        OAUTH_CLIENT_METADATA_LOOPBACK: 'on',
-      },
-    });
-    const token = await t.token(OWNER);
-    const userId = await userIdOf(t, token);
-    const workflowId = await seedWorkflow(t, userId, { name: 'Charged pipeline' });
-    const created = await t.call('POST', '/v1/deployments', { token, body: { name: 'Charged', workflowIds: [workflowId] } });
-    deploymentId = created.body.data.deploymentId;
-  });
-  afterAll(async () => {
-    await t?.close();
-    metadataHost?.close();
-  });
-
   const from = (address: string) => ({ 'x-forwarded-for': address });
 
   /** Spends the whole minute of `address` on unknown routes (30 on the free rate). */
-  async function exhaust(address: string): Promise<void> {
+  async function exhaust(t: TestApp, address: string): Promise<void> {
     for (let i = 0; i < 30; i += 1) {
       const res = await t.call('GET', `/no-such-route-${i}`, { headers: from(address) });
       expect(res.status).toBe(404);
@@ -60,7 +68,7 @@ describe('charge before work (address budget, enforced)', () => {
   }
 
   /** Uses up an address's budget of the sign-in pages, or of the token endpoint (docs/plans.md, "Rate limits"). */
-  async function exhaustOwn(address: string, budget: 'sign-in' | 'token'): Promise<void> {
+  async function exhaustOwn(t: TestApp, address: string, budget: 'sign-in' | 'token'): Promise<void> {
     const spend = () =>
       budget === 'sign-in'
         ? t.call('GET', '/sign-in', { headers: from(address) })
@@ -72,7 +80,7 @@ describe('charge before work (address budget, enforced)', () => {
     expect((await spend()).status).toBe(429);
   }
 
-  function post(path: string, form: Record<string, string>, headers: Record<string, string>) {
+  function post(t: TestApp, path: string, form: Record<string, string>, headers: Record<string, string>) {
     return t.app.fetch(
       new Request(`${ORIGIN}${path}`, {
         method: 'POST',
@@ -82,7 +90,10 @@ describe('charge before work (address budget, enforced)', () => {
     );
   }
 
-  it("an IDE's refresh refused while its address is over the limit leaves its refresh token working", async () => {
+  test("an IDE's refresh refused while its address is over the limit leaves its refresh token working", async ({
+    service: t,
+    deploymentId,
+  }) => {
     const resource = `${ORIGIN}/v1/mcp/${deploymentId}`;
     const browser = createBrowser(t.app, ORIGIN);
     const authorization = await authorize(t.app, browser, ORIGIN, { resource, email: OWNER });
@@ -91,8 +102,8 @@ describe('charge before work (address budget, enforced)', () => {
     const refresh = { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token as string, client_id: authorization.clientId };
 
     // The IDE sits behind a NAT whose address someone else has used up (the token endpoint's budget).
-    await exhaustOwn('198.51.100.7', 'token');
-    const refused = await post('/oauth/token', refresh, from('198.51.100.7'));
+    await exhaustOwn(t, '198.51.100.7', 'token');
+    const refused = await post(t, '/oauth/token', refresh, from('198.51.100.7'));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -100,7 +111,7 @@ describe('charge before work (address budget, enforced)', () => {
     expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/retry in/) });
 
     // Nothing was rotated: the token the IDE holds still works, once, and what it gives works too.
-    const retried = await post('/oauth/token', refresh, from('198.51.100.8'));
+    const retried = await post(t, '/oauth/token', refresh, from('198.51.100.8'));
     expect(retried.status).toBe(200);
     const rotated = (await retried.json()) as { access_token: string; refresh_token: string };
     expect(rotated.refresh_token).not.toBe(refresh.refresh_token);
@@ -112,10 +123,10 @@ describe('charge before work (address budget, enforced)', () => {
     expect(call.status).toBe(200);
   });
 
-  it('a refused registration stores no client', async () => {
+  test('a refused registration stores no client', async ({ service: t }) => {
     const prisma = t.database.db.prisma;
     const clients = () => prisma.oAuthRecord.count({ where: { kind: 'Client' } });
-    await exhaust('198.51.100.20');
+    await exhaust(t, '198.51.100.20');
     const before = await clients();
     for (let i = 0; i < 6; i += 1) {
       const res = await t.app.fetch(
@@ -138,7 +149,11 @@ describe('charge before work (address budget, enforced)', () => {
     expect(await clients()).toBe(before + 1);
   });
 
-  it('refused authorization requests write no row and open no outbound connection', async () => {
+  test('refused authorization requests write no row and open no outbound connection', async ({
+    service: t,
+    deploymentId,
+    metadataHost,
+  }) => {
     const prisma = t.database.db.prisma;
     const metadataDocument = `https://127.0.0.1:${(metadataHost.address() as AddressInfo).port}/client.json`;
     const resource = `${ORIGIN}/v1/mcp/${deploymentId}`;
@@ -152,7 +167,7 @@ describe('charge before work (address budget, enforced)', () => {
     await allowed.body?.cancel();
     expect(metadataConnections).toBeGreaterThan(0);
 
-    await exhaustOwn('198.51.100.31', 'sign-in');
+    await exhaustOwn(t, '198.51.100.31', 'sign-in');
     const connectionsBefore = metadataConnections;
     const rowsBefore = await prisma.oAuthRecord.count();
     for (let i = 0; i < 10; i += 1) {
@@ -164,9 +179,9 @@ describe('charge before work (address budget, enforced)', () => {
     expect(await prisma.oAuthRecord.count()).toBe(rowsBefore);
   });
 
-  it('a refused page load in a browser is a page of the service saying when to retry; a program gets JSON', async () => {
-    await exhaust('198.51.100.40');
-    await exhaustOwn('198.51.100.40', 'sign-in');
+  test('a refused page load in a browser is a page of the service saying when to retry; a program gets JSON', async ({ service: t }) => {
+    await exhaust(t, '198.51.100.40');
+    await exhaustOwn(t, '198.51.100.40', 'sign-in');
     const page = await t.call('GET', '/sign-in?return=%2Fworkflows', {
       headers: { ...from('198.51.100.40'), accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' },
     });
@@ -187,10 +202,12 @@ describe('charge before work (address budget, enforced)', () => {
     expect(graphql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
   });
 
-  it('requests with a credential are charged to the user before their handler, and a failed one to the address', async () => {
+  test('requests with a credential are charged to the user before their handler, and a failed one to the address', async ({
+    service: t,
+  }) => {
     const token = await t.token('charged-user@example.com', { plan: 'free' });
     // Over the address's budget, a signed-in user is still served: their own budget pays.
-    await exhaust('198.51.100.50');
+    await exhaust(t, '198.51.100.50');
     const served = await t.call('GET', '/v1/users/me', { token, headers: from('198.51.100.50') });
     expect(served.status).toBe(200);
     expect(served.headers.get('x-ratelimit-limit')).toBe('30');

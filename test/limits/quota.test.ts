@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { effectivePlan, planLimits, usagePeriod } from '../../src/limits/plans.js';
 import { connectionUsage, enforceConnectionQuota, enforceQuota } from '../../src/limits/quota.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { testDatabaseKind } from '../helpers/database.js';
 import { MANIFEST, seedConnections, seedDeployment, seedSubscribe, seedWorkflows } from '../helpers/seed-plans.js';
 import { seedPlan, userIdOf } from '../helpers/seed.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
+import { serviceTest } from '../helpers/service-test.js';
 
 const onPglite = testDatabaseKind() === 'pglite';
 const SINGLE_CONNECTION = 'it has one connection, so concurrent transactions never interleave; run with DATABASE_URL';
@@ -43,15 +44,9 @@ describe('plans as data', () => {
 });
 
 describe('quotas', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => t?.close());
-
-  const prisma = () => t.database.db.prisma;
-  const inTx = <T>(fn: (tx: Parameters<Parameters<ReturnType<typeof prisma>['$transaction']>[0]>[0]) => Promise<T>) =>
-    prisma().$transaction(fn);
+  const prisma = (t: TestApp) => t.database.db.prisma;
+  const inTx = <T>(t: TestApp, fn: (tx: Parameters<Parameters<ReturnType<typeof prisma>['$transaction']>[0]>[0]) => Promise<T>) =>
+    prisma(t).$transaction(fn);
   const refusal = async (promise: Promise<unknown>) => {
     const error = await promise.then(
       () => null,
@@ -61,70 +56,74 @@ describe('quotas', () => {
     return error as AppError;
   };
 
-  it('workflows: a free user may have 5, the 6th is refused with 402 and the numbers', async () => {
+  serviceTest('workflows: a free user may have 5, the 6th is refused with 402 and the numbers', async ({ service: t }) => {
     const userId = await userIdOf(t, await t.token('wf-edge@example.com', { plan: 'free' }));
     await seedWorkflows(t, userId, 4);
-    await expect(inTx((tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ used: 5, limit: 5, remaining: 0 });
+    await expect(inTx(t, (tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ used: 5, limit: 5, remaining: 0 });
     await seedWorkflows(t, userId, 1);
-    const error = await refusal(inTx((tx) => enforceQuota(tx, userId, 'workflows')));
+    const error = await refusal(inTx(t, (tx) => enforceQuota(tx, userId, 'workflows')));
     expect(error.code).toBe('PLAN_LIMIT_EXCEEDED');
     expect(error.status).toBe(402);
     expect(error.details).toMatchObject({ quota: 'workflows', limit: 5, used: 5, plan: 'free' });
   });
 
-  it('deployments: a free user may have 1', async () => {
+  serviceTest('deployments: a free user may have 1', async ({ service: t }) => {
     const userId = await userIdOf(t, await t.token('dep-edge@example.com', { plan: 'free' }));
-    await expect(inTx((tx) => enforceQuota(tx, userId, 'deployments'))).resolves.toMatchObject({ used: 1, limit: 1 });
+    await expect(inTx(t, (tx) => enforceQuota(tx, userId, 'deployments'))).resolves.toMatchObject({ used: 1, limit: 1 });
     await seedDeployment(t, userId, []);
-    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'deployments')))).details).toMatchObject({
+    expect((await refusal(inTx(t, (tx) => enforceQuota(tx, userId, 'deployments')))).details).toMatchObject({
       quota: 'deployments',
       limit: 1,
       used: 1,
     });
   });
 
-  it('subscriptions: a free user may have 20', async () => {
+  serviceTest('subscriptions: a free user may have 20', async ({ service: t }) => {
     const ownerId = await userIdOf(t, await t.token('publisher@example.com'));
     const published = await seedWorkflows(t, ownerId, 21, { visibility: 'public' });
     const userId = await userIdOf(t, await t.token('sub-edge@example.com', { plan: 'free' }));
     for (const id of published.slice(0, 19)) await seedSubscribe(t, userId, id);
-    await expect(inTx((tx) => enforceQuota(tx, userId, 'subscriptions'))).resolves.toMatchObject({ used: 20, limit: 20 });
+    await expect(inTx(t, (tx) => enforceQuota(tx, userId, 'subscriptions'))).resolves.toMatchObject({ used: 20, limit: 20 });
     await seedSubscribe(t, userId, published[19]!);
-    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'subscriptions')))).details).toMatchObject({
+    expect((await refusal(inTx(t, (tx) => enforceQuota(tx, userId, 'subscriptions')))).details).toMatchObject({
       quota: 'subscriptions',
       limit: 20,
       used: 20,
     });
   });
 
-  it('a downgraded user keeps what they have but gets nothing new over the new quota', async () => {
+  serviceTest('a downgraded user keeps what they have but gets nothing new over the new quota', async ({ service: t }) => {
     const userId = await userIdOf(t, await t.token('downgrade@example.com', { plan: 'pro' }));
     await seedWorkflows(t, userId, 7);
-    await expect(inTx((tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ limit: 100 });
+    await expect(inTx(t, (tx) => enforceQuota(tx, userId, 'workflows'))).resolves.toMatchObject({ limit: 100 });
     await seedPlan(t, userId, 'pro', 'canceled');
-    expect((await refusal(inTx((tx) => enforceQuota(tx, userId, 'workflows')))).details).toMatchObject({ limit: 5, used: 7, plan: 'free' });
-    expect(await prisma().workflow.count({ where: { ownerId: userId } })).toBe(7);
+    expect((await refusal(inTx(t, (tx) => enforceQuota(tx, userId, 'workflows')))).details).toMatchObject({
+      limit: 5,
+      used: 7,
+      plan: 'free',
+    });
+    expect(await prisma(t).workflow.count({ where: { ownerId: userId } })).toBe(7);
   });
 
-  it('connections: the 500th of the month is counted, the 501st refused and not counted', async () => {
+  serviceTest('connections: the 500th of the month is counted, the 501st refused and not counted', async ({ service: t }) => {
     const userId = await userIdOf(t, await t.token('conn-edge@example.com', { plan: 'free' }));
     const now = new Date();
     await seedConnections(t, userId, 499);
-    await expect(enforceConnectionQuota(prisma(), userId, now)).resolves.toMatchObject({ used: 500, limit: 500, remaining: 0 });
-    const error = await refusal(enforceConnectionQuota(prisma(), userId, now));
+    await expect(enforceConnectionQuota(prisma(t), userId, now)).resolves.toMatchObject({ used: 500, limit: 500, remaining: 0 });
+    const error = await refusal(enforceConnectionQuota(prisma(t), userId, now));
     expect(error.details).toMatchObject({ quota: 'connections', limit: 500, used: 500 });
-    await expect(connectionUsage(prisma(), userId, now)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
+    await expect(connectionUsage(prisma(t), userId, now)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
     // A new month starts from zero.
     const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    await expect(enforceConnectionQuota(prisma(), userId, nextMonth)).resolves.toMatchObject({ used: 1, remaining: 499 });
+    await expect(enforceConnectionQuota(prisma(t), userId, nextMonth)).resolves.toMatchObject({ used: 1, remaining: 499 });
   });
 
-  it('a deleted account cannot create anything (401, not 500)', async () => {
-    const error = await refusal(inTx((tx) => enforceQuota(tx, 'usr_gone', 'workflows')));
+  serviceTest('a deleted account cannot create anything (401, not 500)', async ({ service: t }) => {
+    const error = await refusal(inTx(t, (tx) => enforceQuota(tx, 'usr_gone', 'workflows')));
     expect(error.code).toBe('UNAUTHORIZED');
   });
 
-  it('refuses over quota through the REST routes: create, fork and subscribe', async () => {
+  serviceTest('refuses over quota through the REST routes: create, fork and subscribe', async ({ service: t }) => {
     const token = await t.token('rest-edge@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     const publisherToken = await t.token('rest-publisher@example.com');
@@ -150,7 +149,7 @@ describe('quotas', () => {
     expect(over.body.error.details).toMatchObject({ quota: 'subscriptions', limit: 20, used: 20 });
   });
 
-  it("refuses a free user's second deployment through REST", async () => {
+  serviceTest("refuses a free user's second deployment through REST", async ({ service: t }) => {
     const token = await t.token('rest-deployments@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     const [workflowId] = await seedWorkflows(t, userId, 1);
@@ -160,7 +159,7 @@ describe('quotas', () => {
     expect(second.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'deployments', limit: 1, used: 1 } });
   });
 
-  it("refuses an MCP initialize beyond the month's connections with HTTP 402 and a JSON-RPC error", async () => {
+  serviceTest("refuses an MCP initialize beyond the month's connections with HTTP 402 and a JSON-RPC error", async ({ service: t }) => {
     const ownerToken = await t.token('mcp-quota@example.com', { plan: 'free' });
     const userId = await userIdOf(t, ownerToken);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1), [], { allowAnonymous: true });
@@ -177,10 +176,10 @@ describe('quotas', () => {
     expect(refused.status).toBe(402);
     expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32010 } });
     expect(refused.headers.get('mcp-session-id')).toBeNull();
-    await expect(connectionUsage(prisma(), userId)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
+    await expect(connectionUsage(prisma(t), userId)).resolves.toEqual({ total: 500, limit: 500, remaining: 0 });
   });
 
-  it('reports the quotas of the viewer in GraphQL, and GET /v1/users/me keeps the fields of spec 2.6', async () => {
+  serviceTest('reports the quotas of the viewer in GraphQL, and GET /v1/users/me keeps the fields of spec 2.6', async ({ service: t }) => {
     const token = await t.token('gql-usage@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     await seedWorkflows(t, userId, 2);
@@ -216,13 +215,7 @@ describe('quotas', () => {
 });
 
 describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE_CONNECTION})`, () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => t?.close());
-
-  it('20 concurrent quota checks of a user with 4 workflows admit exactly one', async () => {
+  serviceTest('20 concurrent quota checks of a user with 4 workflows admit exactly one', async ({ service: t }) => {
     const prisma = t.database.db.prisma;
     const userId = await userIdOf(t, await t.token('race-fn@example.com', { plan: 'free' }));
     await seedWorkflows(t, userId, 4);
@@ -244,23 +237,26 @@ describe.skipIf(onPglite)(`quotas under concurrency (skipped on PGlite: ${SINGLE
     expect(await prisma.workflow.count({ where: { ownerId: userId } })).toBe(5);
   });
 
-  it('20 concurrent POST /v1/workflows by a free user with 4 leave exactly 5, and every refusal is a 402', async () => {
-    const token = await t.token('race-rest@example.com', { plan: 'free' });
-    const userId = await userIdOf(t, token);
-    await seedWorkflows(t, userId, 4);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => t.call('POST', '/v1/workflows', { token, body: { name: `Race ${i}`, manifest: MANIFEST } })),
-    );
-    const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(19);
-    for (const r of results.filter((x) => x.status === 402))
-      expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, used: 5 } });
-    const list = await t.call('GET', '/v1/workflows', { token });
-    expect(list.body.pagination.count ?? list.body.data.length).toBe(5);
-  });
+  serviceTest(
+    '20 concurrent POST /v1/workflows by a free user with 4 leave exactly 5, and every refusal is a 402',
+    async ({ service: t }) => {
+      const token = await t.token('race-rest@example.com', { plan: 'free' });
+      const userId = await userIdOf(t, token);
+      await seedWorkflows(t, userId, 4);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => t.call('POST', '/v1/workflows', { token, body: { name: `Race ${i}`, manifest: MANIFEST } })),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(19);
+      for (const r of results.filter((x) => x.status === 402))
+        expect(r.body.error).toMatchObject({ code: 'PLAN_LIMIT_EXCEEDED', details: { quota: 'workflows', limit: 5, used: 5 } });
+      const list = await t.call('GET', '/v1/workflows', { token });
+      expect(list.body.pagination.count ?? list.body.data.length).toBe(5);
+    },
+  );
 
-  it('concurrent connections never exceed the month quota', async () => {
+  serviceTest('concurrent connections never exceed the month quota', async ({ service: t }) => {
     const prisma = t.database.db.prisma;
     const userId = await userIdOf(t, await t.token('race-conn@example.com', { plan: 'free' }));
     await seedConnections(t, userId, 490);

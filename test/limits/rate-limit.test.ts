@@ -5,17 +5,18 @@ import { join } from 'node:path';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signDevToken } from '../../src/auth/dev-issuer.js';
 import { createLogger } from '../../src/logger.js';
 import { createRateLimiter } from '../../src/limits/rate-limit.js';
 import { rateBudget } from '../../src/limits/plans.js';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import { startTestApp, type CallResult } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
 import { seedPlan, userIdOf } from '../helpers/seed.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { REDIS_URL, redisReachable } from '../helpers/redis.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 const ENFORCE = { RATE_LIMIT_MODE: 'enforce' };
 const INITIALIZE = initializeRequest();
@@ -44,14 +45,11 @@ async function cleanRedis(prefix: string): Promise<void> {
   redis.disconnect();
 }
 
-describe('rate limits per user (in memory)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { ...ENFORCE, TRUST_PROXY_HOPS: '1' } });
-  });
-  afterAll(async () => t?.close());
+/** The file's service: limits enforced in memory, the client address read from one proxy. */
+const test = serviceTestWith({ ...ENFORCE, TRUST_PROXY_HOPS: '1' });
 
-  it('refuses the 31st request of a minute on free with 429, the headers and Retry-After', async () => {
+describe('rate limits per user (in memory)', () => {
+  test('refuses the 31st request of a minute on free with 429, the headers and Retry-After', async ({ service: t }) => {
     const token = await t.token('free-31@example.com', { plan: 'free' });
     for (let i = 1; i <= 30; i += 1) {
       const res = await t.call('GET', '/v1/users/me', { token });
@@ -76,7 +74,7 @@ describe('rate limits per user (in memory)', () => {
     expect((await t.call('GET', '/v1/users/me', { token: await t.token('other-user@example.com', { plan: 'free' }) })).status).toBe(200);
   });
 
-  it('uses the limits of the plan in force', async () => {
+  test('uses the limits of the plan in force', async ({ service: t }) => {
     const token = await t.token('pro-limits@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     await seedPlan(t, userId, 'pro');
@@ -87,7 +85,7 @@ describe('rate limits per user (in memory)', () => {
     expectHeaders(await t.call('GET', '/v1/users/me', { token }), 30);
   });
 
-  it('puts the headers on every kind of response', async () => {
+  test('puts the headers on every kind of response', async ({ service: t }) => {
     const token = await t.token('every-kind@example.com', { plan: 'free' });
     const responses: [string, CallResult][] = [
       ['REST 200', await t.call('GET', '/v1/users/me', { token })],
@@ -115,7 +113,7 @@ describe('rate limits per user (in memory)', () => {
     }
   });
 
-  it('counts unauthenticated requests per client address at the free rate, and never health checks', async () => {
+  test('counts unauthenticated requests per client address at the free rate, and never health checks', async ({ service: t }) => {
     const from = (ip: string) => ({ headers: { 'x-forwarded-for': `203.0.113.9, ${ip}` } });
     for (let i = 0; i < 30; i += 1) expect((await t.call('GET', '/v1/users/me', from('127.0.0.51'))).status).toBe(401);
     const refused = await t.call('GET', '/v1/users/me', from('127.0.0.51'));
@@ -132,7 +130,9 @@ describe('rate limits per user (in memory)', () => {
     expect(expectHeaders(other, 30).remaining).toBe(29);
   });
 
-  it('keeps the sign-in pages and the token endpoint on budgets of their own: an address out of API budget still signs in', async () => {
+  test('keeps the sign-in pages and the token endpoint on budgets of their own: an address out of API budget still signs in', async ({
+    service: t,
+  }) => {
     const from = (ip: string, headers: Record<string, string> = {}) => ({
       headers: { 'x-forwarded-for': `203.0.113.9, ${ip}`, ...headers },
     });
@@ -157,7 +157,9 @@ describe('rate limits per user (in memory)', () => {
     expect(expectHeaders(again).remaining).toBe(signIn.remaining - 1);
   });
 
-  it('answers a sign-in form refused by its budget with a page that says when to retry, never the JSON envelope', async () => {
+  test('answers a sign-in form refused by its budget with a page that says when to retry, never the JSON envelope', async ({
+    service: t,
+  }) => {
     const from = { 'x-forwarded-for': '203.0.113.9, 127.0.0.62', accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' };
     const budget = rateBudget('free', 'session').perMinute;
     for (let i = 0; i < budget; i += 1) await t.call('GET', '/sign-in', { headers: { 'x-forwarded-for': from['x-forwarded-for'] } });
@@ -168,7 +170,7 @@ describe('rate limits per user (in memory)', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
-  it('refuses a user over the limit on the tool endpoint with HTTP 429 and a JSON-RPC error', async () => {
+  test('refuses a user over the limit on the tool endpoint with HTTP 429 and a JSON-RPC error', async ({ service: t }) => {
     const token = await t.token('mcp-heavy@example.com', { plan: 'free' });
     const userId = await userIdOf(t, token);
     const deploymentId = await seedDeployment(t, userId, await seedWorkflows(t, userId, 1));
@@ -196,6 +198,7 @@ describe('rate limits per user (in memory)', () => {
 
 describe('report mode', () => {
   it('counts and sends the headers but never refuses', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: { RATE_LIMIT_MODE: 'report' } });
     try {
       const token = await t.token('report@example.com', { plan: 'free' });
@@ -216,6 +219,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
     // One development issuer for both instances, as one identity provider would be.
     const dataDir = mkdtempSync(join(tmpdir(), 'wf-shared-'));
     const env = { ...ENFORCE, REDIS_URL, REDIS_KEY_PREFIX: prefix, DATA_DIR: dataDir };
+    // Not the serviceTest fixture: two service instances on one database and one Redis are the subject.
     const a = await startTestApp({ env, database });
     const b = await startTestApp({ env, database });
     try {
@@ -260,6 +264,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     const port = (relay.address() as AddressInfo).port;
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: { ...ENFORCE, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: prefix } });
     try {
       const token = await t.token('outage@example.com', { plan: 'free' });
@@ -285,6 +290,7 @@ describe.skipIf(!hasRedis)('rate limits in Redis (needs Redis on 127.0.0.1:6379)
   });
 
   it('starts and answers when Redis is unreachable from the start', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: { ...ENFORCE, REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
       const token = await t.token('never-redis@example.com', { plan: 'free' });

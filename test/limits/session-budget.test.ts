@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { planLimits } from '../../src/limits/plans.js';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import type { CallResult } from '../helpers/app.js';
 import { initializeRequest, MCP_ACCEPT } from '../helpers/mcp.js';
 import { seedWorkflow, userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /**
  * The dashboard's budget: requests with the browser session cookie are counted per user against a
@@ -12,52 +13,58 @@ import { seedWorkflow, userIdOf } from '../helpers/seed.js';
 const ORIGIN = 'http://127.0.0.1';
 const EMAIL = 'dashboard-person@example.com';
 
+/** How the person reaches the service: the dashboard with its session cookie, an API key, the tool endpoint with an MCP key. */
+interface Callers {
+  withCookie(query: string): Promise<CallResult>;
+  withKey(query: string): Promise<CallResult>;
+  mcpCall(): Promise<CallResult>;
+}
+
+/** The service with the rate limit enforced, and the one person signed in on the dashboard and holding two keys. */
+const test = serviceTestWith({
+  RATE_LIMIT_MODE: 'enforce',
+  PUBLIC_BASE_URL: `${ORIGIN}/v1`,
+  MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters',
+}).extend<{ callers: Callers }>({
+  callers: [
+    async ({ service: t }, use) => {
+      const signIn = await t.app.fetch(
+        new Request(`${ORIGIN}/sign-in/dev`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+          body: new URLSearchParams({ email: EMAIL, return: '/workflows' }).toString(),
+        }),
+      );
+      expect(signIn.status).toBe(303);
+      const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+      // The same person's development token (same identity) makes the keys an IDE would hold.
+      const token = await t.token(EMAIL, { plan: 'free' });
+      const userId = await userIdOf(t, token);
+      const apiKey = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'Scripts', scope: 'api' } })).body.data.secret;
+      const mcpKey = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'IDE', scope: 'mcp' } })).body.data.secret;
+      const workflowId = await seedWorkflow(t, userId, { name: 'Session pipeline' });
+      const deploymentId = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Mine', workflowIds: [workflowId] } })).body.data
+        .deploymentId;
+
+      const withCookie = async (query: string): Promise<CallResult> =>
+        t.call('POST', '/graphql', { headers: { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' }, body: { query } });
+      const withKey = (query: string) => t.graphql(query, {}, apiKey);
+      const mcpCall = () =>
+        t.call('POST', `/v1/mcp/${deploymentId}`, {
+          token: mcpKey,
+          headers: MCP_ACCEPT,
+          body: initializeRequest({ clientName: 'claude-code' }),
+        });
+      await use({ withCookie, withKey, mcpCall });
+    },
+    { scope: 'file' },
+  ],
+});
+
 describe('the dashboard session and the API keys of one user have separate budgets (free plan, enforced)', () => {
-  let t: TestApp;
-  let cookie: string;
-  let apiKey: string;
-  let mcpKey: string;
-  let deploymentId: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        RATE_LIMIT_MODE: 'enforce',
-        PUBLIC_BASE_URL: `${ORIGIN}/v1`,
-        MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters',
-      },
-    });
-    const signIn = await t.app.fetch(
-      new Request(`${ORIGIN}/sign-in/dev`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
-        body: new URLSearchParams({ email: EMAIL, return: '/workflows' }).toString(),
-      }),
-    );
-    expect(signIn.status).toBe(303);
-    cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
-    // The same person's development token (same identity) makes the keys an IDE would hold.
-    const token = await t.token(EMAIL, { plan: 'free' });
-    const userId = await userIdOf(t, token);
-    apiKey = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'Scripts', scope: 'api' } })).body.data.secret;
-    mcpKey = (await t.call('POST', '/v1/api-keys', { token, body: { name: 'IDE', scope: 'mcp' } })).body.data.secret;
-    const workflowId = await seedWorkflow(t, userId, { name: 'Session pipeline' });
-    deploymentId = (await t.call('POST', '/v1/deployments', { token, body: { name: 'Mine', workflowIds: [workflowId] } })).body.data
-      .deploymentId;
-  });
-  afterAll(async () => t?.close());
-
-  const withCookie = async (query: string): Promise<CallResult> =>
-    t.call('POST', '/graphql', { headers: { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' }, body: { query } });
-  const withKey = (query: string) => t.graphql(query, {}, apiKey);
-  const mcpCall = () =>
-    t.call('POST', `/v1/mcp/${deploymentId}`, {
-      token: mcpKey,
-      headers: MCP_ACCEPT,
-      body: initializeRequest({ clientName: 'claude-code' }),
-    });
-
-  it('60 dashboard requests in a minute are served, and the API keys still have their whole budget', async () => {
+  test('60 dashboard requests in a minute are served, and the API keys still have their whole budget', async ({
+    callers: { withCookie, withKey, mcpCall },
+  }) => {
     const free = planLimits('free');
     expect(free.sessionRequestsPerMinute).toBeGreaterThan(60);
     for (let i = 1; i <= 60; i += 1) {
@@ -77,7 +84,9 @@ describe('the dashboard session and the API keys of one user have separate budge
     expect(Number(mcp.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(free.requestsPerMinute - 6);
   });
 
-  it("the plan's API limit still holds for keys, and using it up leaves the dashboard working", async () => {
+  test("the plan's API limit still holds for keys, and using it up leaves the dashboard working", async ({
+    callers: { withCookie, withKey, mcpCall },
+  }) => {
     let last: CallResult | undefined;
     for (let i = 0; i < 40 && last?.status !== 429; i += 1) last = await withKey('{ me { userId } }');
     expect(last!.status).toBe(429);
@@ -87,7 +96,9 @@ describe('the dashboard session and the API keys of one user have separate budge
     expect(dashboard.status).toBe(200);
   });
 
-  it('the session budget is bounded too: past it the dashboard is refused, with the GraphQL error', async () => {
+  test('the session budget is bounded too: past it the dashboard is refused, with the GraphQL error', async ({
+    callers: { withCookie },
+  }) => {
     const limit = planLimits('free').sessionRequestsPerMinute;
     let last: CallResult | undefined;
     for (let i = 0; i <= limit && last?.status !== 429; i += 1) last = await withCookie('{ me { userId } }');

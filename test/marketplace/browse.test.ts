@@ -1,35 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { bayesianRating } from '../../src/marketplace/service.js';
 import { encodeCursor } from '../../src/pagination.js';
-import { startTestAppWithUsers, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { createWorkflow } from '../helpers/workflows.js';
 import { readAllPages } from '../helpers/marketplace.js';
 import { userIdOf } from '../helpers/seed.js';
+import { serviceTest } from '../helpers/service-test.js';
+
+/** The publisher of the workflows below (token and id), and another user who browses. */
+const test = serviceTest.extend<{ owner: string; viewer: string; ownerId: string }>({
+  owner: [async ({ service: t }, use) => use(await t.token('market-owner@example.com')), { scope: 'file' }],
+  viewer: [async ({ service: t }, use) => use(await t.token('market-viewer@example.com')), { scope: 'file' }],
+  ownerId: [async ({ service: t, owner }, use) => use(await userIdOf(t, owner)), { scope: 'file' }],
+});
 
 /** GET /v1/marketplace: sort orders, ties across pages, filters and bad input (issue 4.1). */
 describe('marketplace browse', () => {
-  let t: TestApp;
-  let owner: string;
-  let viewer: string;
-  let ownerId: string;
-
-  beforeAll(async () => {
-    [t, owner, viewer] = await startTestAppWithUsers(['market-owner@example.com', 'market-viewer@example.com']);
-    ownerId = await userIdOf(t, owner);
-  });
-  afterAll(() => t?.close());
-
-  const prisma = () => t.database.db.prisma;
+  const prisma = (t: TestApp) => t.database.db.prisma;
   const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
-  async function publicIn(category: string, n: number): Promise<string[]> {
+  async function publicIn(t: TestApp, owner: string, category: string, n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i += 1)
       ids.push((await createWorkflow(t, owner, { name: `${category} ${i}`, category, visibility: 'public' })).workflowId);
     return ids;
   }
 
-  it('lists public workflows of every user with the summary, the owner and the stats, never the e-mail', async () => {
+  test('lists public workflows of every user with the summary, the owner and the stats, never the e-mail', async ({
+    service: t,
+    owner,
+    viewer,
+    ownerId,
+  }) => {
     const pub = await createWorkflow(t, owner, { name: 'Listed', category: 'shape', visibility: 'public', tags: ['a', 'b'] });
     await createWorkflow(t, owner, { name: 'Hidden', category: 'shape', visibility: 'private' });
     const res = await t.call('GET', '/v1/marketplace?category=shape', { token: viewer });
@@ -56,23 +58,28 @@ describe('marketplace browse', () => {
     expect(res.text).not.toContain('@example.com');
   });
 
-  it('shows a display name as the handle, but never one that looks like an e-mail address', async () => {
-    const [w] = await publicIn('handles', 1);
-    await prisma().user.update({ where: { id: ownerId }, data: { displayName: 'Ada Lovelace' } });
+  test('shows a display name as the handle, but never one that looks like an e-mail address', async ({
+    service: t,
+    owner,
+    viewer,
+    ownerId,
+  }) => {
+    const [w] = await publicIn(t, owner, 'handles', 1);
+    await prisma(t).user.update({ where: { id: ownerId }, data: { displayName: 'Ada Lovelace' } });
     expect((await t.call('GET', '/v1/marketplace?category=handles', { token: viewer })).body.data[0].owner).toEqual({
       userId: ownerId,
       handle: 'Ada Lovelace',
     });
-    await prisma().user.update({ where: { id: ownerId }, data: { displayName: 'market-owner@example.com' } });
+    await prisma(t).user.update({ where: { id: ownerId }, data: { displayName: 'market-owner@example.com' } });
     const res = await t.call('GET', '/v1/marketplace?category=handles', { token: viewer });
     expect(res.body.data[0].owner.handle).toBe(`user-${ownerId.slice(4, 12)}`);
     expect(res.text).not.toContain('@');
-    await prisma().user.update({ where: { id: ownerId }, data: { displayName: null } });
+    await prisma(t).user.update({ where: { id: ownerId }, data: { displayName: null } });
     expect(w).toBeTruthy();
   });
 
-  it('filters by category ignoring case, and drops a workflow made private at once', async () => {
-    const [a, b] = await publicIn('Filtering', 2);
+  test('filters by category ignoring case, and drops a workflow made private at once', async ({ service: t, owner, viewer }) => {
+    const [a, b] = await publicIn(t, owner, 'Filtering', 2);
     const ids = await readAllPages(t, viewer, '/v1/marketplace?category=filtering');
     expect(ids.sort()).toEqual([a, b].sort());
     const w = (await t.call('GET', `/v1/workflows/${a}`, { token: owner })).body.data;
@@ -83,8 +90,8 @@ describe('marketplace browse', () => {
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=FILTERING')).toEqual([b]);
   });
 
-  it('sort=popular (subscribers + 2 × forks) pages through ties without gaps or repeats', async () => {
-    const ids = await publicIn('ties-popular', 7);
+  test('sort=popular (subscribers + 2 × forks) pages through ties without gaps or repeats', async ({ service: t, owner, viewer }) => {
+    const ids = await publicIn(t, owner, 'ties-popular', 7);
     const counts: [number, number][] = [
       [3, 0],
       [1, 1],
@@ -95,15 +102,15 @@ describe('marketplace browse', () => {
       [0, 0],
     ];
     for (const [i, id] of ids.entries())
-      await prisma().workflow.update({ where: { id }, data: { subscribersCount: counts[i]![0], forksCount: counts[i]![1] } });
+      await prisma(t).workflow.update({ where: { id }, data: { subscribersCount: counts[i]![0], forksCount: counts[i]![1] } });
     const pop = new Map(ids.map((id, i) => [id, counts[i]![0] + 2 * counts[i]![1]]));
     const expected = [...ids].sort((a, b) => pop.get(b)! - pop.get(a)! || desc(a, b));
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=ties-popular&sort=popular')).toEqual(expected);
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=ties-popular', 3)).toEqual(expected);
   });
 
-  it('sort=recent (time of publishing) pages through equal times', async () => {
-    const ids = await publicIn('ties-recent', 6);
+  test('sort=recent (time of publishing) pages through equal times', async ({ service: t, owner, viewer }) => {
+    const ids = await publicIn(t, owner, 'ties-recent', 6);
     const times = [
       '2026-01-01T00:00:00.000Z',
       '2026-01-02T00:00:00.000Z',
@@ -112,14 +119,18 @@ describe('marketplace browse', () => {
       '2025-12-31T00:00:00.000Z',
       '2026-01-02T00:00:00.000Z',
     ];
-    for (const [i, id] of ids.entries()) await prisma().workflow.update({ where: { id }, data: { publishedAt: new Date(times[i]!) } });
+    for (const [i, id] of ids.entries()) await prisma(t).workflow.update({ where: { id }, data: { publishedAt: new Date(times[i]!) } });
     const at = new Map(ids.map((id, i) => [id, times[i]!]));
     const expected = [...ids].sort((a, b) => desc(at.get(a)!, at.get(b)!) || desc(a, b));
     expect(await readAllPages(t, viewer, '/v1/marketplace?category=ties-recent&sort=recent')).toEqual(expected);
   });
 
-  it('sort=rating ranks forty 4.8s above one 5 and pages through ties (Bayesian average, then count, then id)', async () => {
-    const ids = await publicIn('ties-rating', 8);
+  test('sort=rating ranks forty 4.8s above one 5 and pages through ties (Bayesian average, then count, then id)', async ({
+    service: t,
+    owner,
+    viewer,
+  }) => {
+    const ids = await publicIn(t, owner, 'ties-rating', 8);
     // [ratingSum, ratingCount]: (35 + sum) / (10 + count)
     const ratings: [number, number][] = [
       [5, 1],
@@ -132,7 +143,7 @@ describe('marketplace browse', () => {
       [8, 2],
     ];
     for (const [i, id] of ids.entries())
-      await prisma().workflow.update({ where: { id }, data: { ratingSum: ratings[i]![0], ratingCount: ratings[i]![1] } });
+      await prisma(t).workflow.update({ where: { id }, data: { ratingSum: ratings[i]![0], ratingCount: ratings[i]![1] } });
     expect(bayesianRating(5, 1)).toBeCloseTo(3.636, 3);
     expect(bayesianRating(192, 40)).toBeCloseTo(4.54, 3);
     const key = (i: number) => Math.floor(bayesianRating(ratings[i]![0], ratings[i]![1]) * 1_000_000 + 1e-6);
@@ -149,7 +160,7 @@ describe('marketplace browse', () => {
     expect(first.stats).toEqual({ forks: 0, subscribers: 0, rating: 4.8, ratingCount: 40 });
   });
 
-  it('refuses bad input with 400 VALIDATION_ERROR naming the field', async () => {
+  test('refuses bad input with 400 VALIDATION_ERROR naming the field', async ({ service: t, viewer }) => {
     const cases: [string, string][] = [
       ['/v1/marketplace?sort=best', 'sort'],
       ['/v1/marketplace?limit=0', 'limit'],
@@ -168,8 +179,8 @@ describe('marketplace browse', () => {
     }
   });
 
-  it('refuses a cursor from another sort order, from another list, or with forged values', async () => {
-    await publicIn('cursors', 3);
+  test('refuses a cursor from another sort order, from another list, or with forged values', async ({ service: t, owner, viewer }) => {
+    await publicIn(t, owner, 'cursors', 3);
     const popular = (await t.call('GET', '/v1/marketplace?category=cursors&limit=1', { token: viewer })).body.pagination.nextCursor;
     const rating = (await t.call('GET', '/v1/marketplace?category=cursors&limit=1&sort=rating', { token: viewer })).body.pagination
       .nextCursor;
@@ -197,7 +208,7 @@ describe('marketplace browse', () => {
     expect(crafted.status).toBe(200);
   });
 
-  it('needs a token', async () => {
+  test('needs a token', async ({ service: t }) => {
     expect((await t.call('GET', '/v1/marketplace')).status).toBe(401);
     expect((await t.call('GET', '/v1/marketplace/featured')).status).toBe(401);
     expect((await t.call('GET', '/v1/marketplace/search?q=x')).status).toBe(401);

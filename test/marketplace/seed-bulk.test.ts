@@ -1,10 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { growDatabase } from '../../scripts/seed/bulk.js';
 import { seedDatabase } from '../../scripts/seed/insert.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { readAllPages } from '../helpers/marketplace.js';
+import { serviceTestWith } from '../helpers/service-test.js';
+
+const now = new Date();
+/** What growDatabase reports, once the service's database is seeded and grown. */
+let grown: Awaited<ReturnType<typeof growDatabase>>;
+
+/** The service on a database seeded and grown before it starts, as `npm run seed` leaves one. */
+const test = serviceTestWith(
+  {},
+  {
+    database: async () => {
+      const database = await createTestDatabase();
+      await seedDatabase(database.db.prisma, { workflows: 40, users: 8, seed: 5, now });
+      grown = await growDatabase(database.db.prisma, { workflows: 240, users: 30, deployments: 25, usageEvents: 600, seed: 5, now });
+      return database;
+    },
+  },
+);
 
 /**
  * The scale part of the seed (npm run seed beyond the generator's workflows, with deployments and
@@ -12,22 +29,7 @@ import { readAllPages } from '../helpers/marketplace.js';
  * the generator's, and a service that serves it.
  */
 describe('seed grown in bulk', () => {
-  let t: TestApp;
-  const now = new Date();
-  let grown: Awaited<ReturnType<typeof growDatabase>>;
-
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    await seedDatabase(database.db.prisma, { workflows: 40, users: 8, seed: 5, now });
-    grown = await growDatabase(database.db.prisma, { workflows: 240, users: 30, deployments: 25, usageEvents: 600, seed: 5, now });
-    t = await startTestApp({ database });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await t?.database.drop();
-  });
-
-  it('adds the workflows, users, deployments and usage asked for', async () => {
+  test('adds the workflows, users, deployments and usage asked for', async ({ service: t }) => {
     expect(grown).toMatchObject({ addedUsers: 22, addedWorkflows: 200 });
     expect(grown.addedSubscriptions).toBeGreaterThan(200);
     expect(grown.addedReviews).toBeGreaterThan(30);
@@ -42,7 +44,7 @@ describe('seed grown in bulk', () => {
     expect(await prisma.mcpConnection.count()).toBe(grown.usageEvents);
   });
 
-  it('keeps every counter equal to the rows it counts, and usage equal to its events', async () => {
+  test('keeps every counter equal to the rows it counts, and usage equal to its events', async ({ service: t }) => {
     const mismatches = await t.database.db.prisma.$queryRaw<{ kind: string; n: number }[]>`
       SELECT 'subscribers' AS kind, count(*)::int AS n FROM workflows w
         WHERE w.subscribers_count <> (SELECT count(*) FROM library_entries e WHERE e.workflow_id = w.id AND e.source_type = 'subscribed')
@@ -73,7 +75,7 @@ describe('seed grown in bulk', () => {
     ]);
   });
 
-  it('serves the grown marketplace: every workflow browsable, searchable by the generator’s words', async () => {
+  test('serves the grown marketplace: every workflow browsable, searchable by the generator’s words', async ({ service: t }) => {
     const token = await t.token('bulk-viewer@example.com');
     expect((await readAllPages(t, token, '/v1/marketplace?sort=popular', 100)).length).toBe(240);
     const search = await t.call('GET', '/v1/marketplace/search?q=review&limit=50', { token });

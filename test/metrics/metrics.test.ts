@@ -4,6 +4,7 @@ import { startTestApp, testOAuthJwks, type CallResult, type TestApp } from '../h
 import { testDatabaseKind } from '../helpers/database.js';
 import { seedDeployment, seedWorkflows } from '../helpers/seed-plans.js';
 import { userIdOf } from '../helpers/seed.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 
 /** GET /metrics: the Prometheus text format, what it counts, and its protection. */
 
@@ -68,14 +69,11 @@ async function scrape(t: TestApp, token?: string): Promise<{ res: CallResult; sa
   return { res, samples: parseExposition(res.text).samples };
 }
 
-describe('GET /metrics (open: no METRICS_TOKEN)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_MODE: 'enforce', TRUST_PROXY_HOPS: '1' } });
-  });
-  afterAll(async () => t?.close());
+/** The file's service: every limit enforced, the client address read from one proxy. */
+const test = serviceTestWith({ RATE_LIMIT_MODE: 'enforce', TRUST_PROXY_HOPS: '1' });
 
-  it('is valid exposition text with requests, durations, refusals, pool and memory', async () => {
+describe('GET /metrics (open: no METRICS_TOKEN)', () => {
+  test('is valid exposition text with requests, durations, refusals, pool and memory', async ({ service: t }) => {
     const token = await t.token('metrics-shape@example.com');
     await t.call('GET', '/v1/users/me', { token });
     const { samples, res } = await scrape(t);
@@ -114,7 +112,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     }
   });
 
-  it('counts requests by route template and status, never by raw path', async () => {
+  test('counts requests by route template and status, never by raw path', async ({ service: t }) => {
     const token = await t.token('metrics-count@example.com');
     const before = (await scrape(t)).samples;
     for (let i = 0; i < 3; i += 1) expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(200);
@@ -136,7 +134,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(value(after.samples, 'http_requests_total', { route: 'GET /metrics', status: '200' })).toBeGreaterThanOrEqual(1);
   });
 
-  it("shows each bounded cache's entries, bound and lookups; a request answered from a cache moves its hits", async () => {
+  test("shows each bounded cache's entries, bound and lookups; a request answered from a cache moves its hits", async ({ service: t }) => {
     const token = await t.token('metrics-cache@example.com');
     // The first request verifies the token and reads the user; the next ones find both kept.
     expect((await t.call('GET', '/v1/users/me', { token })).status).toBe(200);
@@ -175,7 +173,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(value(samples, 'cache_entries', { cache: 'verified_tokens' })).toBeGreaterThanOrEqual(1);
   });
 
-  it('counts 429 refusals by the kind of budget: user, anonymous caller, client address', async () => {
+  test('counts 429 refusals by the kind of budget: user, anonymous caller, client address', async ({ service: t }) => {
     const before = (await scrape(t)).samples;
     const from = { 'x-forwarded-for': '198.51.100.77' };
     // A free user over 30 a minute.
@@ -201,7 +199,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
     expect(value(after, 'http_requests_total', { status: '429' }) - value(before, 'http_requests_total', { status: '429' })).toBe(3);
   });
 
-  it('is never rate-limited itself and refuses other methods', async () => {
+  test('is never rate-limited itself and refuses other methods', async ({ service: t }) => {
     const from = { 'x-forwarded-for': '198.51.100.79' };
     for (let i = 0; i < 35; i += 1) expect((await t.call('GET', '/metrics', { headers: from })).status).toBe(200);
     const post = await t.call('POST', '/metrics', { body: {} });
@@ -212,6 +210,7 @@ describe('GET /metrics (open: no METRICS_TOKEN)', () => {
 
 describe('route labels are a fixed set', () => {
   it('2,000 distinct made-up paths and methods add at most a handful of series', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: { MCP_SESSION_SECRET: 'a-test-session-secret-of-at-least-32-characters' } });
     try {
       const seriesOf = async () =>
@@ -246,6 +245,7 @@ describe('route labels are a fixed set', () => {
 describe('GET /metrics with METRICS_TOKEN', () => {
   const METRICS_TOKEN = 'metrics-test-token-0123456789abcdef';
   let t: TestApp;
+  // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
   beforeAll(async () => {
     t = await startTestApp({ env: { METRICS_TOKEN, RATE_LIMIT_MODE: 'enforce', TRUST_PROXY_HOPS: '1' } });
   });
@@ -297,6 +297,7 @@ describe('GET /metrics in production', () => {
   };
 
   it('is refused (403) without METRICS_TOKEN, and says how to enable it', async () => {
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: production });
     try {
       const res = await t.call('GET', '/metrics');
@@ -311,6 +312,7 @@ describe('GET /metrics in production', () => {
 
   it('is served with METRICS_TOKEN to a scraper that sends it', async () => {
     const METRICS_TOKEN = 'metrics-production-token-0123456789abcdef';
+    // A service of its own: its settings are not the file's, and the serviceTest fixture gives a file one service.
     const t = await startTestApp({ env: { ...production, METRICS_TOKEN } });
     try {
       expect((await t.call('GET', '/metrics')).status).toBe(401);

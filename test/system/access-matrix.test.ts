@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { routes } from '../../src/rest/routes.js';
-import { startTestApp, type CallResult, type TestApp } from '../helpers/app.js';
+import type { CallResult, TestApp } from '../helpers/app.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 import { connectApp } from '../helpers/oauth.js';
 import { initializeRequest } from '../helpers/mcp.js';
+import { serviceTestWith } from '../helpers/service-test.js';
 import { seedTeamDeploymentWorld, type TeamDeploymentWorld } from '../teams/deployment-world.js';
 import { addMember } from '../teams/helpers.js';
 
@@ -207,145 +208,153 @@ function label(row: Row): string {
 /** Mutating rows get a world of their own, so each row's expectation holds whatever ran before. */
 const mutates = (row: Row) => !row.route.startsWith('GET ') && !(row.graphql && !row.graphql(NAMES).query.startsWith('mutation'));
 
-describe('access matrix', () => {
-  let t: TestApp;
-  let shared: World;
-  const allMarkers: string[] = [];
+/** Every marker of every world seeded: no answer to another user may contain one. */
+const allMarkers: string[] = [];
 
-  async function seedWorld(): Promise<World> {
-    const r = randomBytes(5).toString('hex');
-    const ownerEmail = `owner-${r}@example.com`;
-    const owner = await t.token(ownerEmail);
-    const other = await t.token(`other-${r}@example.com`);
-    const third = await t.token(`third-${r}@example.com`);
-    const markers = [
-      `PRIVATE-${r}-name`,
-      `PRIVATE-${r}-desc`,
-      `private-${r}-tag`,
-      `private-${r}-cat`,
-      `PRIVATE-${r}-intent`,
-      `PRIVATE-${r}-step`,
-      `PRIVATE-${r}-v2`,
-      `PRIVATE-${r}-dep`,
-      `PRIVATE-${r}-depdesc`,
-      `owner-${r}`,
-    ];
-    const manifest = (intent: string) => {
-      const m = sampleManifest({ intent });
-      m.steps[0].name = `PRIVATE-${r}-step`;
-      return m;
-    };
-    const privateWf = await createWorkflow(t, owner, {
+async function seedWorld(t: TestApp): Promise<World> {
+  const r = randomBytes(5).toString('hex');
+  const ownerEmail = `owner-${r}@example.com`;
+  const owner = await t.token(ownerEmail);
+  const other = await t.token(`other-${r}@example.com`);
+  const third = await t.token(`third-${r}@example.com`);
+  const markers = [
+    `PRIVATE-${r}-name`,
+    `PRIVATE-${r}-desc`,
+    `private-${r}-tag`,
+    `private-${r}-cat`,
+    `PRIVATE-${r}-intent`,
+    `PRIVATE-${r}-step`,
+    `PRIVATE-${r}-v2`,
+    `PRIVATE-${r}-dep`,
+    `PRIVATE-${r}-depdesc`,
+    `owner-${r}`,
+  ];
+  const manifest = (intent: string) => {
+    const m = sampleManifest({ intent });
+    m.steps[0].name = `PRIVATE-${r}-step`;
+    return m;
+  };
+  const privateWf = await createWorkflow(t, owner, {
+    name: `PRIVATE-${r}-name`,
+    description: `PRIVATE-${r}-desc`,
+    tags: [`private-${r}-tag`],
+    category: `private-${r}-cat`,
+    manifest: manifest(`PRIVATE-${r}-intent`),
+  });
+  // A second version whose manifest carries its own marker.
+  const update = await t.call('PUT', `/v1/workflows/${privateWf.workflowId}`, {
+    token: owner,
+    body: {
       name: `PRIVATE-${r}-name`,
       description: `PRIVATE-${r}-desc`,
       tags: [`private-${r}-tag`],
       category: `private-${r}-cat`,
-      manifest: manifest(`PRIVATE-${r}-intent`),
-    });
-    // A second version whose manifest carries its own marker.
-    const update = await t.call('PUT', `/v1/workflows/${privateWf.workflowId}`, {
-      token: owner,
-      body: {
-        name: `PRIVATE-${r}-name`,
-        description: `PRIVATE-${r}-desc`,
-        tags: [`private-${r}-tag`],
-        category: `private-${r}-cat`,
-        manifest: manifest(`PRIVATE-${r}-v2`),
-      },
-    });
-    expect(update.status, update.text).toBe(200);
-    expect(update.body.data.currentVersion).toBe('1.0.1');
-    const publicWf = await createWorkflow(t, owner, { name: `Public ${r}`, description: 'Anyone may read this', visibility: 'public' });
-    const reviewed = await createWorkflow(t, third, { name: `Third ${r}`, visibility: 'public' });
-    expect((await t.call('POST', `/v1/library/${reviewed.workflowId}`, { token: owner, body: {} })).status).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${reviewed.workflowId}/reviews`, {
-      token: owner,
-      body: { rating: 4, text: 'Useful for every review.' },
-    });
-    expect(review.status, review.text).toBe(201);
-    const deployment = await t.call('POST', '/v1/deployments', {
-      token: owner,
-      body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] },
-    });
-    expect(deployment.status, deployment.text).toBe(201);
-    const key = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: `PRIVATE-${r}-key`, scope: 'api' } });
-    expect(key.status, key.text).toBe(201);
-    markers.push(`PRIVATE-${r}-key`);
-    const connectedAppId = await connectApp(t, ownerEmail, deployment.body.data.deploymentId);
-    const methods = await t.call('GET', '/v1/users/me/sign-in-methods', { token: owner });
-    expect(methods.status, methods.text).toBe(200);
-    const signInMethodId = (methods.body.data as { id: string }[])[0]!.id;
-    const team = await seedTeam(r, owner);
-    markers.push(`PRIVATE-${r}-team`, `PRIVATE-${r}-teamintent`);
-    allMarkers.push(...markers.map((m) => m.toLowerCase()));
-    return {
-      owner,
-      other,
-      ownerEmail,
-      privateId: privateWf.workflowId,
-      publicId: publicWf.workflowId,
-      reviewedId: reviewed.workflowId,
-      reviewId: review.body.data.reviewId,
-      deploymentId: deployment.body.data.deploymentId,
-      keyId: key.body.data.keyId,
-      connectedAppId,
-      signInMethodId,
-      ownerId: (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId,
-      ...team,
-      markers,
-    };
-  }
+      manifest: manifest(`PRIVATE-${r}-v2`),
+    },
+  });
+  expect(update.status, update.text).toBe(200);
+  expect(update.body.data.currentVersion).toBe('1.0.1');
+  const publicWf = await createWorkflow(t, owner, { name: `Public ${r}`, description: 'Anyone may read this', visibility: 'public' });
+  const reviewed = await createWorkflow(t, third, { name: `Third ${r}`, visibility: 'public' });
+  expect((await t.call('POST', `/v1/library/${reviewed.workflowId}`, { token: owner, body: {} })).status).toBe(201);
+  const review = await t.call('POST', `/v1/workflows/${reviewed.workflowId}/reviews`, {
+    token: owner,
+    body: { rating: 4, text: 'Useful for every review.' },
+  });
+  expect(review.status, review.text).toBe(201);
+  const deployment = await t.call('POST', '/v1/deployments', {
+    token: owner,
+    body: { name: `PRIVATE-${r}-dep`, description: `PRIVATE-${r}-depdesc`, workflowIds: [privateWf.workflowId, publicWf.workflowId] },
+  });
+  expect(deployment.status, deployment.text).toBe(201);
+  const key = await t.call('POST', '/v1/api-keys', { token: owner, body: { name: `PRIVATE-${r}-key`, scope: 'api' } });
+  expect(key.status, key.text).toBe(201);
+  markers.push(`PRIVATE-${r}-key`);
+  const connectedAppId = await connectApp(t, ownerEmail, deployment.body.data.deploymentId);
+  const methods = await t.call('GET', '/v1/users/me/sign-in-methods', { token: owner });
+  expect(methods.status, methods.text).toBe(200);
+  const signInMethodId = (methods.body.data as { id: string }[])[0]!.id;
+  const team = await seedTeam(t, r, owner);
+  markers.push(`PRIVATE-${r}-team`, `PRIVATE-${r}-teamintent`);
+  allMarkers.push(...markers.map((m) => m.toLowerCase()));
+  return {
+    owner,
+    other,
+    ownerEmail,
+    privateId: privateWf.workflowId,
+    publicId: publicWf.workflowId,
+    reviewedId: reviewed.workflowId,
+    reviewId: review.body.data.reviewId,
+    deploymentId: deployment.body.data.deploymentId,
+    keyId: key.body.data.keyId,
+    connectedAppId,
+    signInMethodId,
+    ownerId: (await t.call('GET', '/v1/users/me', { token: owner })).body.data.userId,
+    ...team,
+    markers,
+  };
+}
 
-  /**
-   * The owner's team (its name a marker) with an admin and a member, who joined by invitation, and
-   * a pending invitation of a third address. Development tokens vouch for no address: the addresses
-   * are marked verified as an e-mail link would.
-   */
-  async function seedTeam(r: string, owner: string) {
-    const created = await t.call('POST', '/v1/teams', { token: owner, body: { name: `PRIVATE-${r}-team` } });
-    expect(created.status, created.text).toBe(201);
-    const teamId = created.body.data.teamId as string;
-    const join = async (email: string, role: string) => {
-      const token = await t.token(email);
-      await t.database.db.prisma.signInIdentity.updateMany({ where: { email }, data: { emailVerified: true } });
-      const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: owner, body: { email, role } });
-      expect(invited.status, invited.text).toBe(201);
-      const link = invited.body.data.acceptUrl as string;
-      const accepted = await t.call('POST', `/v1/invitations/${link.slice(link.lastIndexOf('/') + 1)}/accept`, { token, body: {} });
-      expect(accepted.status, accepted.text).toBe(200);
-      return token;
-    };
-    const admin = await join(`admin-${r}@example.com`, 'admin');
-    const member = await join(`member-${r}@example.com`, 'member');
-    const memberId = (await t.call('GET', '/v1/users/me', { token: member })).body.data.userId as string;
-    const removed = await join(`removed-${r}@example.com`, 'admin');
-    const teamWorkflow = await createWorkflow(t, removed, {
-      name: `PRIVATE-${r}-teamwf`,
-      manifest: sampleManifest({ intent: `PRIVATE-${r}-teamintent` }),
-      teamId,
-    });
-    const removedId = (await t.call('GET', '/v1/users/me', { token: removed })).body.data.userId as string;
-    const removal = await t.call('DELETE', `/v1/teams/${teamId}/members/${removedId}`, { token: owner });
-    expect(removal.status, removal.text).toBe(200);
-    const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
-      token: owner,
-      body: { email: `invitee-${r}@example.com`, role: 'member' },
-    });
+/**
+ * The owner's team (its name a marker) with an admin and a member, who joined by invitation, and
+ * a pending invitation of a third address. Development tokens vouch for no address: the addresses
+ * are marked verified as an e-mail link would.
+ */
+async function seedTeam(t: TestApp, r: string, owner: string) {
+  const created = await t.call('POST', '/v1/teams', { token: owner, body: { name: `PRIVATE-${r}-team` } });
+  expect(created.status, created.text).toBe(201);
+  const teamId = created.body.data.teamId as string;
+  const join = async (email: string, role: string) => {
+    const token = await t.token(email);
+    await t.database.db.prisma.signInIdentity.updateMany({ where: { email }, data: { emailVerified: true } });
+    const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, { token: owner, body: { email, role } });
     expect(invited.status, invited.text).toBe(201);
     const link = invited.body.data.acceptUrl as string;
-    return {
-      teamId,
-      admin,
-      member,
-      memberId,
-      teamWorkflowId: teamWorkflow.workflowId as string,
-      removed,
-      invitationId: invited.body.data.invitationId as string,
-      invitationToken: link.slice(link.lastIndexOf('/') + 1),
-    };
-  }
+    const accepted = await t.call('POST', `/v1/invitations/${link.slice(link.lastIndexOf('/') + 1)}/accept`, { token, body: {} });
+    expect(accepted.status, accepted.text).toBe(200);
+    return token;
+  };
+  const admin = await join(`admin-${r}@example.com`, 'admin');
+  const member = await join(`member-${r}@example.com`, 'member');
+  const memberId = (await t.call('GET', '/v1/users/me', { token: member })).body.data.userId as string;
+  const removed = await join(`removed-${r}@example.com`, 'admin');
+  const teamWorkflow = await createWorkflow(t, removed, {
+    name: `PRIVATE-${r}-teamwf`,
+    manifest: sampleManifest({ intent: `PRIVATE-${r}-teamintent` }),
+    teamId,
+  });
+  const removedId = (await t.call('GET', '/v1/users/me', { token: removed })).body.data.userId as string;
+  const removal = await t.call('DELETE', `/v1/teams/${teamId}/members/${removedId}`, { token: owner });
+  expect(removal.status, removal.text).toBe(200);
+  const invited = await t.call('POST', `/v1/teams/${teamId}/invitations`, {
+    token: owner,
+    body: { email: `invitee-${r}@example.com`, role: 'member' },
+  });
+  expect(invited.status, invited.text).toBe(201);
+  const link = invited.body.data.acceptUrl as string;
+  return {
+    teamId,
+    admin,
+    member,
+    memberId,
+    teamWorkflowId: teamWorkflow.workflowId as string,
+    removed,
+    invitationId: invited.body.data.invitationId as string,
+    invitationToken: link.slice(link.lastIndexOf('/') + 1),
+  };
+}
 
-  function call(row: Row, w: World, caller: Caller): Promise<CallResult> {
+/**
+ * The file's service, and the worlds of the rows that change nothing, seeded once: the owner's
+ * (for the first matrix) and the team's (for the second).
+ */
+const test = serviceTestWith({ PUBLIC_BASE_URL: 'https://api.example.com/v1' }).extend<{ shared: World; sharedTeam: TeamWorld }>({
+  shared: [async ({ service: t }, use) => use(await seedWorld(t)), { scope: 'file' }],
+  sharedTeam: [async ({ service: t }, use) => use(await seedTeamWorld(t)), { scope: 'file' }],
+});
+
+describe('access matrix', () => {
+  function call(t: TestApp, row: Row, w: World, caller: Caller): Promise<CallResult> {
     const token = caller === 'anonymous' ? null : w[caller];
     if (row.graphql) {
       const op = row.graphql(w);
@@ -372,7 +381,7 @@ describe('access matrix', () => {
   }
 
   /** What a refused call must not have changed: the owner's view of everything they own. */
-  async function ownerView(w: World): Promise<string> {
+  async function ownerView(t: TestApp, w: World): Promise<string> {
     const paths = [
       `/v1/workflows/${w.privateId}`,
       `/v1/workflows/${w.publicId}`,
@@ -406,16 +415,7 @@ describe('access matrix', () => {
     for (const marker of allMarkers) expect(text.includes(marker), `${what} leaks ${marker}: ${res.text.slice(0, 400)}`).toBe(false);
   }
 
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
-    shared = await seedWorld();
-    // The world includes a team joined by invitation: on a loaded machine, more than the default hook time.
-  }, 180_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  it('has a row for every route of the route table, and no row for a route that does not exist', () => {
+  test('has a row for every route of the route table, and no row for a route that does not exist', () => {
     const covered = new Set(MATRIX.map((r) => r.route));
     const missing = [...ROUTE_KEYS].filter((k) => !covered.has(k));
     expect(missing, 'routes without a row in MATRIX: add them').toEqual([]);
@@ -424,7 +424,9 @@ describe('access matrix', () => {
     for (const k of SPECIAL) expect(covered.has(k), k).toBe(true);
   });
 
-  it('answers the owner what the owner may see, markers included', async () => {
+  // The first test on the shared world seeds it, a team joined by invitation included: on a loaded
+  // machine, more than the default test time.
+  test('answers the owner what the owner may see, markers included', async ({ service: t, shared }) => {
     const w = shared;
     const detail = await t.call('GET', `/v1/workflows/${w.privateId}`, { token: w.owner });
     for (const m of [0, 1, 2, 3, 5, 6].map((i) => w.markers[i]!)) expect(detail.text.toLowerCase()).toContain(m.toLowerCase());
@@ -434,37 +436,37 @@ describe('access matrix', () => {
     expect(dep.text).toContain(w.markers[7]);
     expect(dep.text).toContain(w.markers[8]);
     expect((await t.call('GET', '/v1/users/me', { token: w.owner })).text).toContain(w.ownerEmail);
-  });
+  }, 180_000);
 
   for (const row of MATRIX) {
-    it(`${label(row)}: owner ${row.owner}, other ${row.other}, anonymous ${row.anonymous}`, async () => {
-      const w = mutates(row) ? await seedWorld() : shared;
-      const before = await ownerView(w);
+    test(`${label(row)}: owner ${row.owner}, other ${row.other}, anonymous ${row.anonymous}`, async ({ service: t, shared }) => {
+      const w = mutates(row) ? await seedWorld(t) : shared;
+      const before = await ownerView(t, w);
       let refusedOnly = true;
       for (const caller of ['anonymous', 'other', 'removed'] as const) {
         const expected = row[caller];
         if (expected === undefined) continue;
-        const res = await call(row, w, caller);
+        const res = await call(t, row, w, caller);
         expectAnswer(res, expected, `${caller} ${label(row)}`);
         expectNoMarker(res, `${caller} ${label(row)}`);
         refusedOnly &&= res.status >= 400 || res.text.includes('"errors"');
       }
       // A refused call leaves the owner's data as it was (a fork or subscription of a public
       // workflow, which succeed, legitimately move its counters).
-      if (refusedOnly || row.route === 'DELETE /users/me') expect(await ownerView(w)).toBe(before);
+      if (refusedOnly || row.route === 'DELETE /users/me') expect(await ownerView(t, w)).toBe(before);
       // The team's own roles: refusals leak nothing either way, and the answers are as the row says.
       for (const caller of ['member', 'admin'] as const) {
         const expected = row[caller];
         if (expected === undefined) continue;
-        const res = await call(row, w, caller);
+        const res = await call(t, row, w, caller);
         expectAnswer(res, expected, `${caller} ${label(row)}`);
       }
-      const res = await call(row, w, 'owner');
+      const res = await call(t, row, w, 'owner');
       expectAnswer(res, row.owner, `owner ${label(row)}`);
     });
   }
 
-  it('keeps markers out of what others see of the owner through lists and search', async () => {
+  test('keeps markers out of what others see of the owner through lists and search', async ({ service: t, shared }) => {
     const w = shared;
     const lists = ['/v1/marketplace', '/v1/marketplace/featured', '/v1/workflows', '/v1/library', '/v1/deployments'];
     for (const marker of w.markers) lists.push(`/v1/marketplace/search?q=${encodeURIComponent(marker)}`);
@@ -533,34 +535,31 @@ const TEAM_DEPLOYMENT_MATRIX: TeamRow[] = [
   { what: 'graphql deleteDeployment', mutates: true, call: (w) => ({ graphql: 'mutation($id: String!) { deleteDeployment(deploymentId: $id) { deleted } }', variables: { id: w.deploymentId } }), expect: { owner: 200, admin: 200, member: '200 FORBIDDEN', ...GRAPHQL_HIDDEN } },
 ];
 
+async function seedTeamWorld(t: TestApp): Promise<TeamWorld> {
+  const prefix = `tm-${randomBytes(4).toString('hex')}`;
+  const w = await seedTeamDeploymentWorld(t, prefix);
+  const removedEmail = `${prefix}-removed@example.com`;
+  const removed = await t.token(removedEmail);
+  const removedId = await addMember(t, w.tokens.owner, w.teamId, { token: removed, email: removedEmail });
+  const keyOf = async (token: string, deploymentIds: string[]) => {
+    const res = await t.call('POST', '/v1/api-keys', { token, body: { name: 'Matrix', scope: 'mcp', deploymentIds } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.data.secret as string;
+  };
+  const keys = {
+    owner: await keyOf(w.tokens.owner, [w.deploymentId]),
+    admin: await keyOf(w.tokens.admin, [w.deploymentId]),
+    member: await keyOf(w.tokens.member, [w.deploymentId]),
+    removed: await keyOf(removed, [w.deploymentId]),
+    outsider: await keyOf(w.tokens.outsider, []),
+  };
+  const gone = await t.call('DELETE', `/v1/teams/${w.teamId}/members/${removedId}`, { token: w.tokens.owner });
+  expect(gone.status, gone.text).toBe(200);
+  return { ...w, removed, keys };
+}
+
 describe('access matrix: a team’s deployment', () => {
-  let t: TestApp;
-  let shared: TeamWorld;
-
-  async function seedTeamWorld(): Promise<TeamWorld> {
-    const prefix = `tm-${randomBytes(4).toString('hex')}`;
-    const w = await seedTeamDeploymentWorld(t, prefix);
-    const removedEmail = `${prefix}-removed@example.com`;
-    const removed = await t.token(removedEmail);
-    const removedId = await addMember(t, w.tokens.owner, w.teamId, { token: removed, email: removedEmail });
-    const keyOf = async (token: string, deploymentIds: string[]) => {
-      const res = await t.call('POST', '/v1/api-keys', { token, body: { name: 'Matrix', scope: 'mcp', deploymentIds } });
-      expect(res.status, res.text).toBe(201);
-      return res.body.data.secret as string;
-    };
-    const keys = {
-      owner: await keyOf(w.tokens.owner, [w.deploymentId]),
-      admin: await keyOf(w.tokens.admin, [w.deploymentId]),
-      member: await keyOf(w.tokens.member, [w.deploymentId]),
-      removed: await keyOf(removed, [w.deploymentId]),
-      outsider: await keyOf(w.tokens.outsider, []),
-    };
-    const gone = await t.call('DELETE', `/v1/teams/${w.teamId}/members/${removedId}`, { token: w.tokens.owner });
-    expect(gone.status, gone.text).toBe(200);
-    return { ...w, removed, keys };
-  }
-
-  function callAs(row: TeamRow, w: TeamWorld, caller: TeamCaller): Promise<CallResult> {
+  function callAs(t: TestApp, row: TeamRow, w: TeamWorld, caller: TeamCaller): Promise<CallResult> {
     const spec = row.call(w);
     const token = caller === 'anonymous' ? null : caller === 'removed' ? w.removed : w.tokens[caller];
     if ('graphql' in spec) return t.graphql(spec.graphql, spec.variables, token);
@@ -580,33 +579,31 @@ describe('access matrix: a team’s deployment', () => {
     if (status === 403 && !code) expect(body.error.details.reason, what).toBe('team_role');
   }
 
-  const deploymentAsOwnerSees = async (w: TeamWorld) =>
+  const deploymentAsOwnerSees = async (t: TestApp, w: TeamWorld) =>
     (await t.call('GET', `/v1/deployments/${w.deploymentId}`, { token: w.tokens.owner })).text;
 
-  beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/v1' } });
-    shared = await seedTeamWorld();
-  }, 180_000);
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  for (const row of TEAM_DEPLOYMENT_MATRIX) {
+  for (const [i, row] of TEAM_DEPLOYMENT_MATRIX.entries()) {
     const summary = (Object.entries(row.expect) as [TeamCaller, Expected][]).map(([c, e]) => `${c} ${e}`).join(', ');
-    it(`${row.what}: ${summary}`, async () => {
-      const w = row.mutates ? await seedTeamWorld() : shared;
-      const before = await deploymentAsOwnerSees(w);
-      const refused = (['anonymous', 'outsider', 'removed', 'member'] as const).filter(
-        (c) => Number(String(row.expect[c]).split(' ')[0]) >= 300 || String(row.expect[c]).includes(' '),
-      );
-      for (const caller of refused) expectTeamAnswer(await callAs(row, w, caller), row.expect[caller], `${caller} ${row.what}`);
-      expect(await deploymentAsOwnerSees(w), `${row.what}: a refused call changed the deployment`).toBe(before);
-      for (const caller of (['member', 'admin'] as const).filter((c) => !refused.includes(c as never))) {
-        expectTeamAnswer(await callAs(row, w, caller), row.expect[caller], `${caller} ${row.what}`);
-      }
-      // The owner on a world of their own when the admin's call changed this one.
-      const ownersWorld = row.mutates ? await seedTeamWorld() : w;
-      expectTeamAnswer(await callAs(row, ownersWorld, 'owner'), row.expect.owner, `owner ${row.what}`);
-    });
+    // The first row seeds the shared world: on a loaded machine, more than the default test time.
+    const timeout = i === 0 ? 180_000 : undefined;
+    test(
+      `${row.what}: ${summary}`,
+      async ({ service: t, sharedTeam }) => {
+        const w = row.mutates ? await seedTeamWorld(t) : sharedTeam;
+        const before = await deploymentAsOwnerSees(t, w);
+        const refused = (['anonymous', 'outsider', 'removed', 'member'] as const).filter(
+          (c) => Number(String(row.expect[c]).split(' ')[0]) >= 300 || String(row.expect[c]).includes(' '),
+        );
+        for (const caller of refused) expectTeamAnswer(await callAs(t, row, w, caller), row.expect[caller], `${caller} ${row.what}`);
+        expect(await deploymentAsOwnerSees(t, w), `${row.what}: a refused call changed the deployment`).toBe(before);
+        for (const caller of (['member', 'admin'] as const).filter((c) => !refused.includes(c as never))) {
+          expectTeamAnswer(await callAs(t, row, w, caller), row.expect[caller], `${caller} ${row.what}`);
+        }
+        // The owner on a world of their own when the admin's call changed this one.
+        const ownersWorld = row.mutates ? await seedTeamWorld(t) : w;
+        expectTeamAnswer(await callAs(t, row, ownersWorld, 'owner'), row.expect.owner, `owner ${row.what}`);
+      },
+      timeout,
+    );
   }
 });

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { errorTable } from '../../src/errors.js';
 import { getSchema } from '../../src/graphql/schema.js';
 import { createNodeServer } from '../../src/http/node.js';
@@ -11,7 +11,8 @@ import { parseManifestInput, validateManifest } from '../../src/manifest/validat
 import { MCP_PATH } from '../../src/mcp/endpoint.js';
 import { compileRouter, type CompiledRoute } from '../../src/rest/route-checks.js';
 import { routes } from '../../src/rest/routes.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { serviceTest } from '../helpers/service-test.js';
 import { createWorkflow, sampleManifest } from '../helpers/workflows.js';
 
 /**
@@ -247,6 +248,7 @@ interface World {
   sessionId: string;
 }
 
+/** The service and the world the fuzzer aims at: the fixture below sets them, the arbitraries and helpers read them. */
 let t: TestApp;
 let world: World;
 
@@ -593,51 +595,61 @@ const mcpMessage = fc.oneof(
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The service and the world the fuzzer aims at, set into the module's `t` and `world`. Automatic:
+ * set up before the file's first test, whichever runs.
+ */
+const test = serviceTest.extend<{ target: World }>({
+  target: [
+    async ({ service }, use) => {
+      t = service;
+      compiled = compileRouter(getSchema(), routes).routes;
+      const r = randomBytes(4).toString('hex');
+      const owner = await t.token(`fuzz-owner-${r}@example.com`);
+      const other = await t.token(`fuzz-other-${r}@example.com`);
+      const third = await t.token(`fuzz-third-${r}@example.com`);
+      const workflowIds: string[] = [];
+      for (let i = 0; i < 4; i += 1)
+        workflowIds.push((await createWorkflow(t, owner, { name: `Fuzz ${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
+      const thirds = await createWorkflow(t, third, { name: 'Third', visibility: 'public' });
+      workflowIds.push(thirds.workflowId);
+      expect((await t.call('POST', `/v1/library/${thirds.workflowId}`, { token: owner, body: {} })).status).toBe(201);
+      const review = await t.call('POST', `/v1/workflows/${thirds.workflowId}/reviews`, {
+        token: owner,
+        body: { rating: 4, text: 'A review to aim at.' },
+      });
+      const dep = (allowAnonymous: boolean) =>
+        t.call('POST', '/v1/deployments', { token: owner, body: { name: 'Fuzz', workflowIds: workflowIds.slice(0, 2), allowAnonymous } });
+      const anonymous = (await dep(true)).body.data.deploymentId as string;
+      const privateDep = (await dep(false)).body.data.deploymentId as string;
+      const init = await t.call('POST', `/v1/mcp/${anonymous}`, {
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+        },
+      });
+      expect(init.status).toBe(200);
+      world = {
+        owner,
+        other,
+        bystander: await t.token(`fuzz-bystander-${r}@example.com`),
+        workflowIds,
+        deploymentIds: [anonymous, privateDep],
+        reviewIds: [review.body.data.reviewId],
+        anonymousDeploymentId: anonymous,
+        privateDeploymentId: privateDep,
+        sessionId: init.headers.get('mcp-session-id')!,
+      };
+      await use(world);
+    },
+    { scope: 'file', auto: true },
+  ],
+});
+
 describe('fuzzing', () => {
-  beforeAll(async () => {
-    t = await startTestApp();
-    compiled = compileRouter(getSchema(), routes).routes;
-    const r = randomBytes(4).toString('hex');
-    const owner = await t.token(`fuzz-owner-${r}@example.com`);
-    const other = await t.token(`fuzz-other-${r}@example.com`);
-    const third = await t.token(`fuzz-third-${r}@example.com`);
-    const workflowIds: string[] = [];
-    for (let i = 0; i < 4; i += 1)
-      workflowIds.push((await createWorkflow(t, owner, { name: `Fuzz ${i}`, visibility: i % 2 ? 'public' : 'private' })).workflowId);
-    const thirds = await createWorkflow(t, third, { name: 'Third', visibility: 'public' });
-    workflowIds.push(thirds.workflowId);
-    expect((await t.call('POST', `/v1/library/${thirds.workflowId}`, { token: owner, body: {} })).status).toBe(201);
-    const review = await t.call('POST', `/v1/workflows/${thirds.workflowId}/reviews`, {
-      token: owner,
-      body: { rating: 4, text: 'A review to aim at.' },
-    });
-    const dep = (allowAnonymous: boolean) =>
-      t.call('POST', '/v1/deployments', { token: owner, body: { name: 'Fuzz', workflowIds: workflowIds.slice(0, 2), allowAnonymous } });
-    const anonymous = (await dep(true)).body.data.deploymentId as string;
-    const privateDep = (await dep(false)).body.data.deploymentId as string;
-    const init = await t.call('POST', `/v1/mcp/${anonymous}`, {
-      body: {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-      },
-    });
-    expect(init.status).toBe(200);
-    world = {
-      owner,
-      other,
-      bystander: await t.token(`fuzz-bystander-${r}@example.com`),
-      workflowIds,
-      deploymentIds: [anonymous, privateDep],
-      reviewIds: [review.body.data.reviewId],
-      anonymousDeploymentId: anonymous,
-      privateDeploymentId: privateDep,
-      sessionId: init.headers.get('mcp-session-id')!,
-    };
-  });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     const total = Object.values(runsDone).reduce((a, b) => a + b, 0);
     console.info(
       `fuzz: ${total} generated inputs (${Object.entries(runsDone)
@@ -646,7 +658,7 @@ describe('fuzzing', () => {
     );
   });
 
-  it(
+  test(
     'REST: every route answers any body, path and query without a 500, in the envelope, changing nothing when it refuses',
     async () => {
       await check(
@@ -684,7 +696,7 @@ describe('fuzzing', () => {
     timeoutOf(10),
   );
 
-  it(
+  test(
     'REST: unknown paths and methods answer 404/405 in the envelope',
     async () => {
       const segment = fc.oneof(
@@ -719,7 +731,7 @@ describe('fuzzing', () => {
     timeoutOf(3),
   );
 
-  it(
+  test(
     'the manifest validator judges any JSON value without throwing, in its documented shape',
     async () => {
       const judge = (input: unknown) => {
@@ -747,7 +759,7 @@ describe('fuzzing', () => {
     timeoutOf(8),
   );
 
-  it(
+  test(
     'manifest input parsing (JSON or YAML) refuses with a 400 AppError, never anything else',
     async () => {
       await check(
@@ -766,7 +778,7 @@ describe('fuzzing', () => {
     timeoutOf(3),
   );
 
-  it(
+  test(
     'the tool endpoint answers any message with JSON-RPC 2.0 (or 202 and no body), never a 500, changing nothing when it refuses',
     async () => {
       // Request lines within Node's header limit (16 KiB): a longer one is refused by Node's parser before the service.
@@ -838,7 +850,7 @@ describe('fuzzing', () => {
     },
     timeoutOf(6),
   );
-  it(
+  test(
     'the HTTP server answers any request line, Host and headers over a socket, never with a 500 or a dropped connection',
     async () => {
       const server: Server = createNodeServer((request, connection) => t.app.handle(request, connection));
