@@ -136,14 +136,3 @@ export async function startTestApp(
     },
   };
 }
-
-/** A service instance as startTestApp makes it, then a token for each e-mail (in that order). */
-export async function startTestAppWithUsers<const E extends readonly string[]>(
-  emails: E,
-  options: Parameters<typeof startTestApp>[0] = {},
-): Promise<[TestApp, ...{ [K in keyof E]: string }]> {
-  const t = await startTestApp(options);
-  const tokens: string[] = [];
-  for (const email of emails) tokens.push(await t.token(email));
-  return [t, ...(tokens as { [K in keyof E]: string })];
-}
