@@ -117,7 +117,21 @@ async function seed(t: TestApp): Promise<World> {
 }
 
 const test = serviceTest.extend<{ prisma: PrismaClient; world: World }>({
-  prisma: [async ({ service: t }, use) => use(t.database.db.prisma), { scope: 'file' }],
+  // Read through the service's view each time, so the file's fixtures do not keep the client (and
+  // its database) once the file is done (test/helpers/service-test.ts).
+  prisma: [
+    async ({ service: t }, use) =>
+      use(
+        new Proxy({} as PrismaClient, {
+          get: (_target, key) => {
+            const client = t.database.db.prisma;
+            const value: unknown = Reflect.get(client, key);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+          },
+        }),
+      ),
+    { scope: 'file' },
+  ],
   world: [async ({ service: t }, use) => use(await seed(t)), { scope: 'file' }],
 });
 

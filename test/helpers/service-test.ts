@@ -57,6 +57,34 @@ export function serviceTestWith(env: Record<string, string> = {}, options: Servi
   return Object.assign(made, { extend });
 }
 
+/**
+ * The service as the file's tests see it, and the means to let go of it. Vitest keeps every value a
+ * file's fixtures gave until the whole run ends (by file, in the worker that ran it), and the test
+ * files of a worker share it: a service kept so holds its embedded database's memory for good. The
+ * tests get a view of the service instead, which lets go of it once the file is done.
+ */
+function releasable(service: TestApp): { view: TestApp; release(): void } {
+  let live: TestApp | null = service;
+  const current = (): TestApp => {
+    if (!live) throw new Error("the test file's service is closed: its tests are done");
+    return live;
+  };
+  const view = new Proxy({} as TestApp, {
+    get(_target, key) {
+      const target = current();
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    has: (_target, key) => Reflect.has(current(), key),
+  });
+  return {
+    view,
+    release: () => {
+      live = null;
+    },
+  };
+}
+
 function fixtures(env: Record<string, string>, options: ServiceOptions) {
   return test.extend<ServiceFixtures>({
     service: [
@@ -68,9 +96,11 @@ function fixtures(env: Record<string, string>, options: ServiceOptions) {
           const database = await makeDatabase?.();
           try {
             const service = await startTestApp({ ...startOptions, env: { ...env, ...peers?.env }, database });
+            const held = releasable(service);
             try {
-              await use(service);
+              await use(held.view);
             } finally {
+              held.release();
               await service.close();
             }
           } finally {
