@@ -1,8 +1,9 @@
-import { LRUCache } from 'lru-cache';
-
 /**
  * The one bounded cache of the service: least recently used entries go first past `max`, and each
- * cache is named, so that /metrics shows its size and how often it answered (src/metrics/).
+ * cache is named, so that /metrics shows its size and how often it answered (src/metrics/). It is a
+ * `Map`, whose order is the order of use: a hit moves its entry to the end, and the first entry is
+ * the one to go. A request reads several of these caches, so a lookup costs two map operations
+ * and no more (docs/decisions.md, "Performance").
  *
  * A cache's counts are the process's: every cache of one name adds to the same hits and misses,
  * and its size is the sum of the live ones. A service process builds one app, so one cache of each
@@ -31,7 +32,7 @@ interface Family {
 const families = new Map<string, Family>();
 
 export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
-  private readonly entries: LRUCache<K, V>;
+  private readonly entries = new Map<K, V>();
   private readonly family: Family;
 
   /** `name`: lower case words joined by underscores, as a metric label shows it. */
@@ -40,7 +41,6 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
     readonly max: number,
   ) {
     if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`a cache name is lower case words joined by underscores: ${name}`);
-    this.entries = new LRUCache<K, V>({ max });
     let family = families.get(name);
     if (!family) families.set(name, (family = { hits: 0, misses: 0, max, caches: new Set() }));
     family.max = max;
@@ -56,6 +56,8 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
   get(key: K, usable?: (value: V) => boolean): V | undefined {
     const value = this.entries.get(key);
     if (value !== undefined && (usable === undefined || usable(value))) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
       this.family.hits += 1;
       return value;
     }
@@ -66,7 +68,9 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
 
   /** Stores `value` as the most recently used entry; past `max`, the least recently used goes. */
   set(key: K, value: V): void {
+    this.entries.delete(key);
     this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   delete(key: K): void {
