@@ -106,7 +106,12 @@ describe('teams in the dashboard', { timeout: 120_000 }, () => {
     await checkPage(ben, 'team-member', 'team page of a member');
 
     await owner.reload();
+    // The log is read once the change is made: the filter's query must not overtake the mutation.
+    const changed = owner.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('UpdateTeamMember'),
+    );
     await owner.getByLabel('Role of ben@example.com').selectOption('admin');
+    expect((await changed).ok()).toBe(true);
     await owner.getByLabel('Action', { exact: true }).selectOption('member.role_changed');
     await owner.getByRole('button', { name: 'Apply filters' }).click();
     const log = owner.getByRole('table', { name: "The team's audit log" });
