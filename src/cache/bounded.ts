@@ -1,9 +1,13 @@
 /**
- * The one bounded cache of the service: least recently used entries go first past `max`, and each
+ * The one bounded cache of the service: past `max`, the entry unused the longest goes, and each
  * cache is named, so that /metrics shows its size and how often it answered (src/metrics/). It is a
- * `Map`, whose order is the order of use: a hit moves its entry to the end, and the first entry is
- * the one to go. A request reads several of these caches, so a lookup costs two map operations
- * and no more (docs/decisions.md, "Performance").
+ * `Map` kept in order of use: the first entry is the one to go, and a hit moves its entry to the end
+ * unless the entry is already among the newer half. Moving an entry on every hit (a delete and a
+ * set) leaves a hole in the Map's table each time, and the table is rebuilt whenever holes fill it:
+ * for the large caches a request reads ten times, that rebuilding was most of a lookup's cost
+ * (docs/decisions.md, "Performance"). So the entries go in the order they were last put at the
+ * end, which for a used entry is at most `max / 2` placements before its last use, and a lookup of
+ * a hot entry is one map read.
  *
  * A cache's counts are the process's: every cache of one name adds to the same hits and misses,
  * and its size is the sum of the live ones. A service process builds one app, so one cache of each
@@ -31,9 +35,17 @@ interface Family {
 
 const families = new Map<string, Family>();
 
+/** An entry, with the count of insertions at the end when it was last put there. */
+interface Slot<V> {
+  value: V;
+  placed: number;
+}
+
 export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
-  private readonly entries = new Map<K, V>();
+  private readonly entries = new Map<K, Slot<V>>();
   private readonly family: Family;
+  /** Insertions at the end so far: an entry placed within the last `max / 2` is among the newer half. */
+  private placements = 0;
 
   /** `name`: lower case words joined by underscores, as a metric label shows it. */
   constructor(
@@ -50,26 +62,30 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
   }
 
   /**
-   * The entry of `key`, made the most recently used; undefined when there is none, or when `usable`
-   * says the entry may no longer be served (then it is dropped). Counted as a hit or a miss.
+   * The entry of `key`, counted as used; undefined when there is none, or when `usable` says the
+   * entry may no longer be served (then it is dropped). Counted as a hit or a miss.
    */
   get(key: K, usable?: (value: V) => boolean): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined && (usable === undefined || usable(value))) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
+    const slot = this.entries.get(key);
+    if (slot !== undefined && (usable === undefined || usable(slot.value))) {
+      if (this.placements - slot.placed > this.max >> 1) this.place(key, slot);
       this.family.hits += 1;
-      return value;
+      return slot.value;
     }
-    if (value !== undefined) this.entries.delete(key);
+    if (slot !== undefined) this.entries.delete(key);
     this.family.misses += 1;
     return undefined;
   }
 
   /** Stores `value` as the most recently used entry; past `max`, the least recently used goes. */
   set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
+    const slot = this.entries.get(key);
+    if (slot !== undefined) {
+      slot.value = value;
+      this.place(key, slot);
+      return;
+    }
+    this.entries.set(key, { value, placed: ++this.placements });
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -83,6 +99,13 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Moves an entry to the end, as the most recently used. */
+  private place(key: K, slot: Slot<V>): void {
+    this.entries.delete(key);
+    this.entries.set(key, slot);
+    slot.placed = ++this.placements;
   }
 }
 

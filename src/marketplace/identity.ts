@@ -1,4 +1,5 @@
 const MAX_HANDLE = 50;
+const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /**
  * The handle of a user's public identity (owner of a marketplace workflow, author of a review;
@@ -7,7 +8,11 @@ const MAX_HANDLE = 50;
  * from the user id, `user-` and its first 8 characters after the prefix.
  */
 export function handleOf(user: { id: string; displayName: string | null }): string {
-  const name = (user.displayName ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim();
+  const given = user.displayName ?? '';
+  // Printable ASCII words with single spaces between them are their own normal form (every
+  // rendering of a workflow for agents asks for its author's handle).
+  if (given.length <= MAX_HANDLE && PLAIN_NAME.test(given)) return given.includes('@') ? pseudonymOf(user.id) : given;
+  const name = given.normalize('NFKC').replace(/\s+/g, ' ').trim();
   if (name && !name.includes('@')) return [...name].slice(0, MAX_HANDLE).join('');
   return pseudonymOf(user.id);
 }

@@ -21,6 +21,28 @@ describe('the bounded cache', () => {
     expect(cache.get('e')).toBe(5);
   });
 
+  it('leaves an entry used among the newer half where it is, and moves one of the older half', () => {
+    const cache = new BoundedCache<string, number>('test_lru_halves', 4);
+    for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) cache.set(key, i);
+    expect(cache.get('c')).toBe(2); // among the newer half: stays third
+    expect(cache.get('a')).toBe(0); // the oldest: moves to the end, after d
+    cache.set('e', 4); // b goes
+    cache.set('f', 5); // c goes: it was not moved when used
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('c')).toBeUndefined();
+    expect([cache.get('d'), cache.get('a'), cache.get('e'), cache.get('f')]).toEqual([3, 0, 4, 5]);
+  });
+
+  it('keeps a hot entry however many entries pass through', () => {
+    const cache = new BoundedCache<string, number>('test_lru_hot', 10);
+    cache.set('hot', 1);
+    for (let i = 0; i < 1000; i += 1) {
+      cache.set(`cold-${i}`, i);
+      expect(cache.get('hot')).toBe(1);
+    }
+    expect(cache.size).toBe(10);
+  });
+
   it('never holds more than its bound, whatever the keys', () => {
     const cache = new BoundedCache<number, number>('test_lru_bound', 50);
     for (let i = 0; i < 1000; i += 1) {

@@ -485,6 +485,20 @@ describe('catalogFor', async () => {
     expect((await catalogFor([wf], 'adapter_three')).tools[0]?.name).toBe(first.tools[0]?.name);
     const described = await catalogFor([{ ...wf, description: 'Another description.' }], 'adapter_three');
     expect(described.tools[0]?.description).not.toBe(first.tools[0]?.description);
+    // Its author's names and its digest are compared too, field by field.
+    const provenance = { authorDisplayName: 'Ada', authorHandle: 'user-abcdefgh', digest: 'sha256:aa', thirdParty: true };
+    const byAda = await catalogFor([{ ...wf, provenance }], 'adapter_three');
+    expect(await catalogFor([{ ...wf, provenance: { ...provenance } }], 'adapter_three')).toBe(byAda);
+    for (const changed of [
+      { authorDisplayName: null },
+      { authorHandle: 'user-bcdefghi' },
+      { digest: 'sha256:bb' },
+      { thirdParty: false },
+    ]) {
+      const other = await catalogFor([{ ...wf, provenance: { ...provenance, ...changed } }], 'adapter_three');
+      expect(other, JSON.stringify(changed)).not.toBe(byAda);
+      expect(await catalogFor([{ ...wf, provenance }], 'adapter_three'), JSON.stringify(changed)).not.toBe(other);
+    }
     const steps = STEPS.slice(0, 1);
     const newer = await catalogFor([{ ...wf, version: '1.3.0', manifest: manifest({}, steps) }], 'adapter_three');
     expect(newer.tools.map((t) => t.stepId)).toEqual([null, 'plan']);

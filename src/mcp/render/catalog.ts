@@ -135,24 +135,37 @@ const CATALOG_CACHE_SIZE = 1000;
 
 interface CachedCatalog {
   catalog: Catalog;
-  /** Name, description and provenance of each workflow, in order, as the catalog was rendered with (textsOf). */
-  texts: (string | null)[];
+  /** What each workflow showed beyond its id and version, TEXT_FIELDS a workflow in order, as the catalog was rendered with (textsOf). */
+  texts: (string | boolean | null)[];
 }
 
 /** Keyed by the adapter and each workflow's id and version; names and descriptions are compared. */
 const catalogs = new BoundedCache<string, CachedCatalog>('mcp_catalogs', CATALOG_CACHE_SIZE);
 
 /** What a catalog shows of a workflow beyond its id and version: its name, description and provenance. */
-function textsOf(workflow: RenderableWorkflow): (string | null)[] {
+const TEXT_FIELDS = 6;
+
+function textsOf(workflow: RenderableWorkflow): (string | boolean | null)[] {
   const p = workflow.provenance;
-  const provenance = p ? `${p.thirdParty ? 1 : 0}\u0000${p.authorHandle}\u0000${p.digest}\u0000${p.authorDisplayName ?? ''}` : null;
-  return [workflow.name, workflow.description, provenance];
+  return [
+    workflow.name,
+    workflow.description,
+    p?.authorDisplayName ?? null,
+    p?.authorHandle ?? null,
+    p?.digest ?? null,
+    p?.thirdParty ?? null,
+  ];
 }
 
-function sameTexts(texts: (string | null)[], workflows: readonly RenderableWorkflow[]): boolean {
+/** Whether the workflows show what `texts` recorded: compared field by field, as this runs on every request. */
+function sameTexts(texts: (string | boolean | null)[], workflows: readonly RenderableWorkflow[]): boolean {
   for (let i = 0; i < workflows.length; i += 1) {
-    const now = textsOf(workflows[i]!);
-    if (texts[3 * i] !== now[0] || texts[3 * i + 1] !== now[1] || texts[3 * i + 2] !== now[2]) return false;
+    const w = workflows[i]!;
+    const p = w.provenance;
+    const at = TEXT_FIELDS * i;
+    if (texts[at] !== w.name || texts[at + 1] !== w.description) return false;
+    if (texts[at + 2] !== (p?.authorDisplayName ?? null) || texts[at + 3] !== (p?.authorHandle ?? null)) return false;
+    if (texts[at + 4] !== (p?.digest ?? null) || texts[at + 5] !== (p?.thirdParty ?? null)) return false;
   }
   return true;
 }
