@@ -11,6 +11,7 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { BoundedCache } from '../cache/bounded.js';
 import type { Adapter } from '../manifest/types.js';
 import { isServedMethod, MODERN_VERSION, type ProtocolVersion } from './protocol.js';
 import type { Catalog, RenderableWorkflow } from './render/index.js';
@@ -87,8 +88,50 @@ export function modernEdgeOf(requestHeaders: { get(name: string): string | null 
     mcpMethodHeader: requestHeaders.get('mcp-method') ?? undefined,
     mcpNameHeader: requestHeaders.get('mcp-name') ?? undefined,
   };
-  const route = classifyInboundRequest({ ...headers, body: message });
+  const route = classified(headers, message);
   return route.kind === 'legacy' ? undefined : { route, headers };
+}
+
+/** The most classifications kept (the cache `mcp_classifications`), and the longest key one is kept under. */
+const CLASSIFIED_ENTRIES = 512;
+const CLASSIFIED_KEY_CHARS = 4096;
+const classifications = new BoundedCache<string, InboundClassificationOutcome>('mcp_classifications', CLASSIFIED_ENTRIES);
+
+/**
+ * `classifyInboundRequest`, remembered for 2026-07-28 requests. The SDK checks every message
+ * against three schemas of the whole message (one of them failing) and its envelope, 5–10 µs a
+ * request, and a client sends the same message again and again but for its id. The key is all
+ * that the classifier is given except the id's value: the headers, whether the id is a string or
+ * an integer (what the SDK's id schema tells apart), and the rest of the message as JSON text. The
+ * classifier is a function of what it is given, and a modern request's outcome refers to the
+ * message alone, so a remembered outcome is handed back with the message at hand in it. Only those
+ * outcomes are kept; everything else is classified by the SDK each time
+ * (test/mcp/sdk-bridge.test.ts compares both on every kind of outcome; docs/decisions.md, "Performance").
+ */
+function classified(headers: Omit<InboundHttpRequest, 'body'>, message: unknown): InboundClassificationOutcome {
+  const key = classificationKey(headers, message);
+  const known = key === undefined ? undefined : classifications.get(key);
+  if (known) return { ...known, message } as InboundClassificationOutcome;
+  const route = classifyInboundRequest({ ...headers, body: message });
+  if (key !== undefined && route.kind === 'modern' && route.messageKind === 'request') classifications.set(key, route);
+  return route;
+}
+
+/** The key of a request's classification; undefined for anything but an object with a string or safe-integer id. */
+function classificationKey(headers: Omit<InboundHttpRequest, 'body'>, message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { id, ...rest } = message as Record<string, unknown>;
+  const idKind = typeof id === 'string' ? 'string' : Number.isSafeInteger(id) ? 'integer' : undefined;
+  if (idKind === undefined) return undefined;
+  const key = JSON.stringify([
+    headers.httpMethod,
+    headers.protocolVersionHeader,
+    headers.mcpMethodHeader,
+    headers.mcpNameHeader,
+    idKind,
+    rest,
+  ]);
+  return key.length <= CLASSIFIED_KEY_CHARS ? key : undefined;
 }
 
 /**

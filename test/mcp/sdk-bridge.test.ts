@@ -158,7 +158,7 @@ describe("the SDK's classification of a request (modernEdgeOf)", () => {
     expect(isPlainModernRequest(edge!, message as never)).toBe(false);
   });
 
-  it("gives the SDK's own outcome for every kind of request, with the request's own message", () => {
+  it("gives the SDK's own outcome for every kind of request, the first time and when remembered, with the request's own message", () => {
     const plain = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'plan_a' };
     const call = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
       jsonrpc: '2.0',
@@ -200,10 +200,14 @@ describe("the SDK's classification of a request (modernEdgeOf)", () => {
         mcpNameHeader: headerValues['mcp-name'],
         body,
       });
-      const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-      const route = modernEdgeOf(headersOf(headerValues), copy)?.route ?? { kind: 'legacy' };
-      expect(route, what).toEqual(sdk.kind === 'legacy' ? { kind: 'legacy' } : sdk);
-      if (route.kind === 'modern') expect(route.message, `${what}: the request's own message`).toBe(copy);
+      for (const time of ['first', 'remembered', 'remembered, another id']) {
+        const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+        if (time === 'remembered, another id' && typeof copy.id === 'number') copy.id += 1000;
+        const expected = time === 'remembered, another id' && sdk.kind === 'modern' ? { ...sdk, message: copy } : sdk;
+        const route = modernEdgeOf(headersOf(headerValues), copy)?.route ?? { kind: 'legacy' };
+        expect(route, `${what} (${time})`).toEqual(expected.kind === 'legacy' ? { kind: 'legacy' } : expected);
+        if (route.kind === 'modern') expect(route.message, `${what} (${time}): the request's own message`).toBe(copy);
+      }
     }
   });
 
