@@ -4,10 +4,10 @@
  * `Map` kept in order of use: the first entry is the one to go, and a hit moves its entry to the end
  * unless the entry is already among the newer half. Moving an entry on every hit (a delete and a
  * set) leaves a hole in the Map's table each time, and the table is rebuilt whenever holes fill it:
- * for the large caches a request reads ten times, that rebuilding was most of a lookup's cost
- * (docs/decisions.md, "Performance"). So the entries go in the order they were last put at the
- * end, which for a used entry is at most `max / 2` placements before its last use, and a lookup of
- * a hot entry is one map read.
+ * timed inside the service, that was about half of what a request's lookups cost (docs/decisions.md,
+ * "Performance"). So the entries go in the order they were last put at the end, which for a used
+ * entry is fewer than `max / 2` placements before its last use (with a `max` of 3 or less, its last
+ * use: an exact LRU), and a lookup of a hot entry is one map read.
  *
  * A cache's counts are the process's: every cache of one name adds to the same hits and misses,
  * and its size is the sum of the live ones. A service process builds one app, so one cache of each
@@ -44,7 +44,7 @@ interface Slot<V> {
 export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   private readonly entries = new Map<K, Slot<V>>();
   private readonly family: Family;
-  /** Insertions at the end so far: an entry placed within the last `max / 2` is among the newer half. */
+  /** Insertions at the end so far: an entry among the last `max / 2` placed (rounded down) is among the newer half. */
   private placements = 0;
 
   /** `name`: lower case words joined by underscores, as a metric label shows it. */
@@ -68,7 +68,7 @@ export class BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<
   get(key: K, usable?: (value: V) => boolean): V | undefined {
     const slot = this.entries.get(key);
     if (slot !== undefined && (usable === undefined || usable(slot.value))) {
-      if (this.placements - slot.placed > this.max >> 1) this.place(key, slot);
+      if (this.placements - slot.placed >= this.max >> 1) this.place(key, slot);
       this.family.hits += 1;
       return slot.value;
     }
